@@ -1,0 +1,324 @@
+//! Command-line interface: flags → validated requests → library calls → printed results.
+
+mod progress;
+
+use std::path::{Path, PathBuf};
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use d20odds::dice::{CritSpec, Dice};
+use d20odds::engine::{EngineConfig, SamplerKind, simulate};
+use d20odds::error::{Error, InputError};
+use d20odds::exact;
+use d20odds::plan::{LineAttack, LineDefence, Plan, Situation, Target};
+use d20odds::report::{Results, report_files, summary_text, write_folder};
+use d20odds::rules::{CoverLevel, SystemId};
+use d20odds::scenario::Scenario;
+
+const EXAMPLES: &str = "\
+Examples:
+  d20odds run experiments/ogre-corridor.toml
+  d20odds run experiments/*.toml --trials 10000000 --threads 2
+  d20odds run experiments/ogre-corridor.toml --precision 0.001 --json
+  d20odds attack --bonus 7 --ac 18 --crit 19-20/x2 --miss-chance 20 --damage 1d8+3
+  d20odds attack --bonus 14,9 --ac 19 --damage 2d6+7 --hp 45 --con 16 --rounds 3
+  d20odds rules pf1";
+
+/// d20odds: what are my odds in d20 tactical combat?
+#[derive(Debug, Parser)]
+#[command(version, about, after_help = EXAMPLES)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Simulate experiment files; print a summary and write reports/<file stem>/.
+    Run(RunArgs),
+    /// One attack (or full attack) from flags, exact and simulated; writes nothing.
+    Attack(AttackArgs),
+    /// Print the modifier tables the simulator uses for a system.
+    Rules {
+        /// pf1, pf1-variant, d20modern or starfinder (default: every supported system).
+        system: Option<String>,
+    },
+}
+
+#[derive(Debug, Args)]
+struct SimulationArgs {
+    /// Trials to run (overrides the file; with --precision, the most to run).
+    #[arg(long)]
+    trials: Option<u64>,
+    /// Random seed (overrides the file); same seed, same numbers, whatever --threads.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Worker threads (default: one per core).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Stop once every probability's 95% interval half-width is at most this (e.g. 0.001).
+    #[arg(long, value_name = "E")]
+    precision: Option<f64>,
+    /// Print one JSON document instead of the summary table.
+    #[arg(long)]
+    json: bool,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
+    /// How attacks are drawn: `table` (one draw from the exact outcome table) or `dice`
+    /// (every die rolled); both are checked against the exact engine.
+    #[arg(long, value_enum, default_value_t = Sampler::Table)]
+    sampler: Sampler,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum Sampler {
+    Table,
+    Dice,
+}
+
+#[derive(Debug, Args)]
+struct RunArgs {
+    /// Experiment files (TOML, see README).
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<PathBuf>,
+    /// Folder in which each experiment's report folder <file stem>/ is written.
+    #[arg(long, value_name = "DIR", default_value = "reports")]
+    out: PathBuf,
+    #[command(flatten)]
+    sim: SimulationArgs,
+}
+
+#[derive(Debug, Args)]
+#[command(allow_negative_numbers = true)]
+struct AttackArgs {
+    /// Attack bonus; several, comma-separated, make a full attack (e.g. 14,9).
+    #[arg(long, required = true, value_delimiter = ',')]
+    bonus: Vec<i32>,
+    /// Target's armor class.
+    #[arg(long)]
+    ac: i32,
+    /// Damage dice, e.g. 1d8+3.
+    #[arg(long)]
+    damage: String,
+    /// Threat range and multiplier, e.g. 19-20/x2.
+    #[arg(long, default_value = "20/x2")]
+    crit: String,
+    /// Miss chance from concealment, in percent.
+    #[arg(long, default_value_t = 0)]
+    miss_chance: u8,
+    /// Target's cover: none, partial, cover, soft, improved.
+    #[arg(long, default_value = "none")]
+    cover: String,
+    /// The attack is a ranged attack (soft cover applies, flanking does not).
+    #[arg(long)]
+    ranged: bool,
+    /// The attacker flanks the target (+2 on melee attacks).
+    #[arg(long)]
+    flanking: bool,
+    /// The target is immune to critical hits.
+    #[arg(long)]
+    immune_to_crits: bool,
+    /// Target's hit points: adds down/dead chances.
+    #[arg(long)]
+    hp: Option<i64>,
+    /// Target's Con score: dead at -con hp (without it, dead when down).
+    #[arg(long)]
+    con: Option<i64>,
+    /// Rounds of attacks per trial.
+    #[arg(long, default_value_t = 1)]
+    rounds: u32,
+    /// Rule system.
+    #[arg(long, default_value = "pf1")]
+    system: String,
+    #[command(flatten)]
+    sim: SimulationArgs,
+}
+
+/// Runs a parsed command line.
+pub fn run(cli: Cli) -> Result<(), Error> {
+    match cli.command {
+        Command::Run(args) => run_files(&args),
+        Command::Attack(args) => run_attack(&args),
+        Command::Rules { system } => print_rules(system.as_deref()),
+    }
+}
+
+fn run_files(args: &RunArgs) -> Result<(), Error> {
+    let plans = args
+        .files
+        .iter()
+        .map(|path| {
+            let scenario = Scenario::load(path)?;
+            let mut plan = Plan::from_scenario(&scenario)?;
+            apply_overrides(&mut plan, &args.sim)?;
+            Ok((path, plan))
+        })
+        .collect::<Result<Vec<_>, Error>>()?;
+    let mut documents = Vec::new();
+    for (path, plan) in &plans {
+        let results = simulate_plan(plan, &args.sim)?;
+        write_folder(&report_folder(&args.out, path), &report_files(&results)?)?;
+        if args.sim.json {
+            documents.push(results.json());
+        } else {
+            println!("{}", summary_text(&results));
+        }
+    }
+    if args.sim.json {
+        let json = match documents.len() {
+            1 => documents.remove(0),
+            _ => serde_json::Value::Array(documents),
+        };
+        println!("{json:#}");
+    }
+    Ok(())
+}
+
+/// `reports/<file stem>` for `experiments/<file stem>.toml`.
+fn report_folder(out: &Path, experiment: &Path) -> PathBuf {
+    let stem = experiment
+        .file_stem()
+        .map_or_else(|| "experiment".into(), |s| s.to_string_lossy().into_owned());
+    out.join(stem)
+}
+
+fn run_attack(args: &AttackArgs) -> Result<(), Error> {
+    let system: SystemId = args
+        .system
+        .parse()
+        .map_err(|m: String| InputError::flag("--system", m))?;
+    let rules = system.rules().ok_or_else(|| {
+        InputError::flag(
+            "--system",
+            format!("`{system}` is not supported yet; use pf1"),
+        )
+    })?;
+    let damage: Dice = args
+        .damage
+        .parse()
+        .map_err(|e: d20odds::dice::DiceError| InputError::flag("--damage", e.message))?;
+    let crit: CritSpec = args
+        .crit
+        .parse()
+        .map_err(|e: d20odds::dice::DiceError| InputError::flag("--crit", e.message))?;
+    let cover: CoverLevel = args
+        .cover
+        .parse()
+        .map_err(|m: String| InputError::flag("--cover", m))?;
+    if args.miss_chance > 100 {
+        return Err(InputError::flag("--miss-chance", "a percentage: 0 to 100").into());
+    }
+    if !(1..=d20odds::scenario::MAX_ROUNDS).contains(&args.rounds) {
+        return Err(InputError::flag("--rounds", "1 to 1000").into());
+    }
+    if args.hp.is_some_and(|hp| hp < 1) {
+        return Err(InputError::flag("--hp", "at least 1").into());
+    }
+    if args.con.is_some() && args.hp.is_none() {
+        return Err(InputError::flag("--con", "needs --hp").into());
+    }
+    let mut plan = Plan::empty(
+        "attack",
+        system,
+        0,
+        d20odds::scenario::DEFAULT_TRIALS,
+        args.rounds,
+    );
+    plan.targets
+        .push(Target::new("target".into(), args.hp, args.con));
+    plan.add_line(
+        rules,
+        LineAttack {
+            attacker: "attacker".into(),
+            name: "attack".into(),
+            melee: !args.ranged,
+            bonuses: args.bonus.clone(),
+            damage,
+            crit,
+        },
+        LineDefence {
+            target: 0,
+            ac: args.ac,
+            immune_to_crits: args.immune_to_crits,
+        },
+        Situation {
+            cover: Some(cover),
+            concealment: Some(args.miss_chance),
+            flanking: Some(args.flanking),
+            attack_mod: None,
+            ac_mod: None,
+        },
+    )
+    .map_err(|m| InputError::flag("--cover", m))?;
+    apply_overrides(&mut plan, &args.sim)?;
+    let results = simulate_plan(&plan, &args.sim)?;
+    if args.sim.json {
+        println!("{:#}", results.json());
+    } else {
+        println!("{}", summary_text(&results));
+    }
+    Ok(())
+}
+
+/// Applies --trials and --seed, and checks the simulation flags.
+fn apply_overrides(plan: &mut Plan, sim: &SimulationArgs) -> Result<(), InputError> {
+    if let Some(trials) = sim.trials {
+        if trials == 0 {
+            return Err(InputError::flag("--trials", "at least 1"));
+        }
+        plan.trials = trials;
+    }
+    if let Some(seed) = sim.seed {
+        plan.seed = seed;
+    }
+    if sim.threads == Some(0) {
+        return Err(InputError::flag("--threads", "at least 1"));
+    }
+    if sim.precision.is_some_and(|e| !(e > 0.0 && e < 0.5)) {
+        return Err(InputError::flag(
+            "--precision",
+            "a half-width between 0 and 0.5, e.g. 0.001",
+        ));
+    }
+    Ok(())
+}
+
+fn simulate_plan(plan: &Plan, sim: &SimulationArgs) -> Result<Results, Error> {
+    let config = EngineConfig {
+        trials: plan.trials,
+        threads: sim.threads,
+        sampler: match sim.sampler {
+            Sampler::Table => SamplerKind::Table,
+            Sampler::Dice => SamplerKind::Dice,
+        },
+        precision: sim.precision,
+    };
+    let bar = progress::Progress::new(plan.trials, sim.quiet);
+    let tally = simulate(plan, &config, &|done| bar.set(done));
+    bar.finish();
+    let exact = exact::compute(plan);
+    Ok(Results::new(plan, &tally, &exact))
+}
+
+fn print_rules(system: Option<&str>) -> Result<(), Error> {
+    let systems = match system {
+        Some(key) => vec![
+            key.parse::<SystemId>()
+                .map_err(|m| InputError::flag("SYSTEM", m))?,
+        ],
+        None => SystemId::ALL.to_vec(),
+    };
+    for id in systems {
+        match id.rules() {
+            Some(rules) => println!("{}", rules.describe()),
+            None if system.is_some() => {
+                return Err(
+                    InputError::flag("SYSTEM", format!("`{id}` is not supported yet")).into(),
+                );
+            }
+            None => {}
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,477 @@
+//! Dice expressions (`2d6+1d4+3`) and critical-hit specs (`19-20/x2`).
+//!
+//! Parsed once into a small value type; the exact distribution and the sampler both read
+//! that same parsed form, so the exact engine and the Monte Carlo engine can never disagree
+//! about what an expression means.
+//!
+//! ```
+//! use d20odds::dice::{CritSpec, Dice};
+//! let d: Dice = "1d8+3".parse().unwrap();
+//! assert_eq!((d.min(), d.max()), (4, 11));
+//! let crit: CritSpec = "19-20/x2".parse().unwrap();
+//! assert_eq!((crit.threat_min, crit.multiplier), (19, 2));
+//! ```
+
+use std::fmt;
+use std::str::FromStr;
+
+use rand::RngExt;
+
+/// Most dice in one `NdM` term; beyond it an expression is a typo, not a weapon.
+pub const MAX_DICE_PER_TERM: u32 = 1000;
+/// Most sides on one die.
+pub const MAX_SIDES: u32 = 1000;
+/// Largest critical multiplier accepted.
+pub const MAX_MULTIPLIER: u32 = 10;
+
+/// A parse failure with the character offset (0-based) inside the parsed text, so callers
+/// can point at the exact place in their source file.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct DiceError {
+    pub offset: usize,
+    pub message: String,
+}
+
+fn fail<T>(offset: usize, message: impl Into<String>) -> Result<T, DiceError> {
+    Err(DiceError {
+        offset,
+        message: message.into(),
+    })
+}
+
+/// `count` dice with `sides` sides each.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DiceTerm {
+    pub count: u32,
+    pub sides: u32,
+}
+
+/// A sum of dice terms plus a constant.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Dice {
+    pub terms: Vec<DiceTerm>,
+    pub constant: i64,
+}
+
+/// The probability of each total from `min` upward (`probs[i]` is P(total = min + i)).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Distribution {
+    pub min: i64,
+    pub probs: Vec<f64>,
+}
+
+impl Distribution {
+    /// The distribution of a constant.
+    pub fn point(value: i64) -> Self {
+        Self {
+            min: value,
+            probs: vec![1.0],
+        }
+    }
+
+    pub fn max(&self) -> i64 {
+        self.min + self.probs.len() as i64 - 1
+    }
+
+    pub fn mean(&self) -> f64 {
+        self.iter().map(|(v, p)| v as f64 * p).sum()
+    }
+
+    /// Every (value, probability) pair, lowest value first.
+    pub fn iter(&self) -> impl Iterator<Item = (i64, f64)> + '_ {
+        self.probs
+            .iter()
+            .enumerate()
+            .map(|(i, &p)| (self.min + i as i64, p))
+    }
+
+    /// Values below `floor` are moved onto `floor` (minimum damage on a hit).
+    pub fn clamped_below(&self, floor: i64) -> Self {
+        if self.min >= floor {
+            return self.clone();
+        }
+        let mut probs = vec![0.0; (self.max().max(floor) - floor + 1) as usize];
+        for (v, p) in self.iter() {
+            probs[(v.max(floor) - floor) as usize] += p;
+        }
+        Self { min: floor, probs }
+    }
+}
+
+impl Dice {
+    pub fn min(&self) -> i64 {
+        self.terms.iter().map(|t| i64::from(t.count)).sum::<i64>() + self.constant
+    }
+
+    pub fn max(&self) -> i64 {
+        self.terms
+            .iter()
+            .map(|t| i64::from(t.count) * i64::from(t.sides))
+            .sum::<i64>()
+            + self.constant
+    }
+
+    /// The expression rolled `times` times and summed: how a critical hit multiplies dice
+    /// and constants alike.
+    pub fn repeated(&self, times: u32) -> Dice {
+        Dice {
+            terms: self
+                .terms
+                .iter()
+                .map(|t| DiceTerm {
+                    count: t.count * times,
+                    sides: t.sides,
+                })
+                .collect(),
+            constant: self.constant * i64::from(times),
+        }
+    }
+
+    /// Work (in elementary additions) needed for [`Dice::distribution`]; lets callers
+    /// refuse expressions too large to compute exactly before trying.
+    pub fn distribution_cost(&self) -> u64 {
+        let width = (self.max() - self.min() + 1) as u64;
+        self.terms.iter().map(|t| u64::from(t.count)).sum::<u64>() * width
+    }
+
+    /// The exact distribution of the total: one sliding-window convolution per die.
+    pub fn distribution(&self) -> Distribution {
+        let mut probs = vec![1.0];
+        for term in &self.terms {
+            let sides = term.sides as usize;
+            let share = 1.0 / term.sides as f64;
+            for _ in 0..term.count {
+                let mut next = vec![0.0; probs.len() + sides - 1];
+                let mut window = 0.0;
+                for (i, slot) in next.iter_mut().enumerate() {
+                    if i < probs.len() {
+                        window += probs[i];
+                    }
+                    if i >= sides {
+                        window -= probs[i - sides];
+                    }
+                    *slot = window * share;
+                }
+                probs = next;
+            }
+        }
+        Distribution {
+            min: self.min(),
+            probs,
+        }
+    }
+
+    /// One roll, die by die.
+    pub fn sample<R: RngExt + ?Sized>(&self, rng: &mut R) -> i64 {
+        let mut total = self.constant;
+        for term in &self.terms {
+            for _ in 0..term.count {
+                total += i64::from(rng.random_range(1..=term.sides));
+            }
+        }
+        total
+    }
+}
+
+impl FromStr for Dice {
+    type Err = DiceError;
+
+    fn from_str(text: &str) -> Result<Self, DiceError> {
+        let mut terms = Vec::new();
+        let mut constant: i64 = 0;
+        let chars: Vec<(usize, char)> = text.char_indices().collect();
+        let mut pos = 0;
+        let skip_space = |pos: &mut usize| {
+            while *pos < chars.len() && chars[*pos].1.is_whitespace() {
+                *pos += 1;
+            }
+        };
+        let offset_at = |pos: usize| chars.get(pos).map_or(text.chars().count(), |_| pos);
+        let number = |pos: &mut usize| -> Option<u64> {
+            let start = *pos;
+            let mut value: u64 = 0;
+            while *pos < chars.len() && chars[*pos].1.is_ascii_digit() {
+                value = value
+                    .saturating_mul(10)
+                    .saturating_add(u64::from(chars[*pos].1 as u8 - b'0'));
+                *pos += 1;
+            }
+            (*pos > start).then_some(value)
+        };
+        skip_space(&mut pos);
+        if pos == chars.len() {
+            return fail(0, "empty dice expression: expected something like `1d8+3`");
+        }
+        let mut sign = 1i64;
+        loop {
+            skip_space(&mut pos);
+            let term_start = pos;
+            let count = number(&mut pos);
+            let is_dice = pos < chars.len() && matches!(chars[pos].1, 'd' | 'D');
+            if is_dice {
+                pos += 1;
+                let sides_start = pos;
+                let Some(sides) = number(&mut pos) else {
+                    return fail(
+                        offset_at(sides_start),
+                        "expected the number of sides after `d` (as in `1d8`)",
+                    );
+                };
+                let count = count.unwrap_or(1);
+                if sign < 0 {
+                    return fail(
+                        term_start,
+                        "dice can only be added (`1d8+1d6`), not subtracted",
+                    );
+                }
+                if count == 0 || count > u64::from(MAX_DICE_PER_TERM) {
+                    return fail(
+                        term_start,
+                        format!("number of dice must be 1 to {MAX_DICE_PER_TERM}, got {count}"),
+                    );
+                }
+                if sides == 0 || sides > u64::from(MAX_SIDES) {
+                    return fail(
+                        sides_start,
+                        format!("dice must have 1 to {MAX_SIDES} sides, got {sides}"),
+                    );
+                }
+                terms.push(DiceTerm {
+                    count: count as u32,
+                    sides: sides as u32,
+                });
+            } else if let Some(value) = count {
+                if value > 1_000_000 {
+                    return fail(term_start, "constant is too large (at most 1000000)");
+                }
+                constant += sign * value as i64;
+            } else {
+                return fail(
+                    offset_at(pos),
+                    "expected a dice term like `2d6` or a number like `3`",
+                );
+            }
+            skip_space(&mut pos);
+            if pos == chars.len() {
+                break;
+            }
+            sign = match chars[pos].1 {
+                '+' => 1,
+                '-' => -1,
+                other => {
+                    return fail(
+                        pos,
+                        format!("unexpected `{other}`: expected `+`, `-` or the end"),
+                    );
+                }
+            };
+            pos += 1;
+            skip_space(&mut pos);
+            if pos == chars.len() {
+                return fail(pos, "expression ends after an operator: expected a term");
+            }
+        }
+        Ok(Dice { terms, constant })
+    }
+}
+
+impl fmt::Display for Dice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut first = true;
+        for t in &self.terms {
+            if !first {
+                f.write_str("+")?;
+            }
+            write!(f, "{}d{}", t.count, t.sides)?;
+            first = false;
+        }
+        match (first, self.constant) {
+            (true, c) => write!(f, "{c}"),
+            (false, 0) => Ok(()),
+            (false, c) if c > 0 => write!(f, "+{c}"),
+            (false, c) => write!(f, "{c}"),
+        }
+    }
+}
+
+/// The natural rolls that threaten a critical hit, and the damage multiplier.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CritSpec {
+    /// Lowest natural d20 roll that threatens (20 means only a natural 20).
+    pub threat_min: u8,
+    pub multiplier: u32,
+}
+
+impl Default for CritSpec {
+    fn default() -> Self {
+        Self {
+            threat_min: 20,
+            multiplier: 2,
+        }
+    }
+}
+
+impl FromStr for CritSpec {
+    type Err = DiceError;
+
+    /// Accepts `20/x2`, `19-20/x2`, `18-20`, `x3` (natural 20 only) and `×` for `x`.
+    fn from_str(text: &str) -> Result<Self, DiceError> {
+        const EXPECTED: &str = "expected a crit spec like `19-20/x2`, `20/x3` or `x3`";
+        let trimmed = text.trim();
+        let lead = text.len() - text.trim_start().len();
+        let (range, mult) = match trimmed.split_once('/') {
+            Some((r, m)) => (Some(r.trim()), Some((m.trim(), lead + r.len() + 1))),
+            None if trimmed.starts_with(['x', 'X', '×']) => (None, Some((trimmed, lead))),
+            None => (Some(trimmed), None),
+        };
+        let mut spec = CritSpec::default();
+        if let Some(range) = range {
+            let low = match range.split_once('-') {
+                Some((low, high)) => {
+                    if high.trim() != "20" {
+                        return fail(lead + low.len() + 1, "a threat range must end at 20");
+                    }
+                    low.trim()
+                }
+                None => range,
+            };
+            spec.threat_min = match low.parse::<u8>() {
+                Ok(v) if (2..=20).contains(&v) => v,
+                Ok(v) => return fail(lead, format!("threat range must start at 2 to 20, got {v}")),
+                Err(_) => return fail(lead, EXPECTED),
+            };
+        }
+        if let Some((mult, at)) = mult {
+            let digits = mult.trim_start_matches(['x', 'X', '×']);
+            if digits.len() == mult.len() {
+                return fail(at, "expected `x` before the multiplier, as in `/x2`");
+            }
+            spec.multiplier = match digits.trim().parse::<u32>() {
+                Ok(v) if (2..=MAX_MULTIPLIER).contains(&v) => v,
+                Ok(v) => {
+                    return fail(
+                        at,
+                        format!("crit multiplier must be 2 to {MAX_MULTIPLIER}, got {v}"),
+                    );
+                }
+                Err(_) => return fail(at, EXPECTED),
+            };
+        }
+        Ok(spec)
+    }
+}
+
+impl fmt::Display for CritSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.threat_min < 20 {
+            write!(f, "{}-20/x{}", self.threat_min, self.multiplier)
+        } else {
+            write!(f, "20/x{}", self.multiplier)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dice(text: &str) -> Dice {
+        text.parse().unwrap()
+    }
+
+    #[test]
+    fn parses_terms_and_constants() {
+        let d = dice("2d6 + 1d4 - 1");
+        assert_eq!(
+            d.terms,
+            vec![
+                DiceTerm { count: 2, sides: 6 },
+                DiceTerm { count: 1, sides: 4 }
+            ]
+        );
+        assert_eq!(d.constant, -1);
+        assert_eq!(d.to_string(), "2d6+1d4-1");
+        assert_eq!(dice("d20").to_string(), "1d20");
+        assert_eq!(dice("5").to_string(), "5");
+    }
+
+    #[test]
+    fn reports_where_the_mistake_is() {
+        let cases = [
+            ("1d", 2, "sides"),
+            ("1d8+", 4, "ends after an operator"),
+            ("1d8*2", 3, "unexpected `*`"),
+            ("", 0, "empty"),
+            ("0d6", 0, "number of dice"),
+            ("2000d6", 0, "number of dice"),
+            ("1d0", 2, "sides"),
+            ("3-1d4", 2, "subtracted"),
+            ("1dx", 2, "sides"),
+        ];
+        for (text, offset, fragment) in cases {
+            let err = text.parse::<Dice>().unwrap_err();
+            assert_eq!(err.offset, offset, "{text}: {err}");
+            assert!(err.message.contains(fragment), "{text}: {err}");
+        }
+    }
+
+    #[test]
+    fn distribution_of_two_d6_is_triangular() {
+        let dist = dice("2d6").distribution();
+        assert_eq!(dist.min, 2);
+        let thirty_sixths: Vec<f64> = dist.probs.iter().map(|p| (p * 36.0).round()).collect();
+        assert_eq!(
+            thirty_sixths,
+            vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 5.0, 4.0, 3.0, 2.0, 1.0]
+        );
+        assert_eq!(dist.mean(), 7.0);
+    }
+
+    #[test]
+    fn repeated_rolls_dice_and_constants_again() {
+        assert_eq!(dice("1d8+3").repeated(3).to_string(), "3d8+9");
+    }
+
+    #[test]
+    fn clamping_moves_low_totals_onto_the_floor() {
+        let dist = dice("1d4-2").distribution().clamped_below(1);
+        assert_eq!(dist.min, 1);
+        assert_eq!(dist.probs, vec![0.75, 0.25]);
+    }
+
+    #[test]
+    fn crit_specs() {
+        let ok = [
+            ("19-20/x2", 19, 2),
+            ("20/x3", 20, 3),
+            ("x4", 20, 4),
+            ("18-20", 18, 2),
+            ("15-20/×2", 15, 2),
+        ];
+        for (text, threat_min, multiplier) in ok {
+            assert_eq!(
+                text.parse::<CritSpec>().unwrap(),
+                CritSpec {
+                    threat_min,
+                    multiplier
+                },
+                "{text}"
+            );
+        }
+        for bad in ["19-21/x2", "1-20", "20/2", "20/x1", "abc", "19-20/x99"] {
+            assert!(bad.parse::<CritSpec>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn sampling_stays_in_range() {
+        use rand::SeedableRng;
+        let d = dice("3d6+2");
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(1);
+        for _ in 0..1000 {
+            let v = d.sample(&mut rng);
+            assert!((d.min()..=d.max()).contains(&v));
+        }
+    }
+}

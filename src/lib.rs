@@ -1,0 +1,55 @@
+//! # d20odds — what are my odds in d20 tactical combat?
+//!
+//! An experiment file (TOML) names a rule system, draws a battle map, lists combatants and
+//! says who attacks whom. d20odds turns it into numbers in one direction only:
+//!
+//! ```text
+//! file ─▶ scenario::Scenario ─▶ plan::Plan ─┬▶ engine (Monte Carlo) ─┬▶ report::Results ─▶ CSV / JSON / text
+//!                                           └▶ exact                 ┘
+//! ```
+//!
+//! - [`scenario`] reads and validates input, with file:line:col errors;
+//! - [`plan`] folds rules and situational modifiers into numbers-only attack profiles;
+//! - [`engine`] simulates the plan in seeded blocks across threads;
+//! - [`exact`] computes the same figures exactly wherever that is tractable;
+//! - [`report`] builds the tables and is the only module that writes files.
+//!
+//! ```
+//! use d20odds::{engine, exact, plan::Plan, report::Results, scenario::Scenario};
+//! let text = r#"
+//! system = "pf1"
+//! trials = 20000
+//! map = "F.O"
+//! [[combatant]]
+//! token = "F"
+//! ac = 18
+//! hp = 20
+//! [[combatant.attack]]
+//! name = "sword"
+//! bonus = 5
+//! damage = "1d8+3"
+//! [[combatant]]
+//! token = "O"
+//! ac = 14
+//! hp = 30
+//! [[plan]]
+//! attacker = "F"
+//! target = "O"
+//! attack = "sword"
+//! "#;
+//! let plan = Plan::from_scenario(&Scenario::parse("demo.toml", text).unwrap()).unwrap();
+//! let tally = engine::simulate(&plan, &engine::EngineConfig::new(plan.trials), &|_| ());
+//! let results = Results::new(&plan, &tally, &exact::compute(&plan));
+//! assert_eq!(results.summary.rows(), 1);
+//! ```
+
+pub mod attack;
+pub mod dice;
+pub mod engine;
+pub mod error;
+pub mod exact;
+pub mod plan;
+pub mod report;
+pub mod rules;
+pub mod scenario;
+pub mod stats;

@@ -1,0 +1,338 @@
+//! Scenario + rule numbers → [`Plan`]: numbers only, what both engines consume.
+//!
+//! Everything situational (cover, concealment, flanking, GM modifiers) is folded into each
+//! attack's effective bonus, AC and miss chance here, once; the engines never look at a
+//! rule table or a map.
+
+use crate::attack::AttackProfile;
+use crate::dice::{CritSpec, Dice};
+use crate::error::InputError;
+use crate::rules::{CoverLevel, RuleSet, SystemId};
+use crate::scenario::{Action, AttackKind, Scenario};
+
+/// A fully resolved experiment.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    pub title: String,
+    pub system: SystemId,
+    pub seed: u64,
+    pub trials: u64,
+    pub rounds: u32,
+    pub targets: Vec<Target>,
+    pub lines: Vec<Line>,
+    /// Every attack of a round, in the order they are made.
+    pub slots: Vec<Slot>,
+}
+
+/// A creature that is attacked, with its thresholds in damage taken.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Target {
+    pub label: String,
+    /// Down once damage taken reaches this (its hp); `None` never goes down.
+    pub down_at: Option<i64>,
+    /// Dead once damage taken reaches this (hp + Con score, or hp without a Con score).
+    pub dead_at: Option<i64>,
+}
+
+/// The modifiers that apply to one plan line, and where they came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Modifiers {
+    pub cover: CoverLevel,
+    /// Miss chance in percent.
+    pub concealment: u8,
+    pub flanking: bool,
+    /// Total added to every attack roll of the line (flanking included).
+    pub attack_mod: i32,
+    /// Total added to the target's AC (cover included).
+    pub ac_mod: i32,
+}
+
+/// One plan line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Line {
+    pub attacker: String,
+    pub target: usize,
+    pub attack: String,
+    pub modifiers: Modifiers,
+}
+
+/// One attack of a line's routine (an iterative of a full attack, or the single attack).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Slot {
+    pub line: usize,
+    /// 0-based position in the routine.
+    pub index: usize,
+    /// The attack's own bonus before situational modifiers.
+    pub base_bonus: i32,
+    pub target: usize,
+    pub profile: AttackProfile,
+}
+
+/// What a GM or the map says about one attacker → target line.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Situation {
+    pub cover: Option<CoverLevel>,
+    pub concealment: Option<u8>,
+    pub flanking: Option<bool>,
+    pub attack_mod: Option<i32>,
+    pub ac_mod: Option<i32>,
+}
+
+/// The attack side of a line, independent of where it comes from (file or flags).
+#[derive(Debug, Clone, PartialEq)]
+pub struct LineAttack {
+    pub attacker: String,
+    pub name: String,
+    pub melee: bool,
+    pub bonuses: Vec<i32>,
+    pub damage: Dice,
+    pub crit: CritSpec,
+}
+
+/// The defending side of a line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LineDefence {
+    pub target: usize,
+    pub ac: i32,
+    pub immune_to_crits: bool,
+}
+
+impl Plan {
+    /// Resolves every plan line of a scenario.
+    pub fn from_scenario(scenario: &Scenario) -> Result<Plan, InputError> {
+        let rules = scenario
+            .system
+            .rules()
+            .ok_or_else(|| scenario.source.error_at(0, "system not supported"))?;
+        let mut targets: Vec<(usize, Target)> = Vec::new();
+        let mut plan = Plan {
+            title: scenario.title.clone(),
+            system: scenario.system,
+            seed: scenario.seed,
+            trials: scenario.trials,
+            rounds: scenario.rounds,
+            targets: Vec::new(),
+            lines: Vec::new(),
+            slots: Vec::new(),
+        };
+        for line in &scenario.plan {
+            let attacker = &scenario.combatants[line.attacker];
+            let defender = &scenario.combatants[line.target];
+            let attack = &attacker.attacks[line.attack];
+            let target = match targets.iter().position(|(c, _)| *c == line.target) {
+                Some(i) => i,
+                None => {
+                    targets.push((
+                        line.target,
+                        Target::new(
+                            format!("{} ({})", defender.name, defender.token),
+                            defender.hp,
+                            defender.con,
+                        ),
+                    ));
+                    targets.len() - 1
+                }
+            };
+            let bonuses = match line.action {
+                Action::Single => attack.bonus[..1].to_vec(),
+                Action::Full => attack.bonus.clone(),
+            };
+            let o = &line.overrides;
+            let situation = Situation {
+                cover: o.cover,
+                concealment: o.concealment,
+                flanking: o.flanking,
+                attack_mod: o.attack_mod,
+                ac_mod: o.ac_mod,
+            };
+            plan.add_line(
+                rules,
+                LineAttack {
+                    attacker: format!("{} ({})", attacker.name, attacker.token),
+                    name: attack.name.clone(),
+                    melee: attack.kind == AttackKind::Melee,
+                    bonuses,
+                    damage: attack.damage.clone(),
+                    crit: attack.crit,
+                },
+                LineDefence {
+                    target,
+                    ac: defender.ac,
+                    immune_to_crits: defender.immune_to_crits,
+                },
+                situation,
+            )
+            .map_err(|m| scenario.source.error(line.span.clone(), m))?;
+        }
+        plan.targets = targets.into_iter().map(|(_, t)| t).collect();
+        Ok(plan)
+    }
+
+    /// An empty plan to which lines are added one by one (the `attack` command).
+    pub fn empty(title: &str, system: SystemId, seed: u64, trials: u64, rounds: u32) -> Plan {
+        Plan {
+            title: title.to_string(),
+            system,
+            seed,
+            trials,
+            rounds,
+            targets: Vec::new(),
+            lines: Vec::new(),
+            slots: Vec::new(),
+        }
+    }
+
+    /// Folds a line's situation into effective numbers and appends its attacks; the error
+    /// says why the line cannot be made (total cover, a level the system lacks).
+    pub fn add_line(
+        &mut self,
+        rules: &RuleSet,
+        attack: LineAttack,
+        defence: LineDefence,
+        situation: Situation,
+    ) -> Result<(), String> {
+        let cover = situation.cover.unwrap_or(CoverLevel::None);
+        if cover == CoverLevel::Total {
+            return Err(format!(
+                "{} cannot attack: the target has total cover (no line of effect)",
+                attack.attacker
+            ));
+        }
+        if rules.cover_bonus(cover).is_none() {
+            return Err(format!("{} has no `{cover}` cover level", rules.name));
+        }
+        let flanking = situation.flanking.unwrap_or(false) && attack.melee;
+        let attack_mod =
+            situation.attack_mod.unwrap_or(0) + if flanking { rules.flanking_bonus } else { 0 };
+        let ac_mod = situation.ac_mod.unwrap_or(0) + rules.cover_ac(cover, attack.melee);
+        let concealment = situation.concealment.unwrap_or(0);
+        let line = self.lines.len();
+        for (index, &bonus) in attack.bonuses.iter().enumerate() {
+            let mut profile = AttackProfile::new(
+                rules,
+                bonus + attack_mod,
+                defence.ac + ac_mod,
+                attack.damage.clone(),
+                attack.crit,
+            );
+            profile.miss_chance = concealment;
+            profile.crits_possible = !defence.immune_to_crits;
+            self.slots.push(Slot {
+                line,
+                index,
+                base_bonus: bonus,
+                target: defence.target,
+                profile,
+            });
+        }
+        self.lines.push(Line {
+            attacker: attack.attacker,
+            target: defence.target,
+            attack: attack.name,
+            modifiers: Modifiers {
+                cover,
+                concealment,
+                flanking,
+                attack_mod,
+                ac_mod,
+            },
+        });
+        Ok(())
+    }
+
+    /// Slots that attack one target, in order.
+    pub fn slots_against(&self, target: usize) -> impl Iterator<Item = (usize, &Slot)> {
+        self.slots
+            .iter()
+            .enumerate()
+            .filter(move |(_, s)| s.target == target)
+    }
+}
+
+impl Target {
+    /// Thresholds from hit points and an optional Con score.
+    pub fn new(label: String, hp: Option<i64>, con: Option<i64>) -> Target {
+        Target {
+            label,
+            down_at: hp,
+            dead_at: hp.map(|hp| hp + con.unwrap_or(0)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scenario(plan_extra: &str, attack_kind: &str) -> Scenario {
+        let text = format!(
+            r#"
+system = "pf1"
+map = "A.B"
+[[combatant]]
+token = "A"
+ac = 15
+hp = 10
+[[combatant.attack]]
+name = "hit"
+kind = "{attack_kind}"
+bonus = [6, 1]
+damage = "1d6"
+[[combatant]]
+token = "B"
+ac = 16
+hp = 12
+con = 10
+[[plan]]
+attacker = "A"
+target = "B"
+attack = "hit"
+action = "full"
+{plan_extra}
+"#
+        );
+        Scenario::parse("p.toml", text).unwrap()
+    }
+
+    fn modifiers(plan_extra: &str, kind: &str) -> (Modifiers, i32, i32) {
+        let plan = Plan::from_scenario(&scenario(plan_extra, kind)).unwrap();
+        let p = &plan.slots[0].profile;
+        (plan.lines[0].modifiers.clone(), p.bonus, p.ac)
+    }
+
+    #[test]
+    fn full_attack_makes_every_iterative_against_the_same_target() {
+        let plan = Plan::from_scenario(&scenario("", "melee")).unwrap();
+        let bonuses: Vec<i32> = plan.slots.iter().map(|s| s.profile.bonus).collect();
+        assert_eq!(bonuses, vec![6, 1]);
+        assert_eq!(plan.targets[0].down_at, Some(12));
+        assert_eq!(plan.targets[0].dead_at, Some(22));
+    }
+
+    #[test]
+    fn overrides_fold_into_effective_numbers() {
+        let cases = [
+            ("cover = \"cover\"", "melee", 6, 20),
+            ("cover = \"partial\"", "ranged", 6, 18),
+            ("cover = \"soft\"", "ranged", 6, 20),
+            ("cover = \"soft\"", "melee", 6, 16),
+            ("cover = \"improved\"", "ranged", 6, 24),
+            ("flanking = true", "melee", 8, 16),
+            ("flanking = true", "ranged", 6, 16),
+            ("attack_mod = -2\nac_mod = 1", "melee", 4, 17),
+        ];
+        for (extra, kind, bonus, ac) in cases {
+            let (_, b, a) = modifiers(extra, kind);
+            assert_eq!((b, a), (bonus, ac), "{extra} {kind}");
+        }
+        let (m, _, _) = modifiers("concealment = 20\nflanking = true", "melee");
+        assert_eq!((m.concealment, m.flanking, m.attack_mod), (20, true, 2));
+    }
+
+    #[test]
+    fn total_cover_refuses_the_line() {
+        let err = Plan::from_scenario(&scenario("cover = \"total\"", "ranged")).unwrap_err();
+        assert!(err.to_string().starts_with("p.toml:21:1: "), "{err}");
+        assert!(err.to_string().contains("total cover"), "{err}");
+    }
+}

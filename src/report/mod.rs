@@ -1,0 +1,106 @@
+//! The only writer of files: turns [`Results`] into the report folder, replaced whole or
+//! not at all, and renders the terminal summary.
+
+mod results;
+mod table;
+mod text;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use crate::error::Error;
+pub use results::Results;
+pub use table::{Cells, Table};
+pub use text::summary_text;
+
+/// The files of a report folder, by name.
+pub fn report_files(results: &Results) -> Result<Vec<(String, Vec<u8>)>, Error> {
+    results
+        .tables()
+        .iter()
+        .map(|t| Ok((format!("{}.csv", t.name), t.csv()?)))
+        .collect()
+}
+
+/// Writes `files` as the folder `out`: first into a sibling temporary folder, then swapped
+/// in, so an interrupted or failed run leaves the previous report as it was.
+pub fn write_folder(out: &Path, files: &[(String, Vec<u8>)]) -> Result<(), Error> {
+    if out.exists() && !out.is_dir() {
+        return Err(Error::io(
+            out,
+            std::io::Error::other("exists and is not a folder; choose another --out"),
+        ));
+    }
+    let parent = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    fs::create_dir_all(&parent).map_err(|e| Error::io(&parent, e))?;
+    let name = out
+        .file_name()
+        .map_or_else(|| "report".into(), |n| n.to_string_lossy().into_owned());
+    let pid = std::process::id();
+    let staging = parent.join(format!(".{name}.new-{pid}"));
+    let retired = parent.join(format!(".{name}.old-{pid}"));
+    let staged = (|| {
+        fs::create_dir(&staging).map_err(|e| Error::io(&staging, e))?;
+        for (file, bytes) in files {
+            let path = staging.join(file);
+            fs::write(&path, bytes).map_err(|e| Error::io(&path, e))?;
+        }
+        Ok(())
+    })();
+    if let Err(e) = staged {
+        let _ = fs::remove_dir_all(&staging);
+        return Err(e);
+    }
+    let had_previous = out.exists();
+    if had_previous {
+        fs::rename(out, &retired).map_err(|e| Error::io(out, e))?;
+    }
+    if let Err(e) = fs::rename(&staging, out) {
+        if had_previous {
+            let _ = fs::rename(&retired, out);
+        }
+        let _ = fs::remove_dir_all(&staging);
+        return Err(Error::io(out, e));
+    }
+    if had_previous {
+        fs::remove_dir_all(&retired).map_err(|e| Error::io(&retired, e))?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_folder_is_replaced_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("reports").join("x");
+        write_folder(
+            &out,
+            &[
+                ("a.csv".into(), b"1".to_vec()),
+                ("b.csv".into(), b"2".to_vec()),
+            ],
+        )
+        .unwrap();
+        write_folder(&out, &[("a.csv".into(), b"3".to_vec())]).unwrap();
+        assert_eq!(fs::read(out.join("a.csv")).unwrap(), b"3");
+        assert!(!out.join("b.csv").exists());
+        let leftovers: Vec<_> = fs::read_dir(out.parent().unwrap()).unwrap().collect();
+        assert_eq!(leftovers.len(), 1);
+    }
+
+    #[test]
+    fn a_file_in_the_way_is_an_error_and_stays() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("x");
+        fs::write(&out, b"keep").unwrap();
+        let err = write_folder(&out, &[("a.csv".into(), b"1".to_vec())]).unwrap_err();
+        assert_eq!(err.exit_code(), 1);
+        assert_eq!(fs::read(&out).unwrap(), b"keep");
+    }
+}

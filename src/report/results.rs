@@ -1,0 +1,250 @@
+//! Plan + tally + exact figures → the tables of SPEC §3 (summary, rounds, damage).
+
+use serde_json::{Map, Value};
+
+use super::table::Table;
+use crate::engine::{Tally, count_where};
+use crate::exact::Exact;
+use crate::plan::Plan;
+use crate::stats::Estimate;
+
+/// Everything a run reports.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Results {
+    pub title: String,
+    pub system: String,
+    pub seed: u64,
+    /// Trials simulated (may be fewer than asked for with `--precision`).
+    pub trials: u64,
+    pub summary: Table,
+    pub rounds: Table,
+    pub damage: Table,
+    /// Why exact figures are missing, where they are.
+    pub exact_notes: Vec<String>,
+}
+
+impl Results {
+    pub fn new(plan: &Plan, tally: &Tally, exact: &Exact) -> Self {
+        let exact_notes = plan
+            .targets
+            .iter()
+            .zip(&exact.targets)
+            .filter_map(|(t, e)| {
+                e.as_ref()
+                    .err()
+                    .map(|why| format!("exact figures for {} not computed: {why}", t.label))
+            })
+            .collect();
+        Self {
+            title: plan.title.clone(),
+            system: plan.system.key().to_string(),
+            seed: plan.seed,
+            trials: tally.trials,
+            summary: summary_table(plan, tally, exact),
+            rounds: rounds_table(plan, tally, exact),
+            damage: damage_table(plan, tally, exact),
+            exact_notes,
+        }
+    }
+
+    pub fn tables(&self) -> [&Table; 3] {
+        [&self.summary, &self.rounds, &self.damage]
+    }
+
+    /// The `--json` document.
+    pub fn json(&self) -> Value {
+        let mut doc = Map::new();
+        doc.insert("title".into(), Value::from(self.title.clone()));
+        doc.insert("system".into(), Value::from(self.system.clone()));
+        doc.insert("seed".into(), Value::from(self.seed));
+        doc.insert("trials".into(), Value::from(self.trials));
+        for table in self.tables() {
+            doc.insert(table.name.into(), table.json());
+        }
+        doc.insert("exact_notes".into(), Value::from(self.exact_notes.clone()));
+        Value::Object(doc)
+    }
+}
+
+/// Adds `name`, `name_lo`, `name_hi` columns from estimates.
+fn estimate_columns(table: &mut Table, name: [&'static str; 3], estimates: &[Estimate]) {
+    table.float(name[0], estimates.iter().map(|e| Some(e.point)));
+    table.float(name[1], estimates.iter().map(|e| Some(e.lo)));
+    table.float(name[2], estimates.iter().map(|e| Some(e.hi)));
+}
+
+fn summary_table(plan: &Plan, tally: &Tally, exact: &Exact) -> Table {
+    let mut t = Table::new("summary");
+    let slots = &plan.slots;
+    let line = |i: usize| &plan.lines[slots[i].line];
+    let n = slots.len();
+    t.text("attacker", (0..n).map(|i| line(i).attacker.clone()));
+    t.text(
+        "target",
+        (0..n).map(|i| plan.targets[slots[i].target].label.clone()),
+    );
+    t.text("attack", (0..n).map(|i| line(i).attack.clone()));
+    t.int("index", slots.iter().map(|s| s.index as i64 + 1));
+    t.int("bonus", slots.iter().map(|s| i64::from(s.base_bonus)));
+    t.text(
+        "cover",
+        (0..n).map(|i| line(i).modifiers.cover.key().to_string()),
+    );
+    t.int(
+        "concealment",
+        (0..n).map(|i| i64::from(line(i).modifiers.concealment)),
+    );
+    t.bool("flanking", (0..n).map(|i| line(i).modifiers.flanking));
+    t.int(
+        "attack_mod",
+        (0..n).map(|i| i64::from(line(i).modifiers.attack_mod)),
+    );
+    t.int(
+        "ac_mod",
+        (0..n).map(|i| i64::from(line(i).modifiers.ac_mod)),
+    );
+    t.int(
+        "effective_bonus",
+        slots.iter().map(|s| i64::from(s.profile.bonus)),
+    );
+    t.int(
+        "effective_ac",
+        slots.iter().map(|s| i64::from(s.profile.ac)),
+    );
+    t.int(
+        "miss_chance",
+        slots.iter().map(|s| i64::from(s.profile.miss_chance)),
+    );
+    t.int("trials", (0..n).map(|i| tally.attacks_made(i) as i64));
+    let mut hits = Vec::new();
+    let mut crits = Vec::new();
+    let mut means = Vec::new();
+    for (i, slot) in slots.iter().enumerate() {
+        let layout = slot.profile.layout();
+        let counts = &tally.outcomes[i];
+        let made = tally.attacks_made(i);
+        hits.push(Estimate::proportion(
+            count_where(counts, |o| layout.is_hit(o)),
+            made,
+        ));
+        crits.push(Estimate::proportion(
+            count_where(counts, |o| layout.is_crit(o)),
+            made,
+        ));
+        let (sum, squares) = counts
+            .iter()
+            .enumerate()
+            .fold((0u128, 0u128), |(s, q), (o, &c)| {
+                let d = layout.damage(o) as u128;
+                (s + u128::from(c) * d, q + u128::from(c) * d * d)
+            });
+        means.push(Estimate::mean(sum, squares, made));
+    }
+    estimate_columns(&mut t, ["p_hit", "p_hit_lo", "p_hit_hi"], &hits);
+    estimate_columns(&mut t, ["p_crit", "p_crit_lo", "p_crit_hi"], &crits);
+    estimate_columns(
+        &mut t,
+        ["mean_damage", "mean_damage_lo", "mean_damage_hi"],
+        &means,
+    );
+    t.float(
+        "exact_p_hit",
+        exact.slots.iter().map(|e| e.map(|e| e.p_hit)),
+    );
+    t.float(
+        "exact_p_crit",
+        exact.slots.iter().map(|e| e.map(|e| e.p_crit)),
+    );
+    t.float(
+        "exact_mean_damage",
+        exact.slots.iter().map(|e| e.map(|e| e.mean_damage)),
+    );
+    t
+}
+
+fn rounds_table(plan: &Plan, tally: &Tally, exact: &Exact) -> Table {
+    let mut t = Table::new("rounds");
+    let rows: Vec<(usize, usize)> = (0..plan.targets.len())
+        .filter(|&target| plan.targets[target].down_at.is_some())
+        .flat_map(|target| (0..plan.rounds as usize).map(move |round| (target, round)))
+        .collect();
+    let counts = |&(target, round): &(usize, usize)| &tally.rounds[target][round];
+    let exact_round = |&(target, round): &(usize, usize)| {
+        exact.targets[target].as_ref().ok().map(|e| e.rounds[round])
+    };
+    t.text(
+        "target",
+        rows.iter()
+            .map(|&(target, _)| plan.targets[target].label.clone()),
+    );
+    t.int("round", rows.iter().map(|&(_, round)| round as i64 + 1));
+    let downs: Vec<_> = rows
+        .iter()
+        .map(|r| Estimate::proportion(counts(r).down, tally.trials))
+        .collect();
+    let deads: Vec<_> = rows
+        .iter()
+        .map(|r| Estimate::proportion(counts(r).dead, tally.trials))
+        .collect();
+    let means: Vec<_> = rows
+        .iter()
+        .map(|r| Estimate::mean(counts(r).damage_sum, counts(r).damage_squares, tally.trials))
+        .collect();
+    estimate_columns(&mut t, ["p_down", "p_down_lo", "p_down_hi"], &downs);
+    estimate_columns(&mut t, ["p_dead", "p_dead_lo", "p_dead_hi"], &deads);
+    estimate_columns(
+        &mut t,
+        ["mean_damage", "mean_damage_lo", "mean_damage_hi"],
+        &means,
+    );
+    t.float(
+        "exact_p_down",
+        rows.iter().map(|r| exact_round(r).map(|e| e.p_down)),
+    );
+    t.float(
+        "exact_p_dead",
+        rows.iter().map(|r| exact_round(r).map(|e| e.p_dead)),
+    );
+    t.float(
+        "exact_mean_damage",
+        rows.iter().map(|r| exact_round(r).map(|e| e.mean_damage)),
+    );
+    t
+}
+
+fn damage_table(plan: &Plan, tally: &Tally, exact: &Exact) -> Table {
+    let mut t = Table::new("damage");
+    let mut rows: Vec<(usize, usize)> = Vec::new();
+    for (target, counts) in tally.damage.iter().enumerate() {
+        let exact_probs = exact.targets[target].as_ref().ok().map(|e| &e.damage);
+        for (damage, &count) in counts.iter().enumerate() {
+            let possible = exact_probs.is_some_and(|p| p.get(damage).is_some_and(|&p| p > 0.0));
+            if count > 0 || possible {
+                rows.push((target, damage));
+            }
+        }
+    }
+    let exact_p = |&(target, damage): &(usize, usize)| {
+        exact.targets[target]
+            .as_ref()
+            .ok()
+            .map(|e| e.damage[damage])
+    };
+    let estimates: Vec<_> = rows
+        .iter()
+        .map(|&(target, damage)| Estimate::proportion(tally.damage[target][damage], tally.trials))
+        .collect();
+    t.text(
+        "target",
+        rows.iter()
+            .map(|&(target, _)| plan.targets[target].label.clone()),
+    );
+    t.int("damage", rows.iter().map(|&(_, damage)| damage as i64));
+    estimate_columns(
+        &mut t,
+        ["probability", "probability_lo", "probability_hi"],
+        &estimates,
+    );
+    t.float("exact_probability", rows.iter().map(exact_p));
+    t
+}

@@ -1,0 +1,155 @@
+//! A column-oriented table: the one place column names are written, rendered as CSV (via
+//! polars) and as JSON rows keyed by the same names.
+
+use polars::prelude::{Column, CsvWriter, DataFrame, SerWriter};
+use serde_json::{Map, Value};
+
+use crate::error::Error;
+
+/// One column's cells.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Cells {
+    Text(Vec<String>),
+    Int(Vec<i64>),
+    Bool(Vec<bool>),
+    /// Empty where a value could not be computed.
+    Float(Vec<Option<f64>>),
+}
+
+impl Cells {
+    fn len(&self) -> usize {
+        match self {
+            Cells::Text(v) => v.len(),
+            Cells::Int(v) => v.len(),
+            Cells::Bool(v) => v.len(),
+            Cells::Float(v) => v.len(),
+        }
+    }
+
+    fn json(&self, row: usize) -> Value {
+        match self {
+            Cells::Text(v) => Value::from(v[row].clone()),
+            Cells::Int(v) => Value::from(v[row]),
+            Cells::Bool(v) => Value::from(v[row]),
+            Cells::Float(v) => v[row].map_or(Value::Null, Value::from),
+        }
+    }
+}
+
+/// A named table of equally long columns.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Table {
+    /// File stem of the CSV and key of the JSON array.
+    pub name: &'static str,
+    pub columns: Vec<(&'static str, Cells)>,
+}
+
+impl Table {
+    pub fn new(name: &'static str) -> Self {
+        Self {
+            name,
+            columns: Vec::new(),
+        }
+    }
+
+    pub fn text(&mut self, name: &'static str, cells: impl IntoIterator<Item = String>) {
+        self.columns
+            .push((name, Cells::Text(cells.into_iter().collect())));
+    }
+
+    pub fn int(&mut self, name: &'static str, cells: impl IntoIterator<Item = i64>) {
+        self.columns
+            .push((name, Cells::Int(cells.into_iter().collect())));
+    }
+
+    pub fn bool(&mut self, name: &'static str, cells: impl IntoIterator<Item = bool>) {
+        self.columns
+            .push((name, Cells::Bool(cells.into_iter().collect())));
+    }
+
+    pub fn float(&mut self, name: &'static str, cells: impl IntoIterator<Item = Option<f64>>) {
+        self.columns
+            .push((name, Cells::Float(cells.into_iter().collect())));
+    }
+
+    pub fn rows(&self) -> usize {
+        self.columns.first().map_or(0, |(_, c)| c.len())
+    }
+
+    pub fn column(&self, name: &str) -> Option<&Cells> {
+        self.columns
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, c)| c)
+    }
+
+    /// The table as CSV bytes, header first.
+    pub fn csv(&self) -> Result<Vec<u8>, Error> {
+        let columns = self
+            .columns
+            .iter()
+            .map(|(name, cells)| {
+                let name = (*name).into();
+                match cells {
+                    Cells::Text(v) => Column::new(name, v),
+                    Cells::Int(v) => Column::new(name, v),
+                    Cells::Bool(v) => Column::new(name, v),
+                    Cells::Float(v) => Column::new(name, v),
+                }
+            })
+            .collect();
+        let fail = |e: polars::error::PolarsError| Error::Output {
+            what: format!("{}.csv", self.name),
+            message: e.to_string(),
+        };
+        let mut frame = DataFrame::new(self.rows(), columns).map_err(fail)?;
+        let mut bytes = Vec::new();
+        CsvWriter::new(&mut bytes)
+            .finish(&mut frame)
+            .map_err(fail)?;
+        Ok(bytes)
+    }
+
+    /// The rows as JSON objects keyed by column name.
+    pub fn json(&self) -> Value {
+        Value::Array(
+            (0..self.rows())
+                .map(|row| {
+                    let mut object = Map::new();
+                    for (name, cells) in &self.columns {
+                        object.insert((*name).to_string(), cells.json(row));
+                    }
+                    Value::Object(object)
+                })
+                .collect(),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Table {
+        let mut t = Table::new("t");
+        t.text("who", ["a".to_string(), "b, c".to_string()]);
+        t.int("n", [1, 2]);
+        t.bool("flag", [true, false]);
+        t.float("p", [Some(0.25), None]);
+        t
+    }
+
+    #[test]
+    fn csv_has_the_header_and_empty_cells_for_missing_values() {
+        let csv = String::from_utf8(sample().csv().unwrap()).unwrap();
+        assert_eq!(csv, "who,n,flag,p\na,1,true,0.25\n\"b, c\",2,false,\n");
+    }
+
+    #[test]
+    fn json_rows_use_the_column_names() {
+        let json = sample().json();
+        assert_eq!(json[0]["who"], "a");
+        assert_eq!(json[1]["p"], Value::Null);
+        assert_eq!(json[1]["flag"], false);
+    }
+}

@@ -1,0 +1,149 @@
+//! The summary printed on the terminal: the same tables, a few columns, aligned.
+
+use super::results::Results;
+use super::table::{Cells, Table};
+
+/// A readable summary of the results.
+pub fn summary_text(results: &Results) -> String {
+    let mut out = format!(
+        "{}  ({}, seed {}, {} trials; 95% intervals, exact values in parentheses)\n\n",
+        results.title,
+        results.system,
+        results.seed,
+        thousands(results.trials)
+    );
+    let s = &results.summary;
+    let mut rows = vec![row(&[
+        "attack",
+        "roll",
+        "miss",
+        "P(hit)",
+        "P(crit)",
+        "mean damage",
+    ])];
+    for i in 0..s.rows() {
+        rows.push(vec![
+            format!(
+                "{} → {}: {} #{}",
+                text(s, "attacker", i),
+                text(s, "target", i),
+                text(s, "attack", i),
+                int(s, "index", i)
+            ),
+            format!(
+                "{:+} vs AC {}",
+                int(s, "effective_bonus", i),
+                int(s, "effective_ac", i)
+            ),
+            format!("{}%", int(s, "miss_chance", i)),
+            estimate(s, "p_hit", i),
+            estimate(s, "p_crit", i),
+            estimate(s, "mean_damage", i),
+        ]);
+    }
+    out += &aligned(&rows);
+    let r = &results.rounds;
+    if r.rows() > 0 {
+        let mut rows = vec![row(&[
+            "target",
+            "round",
+            "P(down)",
+            "P(dead)",
+            "mean damage taken",
+        ])];
+        for i in 0..r.rows() {
+            rows.push(vec![
+                text(r, "target", i),
+                int(r, "round", i).to_string(),
+                estimate(r, "p_down", i),
+                estimate(r, "p_dead", i),
+                estimate(r, "mean_damage", i),
+            ]);
+        }
+        out += "\n";
+        out += &aligned(&rows);
+    }
+    for note in &results.exact_notes {
+        out += &format!("\nnote: {note}\n");
+    }
+    out
+}
+
+fn row(cells: &[&str]) -> Vec<String> {
+    cells.iter().map(|c| c.to_string()).collect()
+}
+
+fn aligned(rows: &[Vec<String>]) -> String {
+    let widths: Vec<usize> = (0..rows[0].len())
+        .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
+        .collect();
+    let mut out = String::new();
+    for r in rows {
+        let cells: Vec<String> = r
+            .iter()
+            .zip(&widths)
+            .map(|(cell, &w)| format!("{cell}{}", " ".repeat(w - cell.chars().count())))
+            .collect();
+        out += cells.join("  ").trim_end();
+        out += "\n";
+    }
+    out
+}
+
+fn text(t: &Table, name: &str, row: usize) -> String {
+    match t.column(name) {
+        Some(Cells::Text(v)) => v[row].clone(),
+        _ => String::new(),
+    }
+}
+
+fn int(t: &Table, name: &str, row: usize) -> i64 {
+    match t.column(name) {
+        Some(Cells::Int(v)) => v[row],
+        _ => 0,
+    }
+}
+
+fn float(t: &Table, name: &str, row: usize) -> Option<f64> {
+    match t.column(name) {
+        Some(Cells::Float(v)) => v[row],
+        _ => None,
+    }
+}
+
+/// `0.4012 ±0.0010 (0.4000)`: point, half-width of the interval, exact value if known.
+fn estimate(t: &Table, name: &str, row: usize) -> String {
+    let point = float(t, name, row).unwrap_or(f64::NAN);
+    let lo = float(t, &format!("{name}_lo"), row).unwrap_or(point);
+    let hi = float(t, &format!("{name}_hi"), row).unwrap_or(point);
+    let mut s = format!("{point:.4} ±{:.4}", (hi - lo) / 2.0);
+    if let Some(exact) = float(t, &format!("exact_{name}"), row) {
+        s += &format!(" ({exact:.4})");
+    }
+    s
+}
+
+/// 1000000 → "1,000,000".
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thousands_separators() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(1234), "1,234");
+        assert_eq!(thousands(1_000_000), "1,000,000");
+    }
+}

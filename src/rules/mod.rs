@@ -1,0 +1,373 @@
+//! The numbers of each rule system, as data.
+//!
+//! Every rule number the simulator uses lives here once, in one [`RuleSet`] value per
+//! system; `d20odds rules` prints from the same values. Nothing here knows about maps or
+//! random numbers.
+
+mod pf1;
+
+use std::fmt;
+use std::str::FromStr;
+
+/// A rule system an experiment can name with `system = "…"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SystemId {
+    Pf1,
+    Pf1Variant,
+    D20Modern,
+    Starfinder,
+}
+
+impl SystemId {
+    pub const ALL: [SystemId; 4] = [
+        SystemId::Pf1,
+        SystemId::Pf1Variant,
+        SystemId::D20Modern,
+        SystemId::Starfinder,
+    ];
+
+    /// The name used in experiment files and on the command line.
+    pub fn key(self) -> &'static str {
+        match self {
+            SystemId::Pf1 => "pf1",
+            SystemId::Pf1Variant => "pf1-variant",
+            SystemId::D20Modern => "d20modern",
+            SystemId::Starfinder => "starfinder",
+        }
+    }
+
+    /// The rule set, or `None` while a system is recognised but not implemented yet.
+    pub fn rules(self) -> Option<&'static RuleSet> {
+        match self {
+            SystemId::Pf1 => Some(&pf1::PF1),
+            SystemId::Pf1Variant | SystemId::D20Modern | SystemId::Starfinder => None,
+        }
+    }
+
+    pub fn keys() -> String {
+        Self::ALL.map(Self::key).join(", ")
+    }
+}
+
+impl FromStr for SystemId {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        Self::ALL
+            .into_iter()
+            .find(|s| s.key() == text)
+            .ok_or_else(|| format!("unknown system `{text}`: expected one of {}", Self::keys()))
+    }
+}
+
+impl fmt::Display for SystemId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.key())
+    }
+}
+
+/// Creature size: fixes its space and natural reach (RULES.md §6.3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Size {
+    Fine,
+    Diminutive,
+    Tiny,
+    Small,
+    Medium,
+    Large,
+    Huge,
+    Gargantuan,
+    Colossal,
+}
+
+/// One row of the size table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SizeRow {
+    pub size: Size,
+    pub key: &'static str,
+    /// Squares per side of the creature's space on the map (a Tiny creature still fills
+    /// one map square).
+    pub squares: i32,
+    /// Natural reach in feet of a tall creature.
+    pub reach_ft: i32,
+}
+
+/// The size table shared by every system (SF differs only in having no size modifiers).
+pub const SIZES: [SizeRow; 9] = [
+    SizeRow {
+        size: Size::Fine,
+        key: "fine",
+        squares: 1,
+        reach_ft: 0,
+    },
+    SizeRow {
+        size: Size::Diminutive,
+        key: "diminutive",
+        squares: 1,
+        reach_ft: 0,
+    },
+    SizeRow {
+        size: Size::Tiny,
+        key: "tiny",
+        squares: 1,
+        reach_ft: 0,
+    },
+    SizeRow {
+        size: Size::Small,
+        key: "small",
+        squares: 1,
+        reach_ft: 5,
+    },
+    SizeRow {
+        size: Size::Medium,
+        key: "medium",
+        squares: 1,
+        reach_ft: 5,
+    },
+    SizeRow {
+        size: Size::Large,
+        key: "large",
+        squares: 2,
+        reach_ft: 10,
+    },
+    SizeRow {
+        size: Size::Huge,
+        key: "huge",
+        squares: 3,
+        reach_ft: 15,
+    },
+    SizeRow {
+        size: Size::Gargantuan,
+        key: "gargantuan",
+        squares: 4,
+        reach_ft: 20,
+    },
+    SizeRow {
+        size: Size::Colossal,
+        key: "colossal",
+        squares: 6,
+        reach_ft: 30,
+    },
+];
+
+impl Size {
+    pub fn row(self) -> &'static SizeRow {
+        &SIZES[self as usize]
+    }
+}
+
+impl FromStr for Size {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        SIZES
+            .iter()
+            .find(|r| r.key == text)
+            .map(|r| r.size)
+            .ok_or_else(|| {
+                format!(
+                    "unknown size `{text}`: expected one of {}",
+                    SIZES.map(|r| r.key).join(", ")
+                )
+            })
+    }
+}
+
+/// Degrees of cover a defender can have against one attack.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum CoverLevel {
+    None,
+    Partial,
+    Soft,
+    Cover,
+    Improved,
+    Total,
+}
+
+impl CoverLevel {
+    pub const ALL: [CoverLevel; 6] = [
+        CoverLevel::None,
+        CoverLevel::Partial,
+        CoverLevel::Soft,
+        CoverLevel::Cover,
+        CoverLevel::Improved,
+        CoverLevel::Total,
+    ];
+
+    /// The name used in experiment files and in the `cover` column.
+    pub fn key(self) -> &'static str {
+        match self {
+            CoverLevel::None => "none",
+            CoverLevel::Partial => "partial",
+            CoverLevel::Soft => "soft",
+            CoverLevel::Cover => "cover",
+            CoverLevel::Improved => "improved",
+            CoverLevel::Total => "total",
+        }
+    }
+}
+
+impl FromStr for CoverLevel {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        Self::ALL
+            .into_iter()
+            .find(|c| c.key() == text)
+            .ok_or_else(|| {
+                format!(
+                    "unknown cover `{text}`: expected one of {}",
+                    Self::ALL.map(Self::key).join(", ")
+                )
+            })
+    }
+}
+
+impl fmt::Display for CoverLevel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.key())
+    }
+}
+
+/// One cover level's effect: the AC bonus, and whether melee attacks get it too.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CoverBonus {
+    pub level: CoverLevel,
+    pub ac: i32,
+    pub reflex: i32,
+    pub applies_to_melee: bool,
+}
+
+/// How a threatened critical hit becomes a critical hit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CritRule {
+    /// A second attack roll with the same modifiers must hit (natural 20 confirms, 1 fails).
+    ConfirmationRoll,
+}
+
+/// When the concealment d% is rolled relative to the attack roll.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MissChanceTiming {
+    /// Only a hit rolls the d%; a roll at or under the miss chance loses the hit.
+    AfterHit,
+}
+
+/// Everything the simulator needs to know about one rule system.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RuleSet {
+    pub system: SystemId,
+    pub name: &'static str,
+    /// AC bonus per cover level; a level missing here does not exist in the system.
+    /// `Total` is never listed: it forbids the attack.
+    pub cover: &'static [CoverBonus],
+    /// Attack bonus for flanking; melee only in every system.
+    pub flanking_bonus: i32,
+    pub crit_rule: CritRule,
+    pub miss_chance_timing: MissChanceTiming,
+    /// Miss chance (percent) of total concealment.
+    pub total_concealment: u8,
+    /// Damage a hit deals at the least, whatever the penalties.
+    pub min_damage: i64,
+    /// Readings of ambiguous rules this system's numbers rely on, for reports.
+    pub interpretations: &'static [&'static str],
+}
+
+impl RuleSet {
+    /// The cover bonus entry for a level, or `None` when the system has no such level.
+    pub fn cover_bonus(&self, level: CoverLevel) -> Option<&CoverBonus> {
+        self.cover.iter().find(|c| c.level == level)
+    }
+
+    /// The AC bonus a cover level gives against one attack (0 where the level does not
+    /// apply to melee).
+    pub fn cover_ac(&self, level: CoverLevel, melee: bool) -> i32 {
+        self.cover_bonus(level)
+            .filter(|c| !melee || c.applies_to_melee)
+            .map_or(0, |c| c.ac)
+    }
+
+    /// The tables as text, for `d20odds rules`.
+    pub fn describe(&self) -> String {
+        let mut out = format!("{} (`{}`)\n\nCover\n", self.name, self.system.key());
+        out += "  level      AC  Reflex  melee\n";
+        for c in self.cover {
+            out += &format!(
+                "  {:<9} {:>+3}  {:>+6}  {}\n",
+                c.level.key(),
+                c.ac,
+                c.reflex,
+                if c.applies_to_melee { "yes" } else { "no" }
+            );
+        }
+        out += "  total     no attack possible\n\n";
+        out += &format!("Flanking: {:+} on melee attacks\n", self.flanking_bonus);
+        out += &format!(
+            "Critical hits: {}\n",
+            match self.crit_rule {
+                CritRule::ConfirmationRoll =>
+                    "a threat is confirmed by a second attack roll (natural 20 confirms, natural 1 fails)",
+            }
+        );
+        out += &format!(
+            "Concealment: d% {}; total concealment {}%\n",
+            match self.miss_chance_timing {
+                MissChanceTiming::AfterHit =>
+                    "rolled after a hit, a roll at or under the miss chance misses",
+            },
+            self.total_concealment
+        );
+        out += &format!(
+            "Damage: minimum {} on a hit; natural 1 always misses, natural 20 always hits\n",
+            self.min_damage
+        );
+        out += "\nInterpretations\n";
+        for line in self.interpretations {
+            out += &format!("  - {line}\n");
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn system_keys_round_trip() {
+        for s in SystemId::ALL {
+            assert_eq!(s.key().parse::<SystemId>(), Ok(s));
+        }
+        assert!(
+            "pf2"
+                .parse::<SystemId>()
+                .unwrap_err()
+                .contains("pf1-variant")
+        );
+    }
+
+    #[test]
+    fn pf1_cover_numbers_match_rules_md() {
+        let pf1 = SystemId::Pf1.rules().unwrap();
+        let expected = [
+            (CoverLevel::None, 0, 0),
+            (CoverLevel::Partial, 2, 2),
+            (CoverLevel::Cover, 4, 4),
+            (CoverLevel::Soft, 4, 0),
+            (CoverLevel::Improved, 8, 8),
+        ];
+        for (level, ranged, melee) in expected {
+            assert_eq!(pf1.cover_ac(level, false), ranged, "{level} ranged");
+            assert_eq!(pf1.cover_ac(level, true), melee, "{level} melee");
+        }
+        assert_eq!(pf1.flanking_bonus, 2);
+    }
+
+    #[test]
+    fn size_rows_are_in_enum_order() {
+        for (i, row) in SIZES.iter().enumerate() {
+            assert_eq!(row.size as usize, i);
+            assert_eq!(row.key.parse::<Size>(), Ok(row.size));
+        }
+        assert_eq!(Size::Large.row().squares, 2);
+    }
+}

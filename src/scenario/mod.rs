@@ -1,0 +1,703 @@
+//! The only reader of experiment files: TOML text → [`RawExperiment`](raw::RawExperiment)
+//! → validated [`Scenario`], with every mistake reported at its file, line and column.
+//!
+//! ```
+//! use d20odds::scenario::Scenario;
+//! let text = r#"
+//! system = "pf1"
+//! map = "F.O"
+//! [[combatant]]
+//! token = "F"
+//! ac = 18
+//! hp = 20
+//! [[combatant.attack]]
+//! name = "sword"
+//! bonus = 5
+//! damage = "1d8+3"
+//! [[combatant]]
+//! token = "O"
+//! ac = 14
+//! hp = 30
+//! [[plan]]
+//! attacker = "F"
+//! target = "O"
+//! attack = "sword"
+//! "#;
+//! let scenario = Scenario::parse("ogre.toml", text).unwrap();
+//! assert_eq!(scenario.plan.len(), 1);
+//! ```
+
+mod raw;
+mod source;
+
+use std::ops::Range;
+use std::path::Path;
+
+use toml::Spanned;
+
+use crate::dice::{CritSpec, Dice};
+use crate::error::{Error, InputError};
+use crate::rules::{CoverLevel, Size, SystemId};
+pub use raw::RawTerrain;
+use raw::{RawAttack, RawCombatant, RawExperiment, RawPlanLine};
+pub use source::Source;
+
+/// Default number of trials when an experiment does not say.
+pub const DEFAULT_TRIALS: u64 = 1_000_000;
+/// Most rounds a trial may play.
+pub const MAX_ROUNDS: u32 = 1000;
+
+/// A validated experiment: every name resolved, every number in range.
+#[derive(Debug, Clone)]
+pub struct Scenario {
+    pub source: Source,
+    pub title: String,
+    pub system: SystemId,
+    pub trials: u64,
+    pub seed: u64,
+    pub rounds: u32,
+    /// The map rows, exactly as drawn.
+    pub map: Vec<String>,
+    /// Legend additions and overrides, by symbol.
+    pub legend: Vec<(char, RawTerrain)>,
+    pub combatants: Vec<Combatant>,
+    pub plan: Vec<PlanLine>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Combatant {
+    pub token: char,
+    pub name: String,
+    pub side: String,
+    pub size: Size,
+    pub ac: i32,
+    /// Dex modifier already inside `ac`.
+    pub dex: i32,
+    pub hp: Option<i64>,
+    /// Con score: dead at −con hit points; `None` means dead when down.
+    pub con: Option<i64>,
+    pub fort: i32,
+    pub reflex: i32,
+    pub elevation: i32,
+    pub immune_to_crits: bool,
+    pub attacks: Vec<Attack>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AttackKind {
+    Melee,
+    Ranged,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Attack {
+    pub name: String,
+    pub kind: AttackKind,
+    /// One entry per iterative attack of a full attack; the first is the single attack.
+    pub bonus: Vec<i32>,
+    pub damage: Dice,
+    pub crit: CritSpec,
+    /// Melee reach in feet, when the attack overrides the size's natural reach.
+    pub reach: Option<i32>,
+    pub reach_weapon: bool,
+    pub range_increment: i32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    /// The first bonus only.
+    Single,
+    /// Every iterative, in order.
+    Full,
+}
+
+/// What the GM rules for a plan line, overriding whatever the map would say.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Overrides {
+    pub cover: Option<CoverLevel>,
+    pub concealment: Option<u8>,
+    pub flanking: Option<bool>,
+    pub attack_mod: Option<i32>,
+    pub ac_mod: Option<i32>,
+}
+
+/// One line of the plan, with combatants and attacks as indices.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlanLine {
+    pub attacker: usize,
+    pub target: usize,
+    pub attack: usize,
+    pub action: Action,
+    pub overrides: Overrides,
+    /// Where the line is written, for errors found later (e.g. total cover).
+    pub span: Range<usize>,
+}
+
+impl Scenario {
+    /// Reads and validates an experiment file.
+    pub fn load(path: &Path) -> Result<Scenario, Error> {
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            InputError::flag(
+                &path.display().to_string(),
+                format!("cannot read the experiment file: {e}"),
+            )
+        })?;
+        Ok(Self::parse(path, text)?)
+    }
+
+    /// Validates experiment text; `path` only labels errors.
+    pub fn parse(path: impl AsRef<Path>, text: impl Into<String>) -> Result<Scenario, InputError> {
+        let source = Source::new(path, text);
+        let raw: RawExperiment = toml::from_str(&source.text).map_err(|e| {
+            let offset = e.span().map_or(0, |s| s.start);
+            source.error_at(offset, e.message().trim_end().to_string())
+        })?;
+        Validator { source: &source }.scenario(raw)
+    }
+}
+
+struct Validator<'a> {
+    source: &'a Source,
+}
+
+impl Validator<'_> {
+    fn err(&self, span: Range<usize>, message: impl Into<String>) -> InputError {
+        self.source.error(span, message)
+    }
+
+    fn scenario(&self, raw: RawExperiment) -> Result<Scenario, InputError> {
+        let system: SystemId = raw
+            .system
+            .get_ref()
+            .parse()
+            .map_err(|m| self.err(raw.system.span(), m))?;
+        if system.rules().is_none() {
+            return Err(self.err(
+                raw.system.span(),
+                format!("system `{system}` is recognised but not supported yet; use `pf1`"),
+            ));
+        }
+        for (key, value) in [("sweep", &raw.sweep), ("heatmap", &raw.heatmap)] {
+            if let Some(v) = value {
+                return Err(self.err(v.span(), format!("`{key}` is not supported yet")));
+            }
+        }
+        let trials = match &raw.trials {
+            None => DEFAULT_TRIALS,
+            Some(t) if *t.get_ref() >= 1 => *t.get_ref() as u64,
+            Some(t) => return Err(self.err(t.span(), "trials must be at least 1")),
+        };
+        let seed = match &raw.seed {
+            None => 0,
+            Some(s) if *s.get_ref() >= 0 => *s.get_ref() as u64,
+            Some(s) => return Err(self.err(s.span(), "seed must be 0 or more")),
+        };
+        let rounds = match &raw.rounds {
+            None => 1,
+            Some(r) if (1..=i64::from(MAX_ROUNDS)).contains(r.get_ref()) => *r.get_ref() as u32,
+            Some(r) => {
+                return Err(self.err(r.span(), format!("rounds must be 1 to {MAX_ROUNDS}")));
+            }
+        };
+        let legend = self.legend(&raw)?;
+        let combatants = raw
+            .combatants
+            .iter()
+            .map(|c| self.combatant(c))
+            .collect::<Result<Vec<_>, _>>()?;
+        self.unique_tokens(&raw.combatants)?;
+        let map = self.map(&raw, &combatants)?;
+        let plan = raw
+            .plan
+            .iter()
+            .map(|line| self.plan_line(line, &combatants))
+            .collect::<Result<Vec<_>, _>>()?;
+        if plan.is_empty() {
+            return Err(self.err(0..0, "the experiment has no [[plan]] line: nothing attacks"));
+        }
+        Ok(Scenario {
+            source: self.source.clone(),
+            title: raw.title.unwrap_or_else(|| self.stem()),
+            system,
+            trials,
+            seed,
+            rounds,
+            map,
+            legend,
+            combatants,
+            plan,
+        })
+    }
+
+    fn stem(&self) -> String {
+        self.source
+            .path
+            .file_stem()
+            .map_or_else(|| "experiment".into(), |s| s.to_string_lossy().into_owned())
+    }
+
+    fn legend(&self, raw: &RawExperiment) -> Result<Vec<(char, RawTerrain)>, InputError> {
+        raw.legend
+            .iter()
+            .map(|(symbol, terrain)| {
+                let mut chars = symbol.get_ref().chars();
+                match (chars.next(), chars.next()) {
+                    (Some(c), None) if !c.is_ascii_alphabetic() && !c.is_whitespace() => {
+                        if terrain.get_ref().concealment > 100 {
+                            return Err(self.err(
+                                terrain.span(),
+                                "concealment is a miss chance in percent: 0 to 100",
+                            ));
+                        }
+                        Ok((c, terrain.get_ref().clone()))
+                    }
+                    (Some(c), None) if c.is_ascii_alphabetic() => Err(self.err(
+                        symbol.span(),
+                        format!("`{c}` is a letter: letters are combatant tokens, never terrain"),
+                    )),
+                    _ => Err(self.err(
+                        symbol.span(),
+                        "a legend symbol must be exactly one non-space character",
+                    )),
+                }
+            })
+            .collect()
+    }
+
+    fn combatant(&self, raw: &Spanned<RawCombatant>) -> Result<Combatant, InputError> {
+        let c = raw.get_ref();
+        let token = single_letter(c.token.get_ref())
+            .ok_or_else(|| self.err(c.token.span(), "a token must be one letter, A-Z or a-z"))?;
+        let size = match &c.size {
+            None => Size::Medium,
+            Some(s) => s.get_ref().parse().map_err(|m| self.err(s.span(), m))?,
+        };
+        if let Some(hp) = &c.hp
+            && *hp.get_ref() < 1
+        {
+            return Err(self.err(hp.span(), "hp must be at least 1"));
+        }
+        if let Some(con) = &c.con
+            && *con.get_ref() < 1
+        {
+            return Err(self.err(con.span(), "con is the Constitution score: at least 1"));
+        }
+        for (key, list) in [("conditions", &c.conditions), ("senses", &c.senses)] {
+            if let Some(list) = list
+                && let Some(first) = list.get_ref().first()
+            {
+                return Err(self.err(
+                    list.span(),
+                    format!("{key} are not supported yet (found `{first}`); leave the list empty"),
+                ));
+            }
+        }
+        if let Some(evasion) = &c.evasion
+            && evasion.get_ref() != "none"
+        {
+            return Err(self.err(evasion.span(), "evasion is not supported yet; use \"none\""));
+        }
+        let attacks = c
+            .attacks
+            .iter()
+            .map(|a| self.attack(a))
+            .collect::<Result<Vec<_>, _>>()?;
+        for (i, a) in c.attacks.iter().enumerate() {
+            if attacks[..i]
+                .iter()
+                .any(|b| b.name == *a.get_ref().name.get_ref())
+            {
+                return Err(self.err(
+                    a.get_ref().name.span(),
+                    format!(
+                        "`{token}` already has an attack named `{}`",
+                        attacks[i].name
+                    ),
+                ));
+            }
+        }
+        Ok(Combatant {
+            token,
+            name: c.name.clone().unwrap_or_else(|| token.to_string()),
+            side: c.side.clone().unwrap_or_else(|| token.to_string()),
+            size,
+            ac: c.ac,
+            dex: c.dex,
+            hp: c.hp.as_ref().map(|h| *h.get_ref()),
+            con: c.con.as_ref().map(|h| *h.get_ref()),
+            fort: c.fort,
+            reflex: c.reflex,
+            elevation: c.elevation,
+            immune_to_crits: c.immune_to_crits,
+            attacks,
+        })
+    }
+
+    fn unique_tokens(&self, raw: &[Spanned<RawCombatant>]) -> Result<(), InputError> {
+        for (i, c) in raw.iter().enumerate() {
+            let token = c.get_ref().token.get_ref();
+            if raw[..i]
+                .iter()
+                .any(|d| d.get_ref().token.get_ref() == token)
+            {
+                return Err(self.err(
+                    c.get_ref().token.span(),
+                    format!("token `{token}` is used by two combatants"),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn attack(&self, raw: &Spanned<RawAttack>) -> Result<Attack, InputError> {
+        let a = raw.get_ref();
+        let kind = match &a.kind {
+            None => AttackKind::Melee,
+            Some(k) => match k.get_ref().as_str() {
+                "melee" => AttackKind::Melee,
+                "ranged" => AttackKind::Ranged,
+                "area" => {
+                    return Err(self.err(k.span(), "area attacks are not supported yet"));
+                }
+                other => {
+                    return Err(self.err(
+                        k.span(),
+                        format!("unknown attack kind `{other}`: expected melee, ranged or area"),
+                    ));
+                }
+            },
+        };
+        let damage = self.parsed::<Dice>(&a.damage, "damage")?;
+        let crit = match &a.crit {
+            None => CritSpec::default(),
+            Some(c) => self.parsed::<CritSpec>(c, "crit")?,
+        };
+        let reach = match &a.reach {
+            Some(r) if kind == AttackKind::Ranged => {
+                return Err(self.err(r.span(), "reach is for melee attacks only"));
+            }
+            Some(r) if !(0..=100).contains(r.get_ref()) || r.get_ref() % 5 != 0 => {
+                return Err(self.err(r.span(), "reach is in feet: a multiple of 5, 0 to 100"));
+            }
+            Some(r) => Some(*r.get_ref() as i32),
+            None => None,
+        };
+        let range_increment = match &a.range_increment {
+            Some(r) if kind == AttackKind::Melee => {
+                return Err(self.err(r.span(), "range_increment is for ranged attacks only"));
+            }
+            Some(r) if !(0..=10_000).contains(r.get_ref()) => {
+                return Err(self.err(r.span(), "range_increment is in feet: 0 to 10000"));
+            }
+            Some(r) => *r.get_ref() as i32,
+            None => 0,
+        };
+        Ok(Attack {
+            name: a.name.get_ref().clone(),
+            kind,
+            bonus: a.bonus.get_ref().0.clone(),
+            damage,
+            crit,
+            reach,
+            reach_weapon: a.reach_weapon,
+            range_increment,
+        })
+    }
+
+    /// Parses a dice or crit string, pointing errors at the offending character.
+    fn parsed<T>(&self, value: &Spanned<String>, key: &str) -> Result<T, InputError>
+    where
+        T: std::str::FromStr<Err = crate::dice::DiceError>,
+    {
+        value.get_ref().parse::<T>().map_err(|e| {
+            let offset = self.source.offset_in_string(&value.span(), e.offset);
+            self.source.error_at(
+                offset,
+                format!("bad {key} `{}`: {}", value.get_ref(), e.message),
+            )
+        })
+    }
+
+    /// The map rows; every letter drawn must belong to a combatant.
+    fn map(
+        &self,
+        raw: &RawExperiment,
+        combatants: &[Combatant],
+    ) -> Result<Vec<String>, InputError> {
+        let Some(map) = &raw.map else {
+            return Ok(Vec::new());
+        };
+        let text = map.get_ref();
+        for (i, c) in text.chars().enumerate() {
+            if c.is_ascii_alphabetic() && !combatants.iter().any(|k| k.token == c) {
+                let offset = self.source.offset_in_string(&map.span(), i);
+                return Err(self.source.error_at(
+                    offset,
+                    format!("map letter `{c}` has no combatant: add a [[combatant]] with token = \"{c}\""),
+                ));
+            }
+        }
+        for (raw_c, c) in raw.combatants.iter().zip(combatants) {
+            if !text.contains(c.token) {
+                return Err(self.err(
+                    raw_c.get_ref().token.span(),
+                    format!(
+                        "combatant `{}` is not on the map: draw its letter where it stands",
+                        c.token
+                    ),
+                ));
+            }
+        }
+        Ok(text
+            .lines()
+            .map(str::to_string)
+            .filter(|l| !l.is_empty())
+            .collect())
+    }
+
+    fn plan_line(
+        &self,
+        raw: &Spanned<RawPlanLine>,
+        combatants: &[Combatant],
+    ) -> Result<PlanLine, InputError> {
+        let p = raw.get_ref();
+        let find = |token: &Spanned<String>| -> Result<usize, InputError> {
+            let known = combatants
+                .iter()
+                .map(|c| c.token.to_string())
+                .collect::<Vec<_>>()
+                .join(", ");
+            single_letter(token.get_ref())
+                .and_then(|t| combatants.iter().position(|c| c.token == t))
+                .ok_or_else(|| {
+                    self.err(
+                        token.span(),
+                        format!(
+                            "no combatant has token `{}`; known tokens: {known}",
+                            token.get_ref()
+                        ),
+                    )
+                })
+        };
+        let attacker = find(&p.attacker)?;
+        let target = find(&p.target)?;
+        if attacker == target {
+            return Err(self.err(p.target.span(), "a combatant cannot attack itself"));
+        }
+        if combatants[target].hp.is_none() {
+            return Err(self.err(
+                p.target.span(),
+                format!(
+                    "target `{}` has no hp: give it `hp = …`",
+                    combatants[target].token
+                ),
+            ));
+        }
+        let attacks = &combatants[attacker].attacks;
+        let attack = attacks
+            .iter()
+            .position(|a| a.name == *p.attack.get_ref())
+            .ok_or_else(|| {
+                let names = attacks
+                    .iter()
+                    .map(|a| format!("`{}`", a.name))
+                    .collect::<Vec<_>>();
+                self.err(
+                    p.attack.span(),
+                    format!(
+                        "`{}` has no attack named `{}`; its attacks: {}",
+                        combatants[attacker].token,
+                        p.attack.get_ref(),
+                        if names.is_empty() {
+                            "none".to_string()
+                        } else {
+                            names.join(", ")
+                        }
+                    ),
+                )
+            })?;
+        let action = match &p.action {
+            None => Action::Single,
+            Some(a) => match a.get_ref().as_str() {
+                "single" => Action::Single,
+                "full" => Action::Full,
+                "coup-de-grace" => {
+                    return Err(self.err(a.span(), "coup-de-grace is not supported yet"));
+                }
+                other => {
+                    return Err(self.err(
+                        a.span(),
+                        format!("unknown action `{other}`: expected single, full or coup-de-grace"),
+                    ));
+                }
+            },
+        };
+        let cover = match &p.cover {
+            None => None,
+            Some(c) => Some(
+                c.get_ref()
+                    .parse::<CoverLevel>()
+                    .map_err(|m| self.err(c.span(), m))?,
+            ),
+        };
+        let concealment = match &p.concealment {
+            None => None,
+            Some(c) if (0..=100).contains(c.get_ref()) => Some(*c.get_ref() as u8),
+            Some(c) => {
+                return Err(self.err(
+                    c.span(),
+                    "concealment is a miss chance in percent: 0 to 100",
+                ));
+            }
+        };
+        Ok(PlanLine {
+            attacker,
+            target,
+            attack,
+            action,
+            overrides: Overrides {
+                cover,
+                concealment,
+                flanking: p.flanking,
+                attack_mod: p.attack_mod,
+                ac_mod: p.ac_mod,
+            },
+            span: raw.span(),
+        })
+    }
+}
+
+fn single_letter(text: &str) -> Option<char> {
+    let mut chars = text.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) if c.is_ascii_alphabetic() => Some(c),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BASE: &str = r#"
+system = "pf1"
+map = """
+F..O
+"""
+[[combatant]]
+token = "F"
+ac = 18
+hp = 20
+[[combatant.attack]]
+name = "sword"
+bonus = [7, 2]
+damage = "1d8+3"
+crit = "19-20/x2"
+[[combatant]]
+token = "O"
+ac = 14
+hp = 30
+con = 12
+[[plan]]
+attacker = "F"
+target = "O"
+attack = "sword"
+action = "full"
+"#;
+
+    /// Replaces `from` with `to` in the base experiment and returns the error text.
+    fn error_of(from: &str, to: &str) -> String {
+        assert!(BASE.contains(from), "{from}");
+        Scenario::parse("t.toml", BASE.replacen(from, to, 1))
+            .unwrap_err()
+            .to_string()
+    }
+
+    #[test]
+    fn base_is_valid() {
+        let s = Scenario::parse("t.toml", BASE).unwrap();
+        assert_eq!(s.combatants[0].attacks[0].bonus, vec![7, 2]);
+        assert_eq!(s.plan[0].action, Action::Full);
+        assert_eq!(s.combatants[1].con, Some(12));
+        assert_eq!(s.map, vec!["F..O"]);
+        assert_eq!(s.title, "t");
+    }
+
+    #[test]
+    fn errors_name_line_and_column() {
+        let cases = [
+            (
+                "damage = \"1d8+3\"",
+                "damage = \"1d8*3\"",
+                "t.toml:13:14: bad damage",
+            ),
+            (
+                "crit = \"19-20/x2\"",
+                "crit = \"19-21\"",
+                "t.toml:14:11: bad crit",
+            ),
+            (
+                "ac = 18",
+                "ac = 18\narmour = 3",
+                "t.toml:9:1: unknown field `armour`",
+            ),
+            (
+                "target = \"O\"",
+                "target = \"Q\"",
+                "t.toml:22:10: no combatant has token `Q`",
+            ),
+            (
+                "attack = \"sword\"",
+                "attack = \"axe\"",
+                "t.toml:23:10: `F` has no attack named `axe`",
+            ),
+            (
+                "F..O",
+                "F.XO",
+                "t.toml:4:3: map letter `X` has no combatant",
+            ),
+            (
+                "system = \"pf1\"",
+                "system = \"pf2\"",
+                "t.toml:2:10: unknown system `pf2`",
+            ),
+            (
+                "system = \"pf1\"",
+                "system = \"starfinder\"",
+                "t.toml:2:10: system `starfinder` is recognised",
+            ),
+            (
+                "action = \"full\"",
+                "action = \"twice\"",
+                "t.toml:24:10: unknown action",
+            ),
+            (
+                "bonus = [7, 2]",
+                "bonus = \"7\"",
+                "t.toml:12:9: invalid type",
+            ),
+            ("con = 12", "con = 12\nhp = 3", "t.toml:21:1: duplicate key"),
+            (
+                "attack = \"sword\"",
+                "attack = \"sword\"\ncover = \"lots\"",
+                "t.toml:24:9: unknown cover",
+            ),
+        ];
+        for (from, to, expected) in cases {
+            let message = error_of(from, to);
+            assert!(
+                message.starts_with(expected),
+                "expected `{expected}`, got `{message}`"
+            );
+        }
+    }
+
+    #[test]
+    fn combatants_must_stand_on_the_map() {
+        let message = error_of("F..O", "F...");
+        assert!(
+            message.starts_with("t.toml:17:9: combatant `O` is not on the map"),
+            "{message}"
+        );
+    }
+}

@@ -1,0 +1,140 @@
+//! The experiment file exactly as written: serde structs that mirror SPEC §2, with spans
+//! kept on every value a later check may need to point at.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::Deserialize;
+use serde::de::{self, Deserializer, SeqAccess, Visitor};
+use toml::Spanned;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawExperiment {
+    pub title: Option<String>,
+    pub system: Spanned<String>,
+    pub trials: Option<Spanned<i64>>,
+    pub seed: Option<Spanned<i64>>,
+    pub rounds: Option<Spanned<i64>>,
+    pub map: Option<Spanned<String>>,
+    #[serde(default)]
+    pub legend: BTreeMap<Spanned<String>, Spanned<RawTerrain>>,
+    #[serde(default, rename = "combatant")]
+    pub combatants: Vec<Spanned<RawCombatant>>,
+    #[serde(default, rename = "plan")]
+    pub plan: Vec<Spanned<RawPlanLine>>,
+    pub sweep: Option<Spanned<toml::Value>>,
+    pub heatmap: Option<Spanned<toml::Value>>,
+}
+
+/// A legend entry: the properties a map symbol gives its squares.
+#[derive(Debug, Default, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawTerrain {
+    #[serde(default)]
+    pub blocks: bool,
+    #[serde(default)]
+    pub low: bool,
+    #[serde(default)]
+    pub improved: bool,
+    #[serde(default)]
+    pub concealment: u8,
+    #[serde(default)]
+    pub dim: bool,
+    #[serde(default)]
+    pub dark: bool,
+    #[serde(default)]
+    pub elevation: i32,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawCombatant {
+    pub token: Spanned<String>,
+    pub name: Option<String>,
+    pub side: Option<String>,
+    pub size: Option<Spanned<String>>,
+    pub ac: i32,
+    #[serde(default)]
+    pub dex: i32,
+    pub hp: Option<Spanned<i64>>,
+    pub con: Option<Spanned<i64>>,
+    #[serde(default)]
+    pub fort: i32,
+    #[serde(default)]
+    pub reflex: i32,
+    #[serde(default)]
+    pub elevation: i32,
+    pub conditions: Option<Spanned<Vec<String>>>,
+    pub senses: Option<Spanned<Vec<String>>>,
+    #[serde(default)]
+    pub immune_to_crits: bool,
+    pub evasion: Option<Spanned<String>>,
+    #[serde(default, rename = "attack")]
+    pub attacks: Vec<Spanned<RawAttack>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawAttack {
+    pub name: Spanned<String>,
+    pub kind: Option<Spanned<String>>,
+    pub bonus: Spanned<Bonus>,
+    pub damage: Spanned<String>,
+    pub crit: Option<Spanned<String>>,
+    pub reach: Option<Spanned<i64>>,
+    #[serde(default)]
+    pub reach_weapon: bool,
+    pub range_increment: Option<Spanned<i64>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawPlanLine {
+    pub attacker: Spanned<String>,
+    pub target: Spanned<String>,
+    pub attack: Spanned<String>,
+    pub action: Option<Spanned<String>>,
+    pub cover: Option<Spanned<String>>,
+    pub concealment: Option<Spanned<i64>>,
+    pub flanking: Option<bool>,
+    pub attack_mod: Option<i32>,
+    pub ac_mod: Option<i32>,
+}
+
+/// An attack bonus: one number, or a full attack's iteratives as a list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Bonus(pub Vec<i32>);
+
+impl<'de> Deserialize<'de> for Bonus {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct BonusVisitor;
+
+        impl<'de> Visitor<'de> for BonusVisitor {
+            type Value = Bonus;
+
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an attack bonus like `14` or a list of iteratives like `[14, 9]`")
+            }
+
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Bonus, E> {
+                i32::try_from(v)
+                    .map(|b| Bonus(vec![b]))
+                    .map_err(|_| E::custom("attack bonus out of range"))
+            }
+
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Bonus, A::Error> {
+                let mut all = Vec::new();
+                while let Some(b) = seq.next_element::<i32>()? {
+                    all.push(b);
+                }
+                if all.is_empty() {
+                    return Err(de::Error::custom("the list of iteratives is empty"));
+                }
+                Ok(Bonus(all))
+            }
+        }
+
+        deserializer.deserialize_any(BonusVisitor)
+    }
+}

@@ -1,0 +1,157 @@
+//! Point estimates with 95% intervals, from integer tallies.
+//!
+//! Probabilities use the Wilson score interval (it stays inside [0, 1] and behaves at
+//! p near 0 or 1, where most "down in round 1" figures live); means use the normal
+//! interval from the sample variance.
+//!
+//! ```
+//! use d20odds::stats::Estimate;
+//! let e = Estimate::proportion(400, 1000);
+//! assert!(e.lo < 0.4 && 0.4 < e.hi && e.hi - e.lo < 0.07);
+//! ```
+
+use std::sync::OnceLock;
+
+use statrs::distribution::{ContinuousCDF, Normal};
+
+/// Two-sided confidence level of every interval d20odds reports.
+pub const CONFIDENCE: f64 = 0.95;
+
+/// The standard normal quantile for [`CONFIDENCE`] (≈ 1.96).
+pub fn z_critical() -> f64 {
+    static Z: OnceLock<f64> = OnceLock::new();
+    *Z.get_or_init(|| Normal::standard().inverse_cdf(1.0 - (1.0 - CONFIDENCE) / 2.0))
+}
+
+/// A point estimate and its 95% interval.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Estimate {
+    pub point: f64,
+    pub lo: f64,
+    pub hi: f64,
+}
+
+impl Estimate {
+    /// Wilson score interval for `successes` out of `trials` (all zeros when no trials).
+    pub fn proportion(successes: u64, trials: u64) -> Self {
+        if trials == 0 {
+            return Self {
+                point: 0.0,
+                lo: 0.0,
+                hi: 0.0,
+            };
+        }
+        let n = trials as f64;
+        let p = successes as f64 / n;
+        let z = z_critical();
+        let z2 = z * z;
+        let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+        let half = z / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+        Self {
+            point: p,
+            lo: (centre - half).max(0.0),
+            hi: (centre + half).min(1.0),
+        }
+    }
+
+    /// Normal interval for a mean from the sum and sum of squares of `n` integer samples.
+    pub fn mean(sum: u128, sum_of_squares: u128, n: u64) -> Self {
+        if n == 0 {
+            return Self {
+                point: 0.0,
+                lo: 0.0,
+                hi: 0.0,
+            };
+        }
+        let count = n as f64;
+        let mean = sum as f64 / count;
+        let variance = if n > 1 {
+            ((sum_of_squares as f64 - sum as f64 * mean) / (count - 1.0)).max(0.0)
+        } else {
+            0.0
+        };
+        let half = z_critical() * (variance / count).sqrt();
+        Self {
+            point: mean,
+            lo: mean - half,
+            hi: mean + half,
+        }
+    }
+
+    /// Half the interval's width: what `--precision` bounds.
+    pub fn half_width(&self) -> f64 {
+        (self.hi - self.lo) / 2.0
+    }
+}
+
+/// How many standard errors an observed proportion lies from an exact probability.
+/// Exactly 0 when they agree on a certain event; infinite when a certain event failed.
+pub fn proportion_z(successes: u64, trials: u64, exact: f64) -> f64 {
+    let observed = successes as f64 / trials as f64;
+    let variance = exact * (1.0 - exact) / trials as f64;
+    z_of(observed - exact, variance)
+}
+
+/// How many standard errors an observed mean lies from an exact mean, using the sample
+/// variance of the observations.
+pub fn mean_z(sum: u128, sum_of_squares: u128, n: u64, exact: f64) -> f64 {
+    let count = n as f64;
+    let mean = sum as f64 / count;
+    let variance = ((sum_of_squares as f64 / count) - mean * mean).max(0.0) / count;
+    z_of(mean - exact, variance)
+}
+
+fn z_of(difference: f64, variance: f64) -> f64 {
+    if variance > 0.0 {
+        difference / variance.sqrt()
+    } else if difference.abs() < 1e-12 {
+        0.0
+    } else {
+        f64::INFINITY
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn z_critical_is_the_95_percent_quantile() {
+        assert!((z_critical() - 1.959_963_984_540_054).abs() < 1e-9);
+    }
+
+    #[test]
+    fn wilson_matches_a_textbook_value() {
+        // 81 of 263: Wilson 95% = [0.2553, 0.3662] (Newcombe 1998, example).
+        let e = Estimate::proportion(81, 263);
+        assert!((e.lo - 0.2553).abs() < 5e-5, "{e:?}");
+        assert!((e.hi - 0.3662).abs() < 5e-5, "{e:?}");
+    }
+
+    #[test]
+    fn wilson_stays_inside_the_unit_interval() {
+        let none = Estimate::proportion(0, 10);
+        assert_eq!((none.point, none.lo), (0.0, 0.0));
+        assert!(none.hi > 0.2);
+        let all = Estimate::proportion(10, 10);
+        assert_eq!((all.point, all.hi), (1.0, 1.0));
+        assert!(all.lo < 0.8);
+    }
+
+    #[test]
+    fn mean_interval_from_sums() {
+        // Samples 1..=4: mean 2.5, sample variance 5/3.
+        let e = Estimate::mean(10, 30, 4);
+        assert_eq!(e.point, 2.5);
+        let half = z_critical() * (5.0f64 / 3.0 / 4.0).sqrt();
+        assert!((e.half_width() - half).abs() < 1e-12);
+    }
+
+    #[test]
+    fn z_scores() {
+        assert_eq!(proportion_z(50, 100, 0.5), 0.0);
+        assert!((proportion_z(60, 100, 0.5) - 2.0).abs() < 1e-12);
+        assert_eq!(proportion_z(10, 10, 1.0), 0.0);
+        assert!(proportion_z(9, 10, 1.0).is_infinite());
+    }
+}
