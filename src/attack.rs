@@ -333,13 +333,14 @@ mod tests {
             (57, 400),
             (2717, 200),
         );
-        // Minimum damage: 1d4-3 deals 1,1,1,1 on a hit; +5 vs 15 hits on 10+ (11/20),
-        // crit 1/20 × 11/20 = 11/400 (x2: 2d4-6 → always 1 after the minimum).
+        // Minimum damage: 1d4-3 deals 1 on every hit; +5 vs 15 hits on 10+ (11/20),
+        // crit 1/20 × 11/20 = 11/400; a crit rolls 2d4-6, which is 2 only on 8 (1/16), else 1.
+        // E = (209/400)·1 + (11/400)·(17/16) = 3531/6400.
         check(
             pf1(5, 15, "1d4-3", "20/x2", 0),
             (11, 20),
             (11, 400),
-            (11, 20),
+            (3531, 6400),
         );
         // Total concealment 50%: +10 vs 20 hits 11/20 → 11/40; crit 1/20·11/20·1/2 = 11/800.
         // E = (11/40 - 11/800)·2 + (11/800)·4 = (209/800)·2 + 44/800 = 462/800 = 231/400.

@@ -425,7 +425,7 @@ mod tests {
             thirty_sixths,
             vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 5.0, 4.0, 3.0, 2.0, 1.0]
         );
-        assert_eq!(dist.mean(), 7.0);
+        assert!((dist.mean() - 7.0).abs() < 1e-12);
     }
 
     #[test]

@@ -332,7 +332,7 @@ action = "full"
     #[test]
     fn total_cover_refuses_the_line() {
         let err = Plan::from_scenario(&scenario("cover = \"total\"", "ranged")).unwrap_err();
-        assert!(err.to_string().starts_with("p.toml:21:1: "), "{err}");
+        assert!(err.to_string().starts_with("p.toml:18:1: "), "{err}");
         assert!(err.to_string().contains("total cover"), "{err}");
     }
 }

@@ -47,10 +47,19 @@ impl Estimate {
         let z2 = z * z;
         let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
         let half = z / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+        // The bounds are exactly 0 and 1 when nothing or everything happened.
         Self {
             point: p,
-            lo: (centre - half).max(0.0),
-            hi: (centre + half).min(1.0),
+            lo: if successes == 0 {
+                0.0
+            } else {
+                (centre - half).max(0.0)
+            },
+            hi: if successes == trials {
+                1.0
+            } else {
+                (centre + half).min(1.0)
+            },
         }
     }
 

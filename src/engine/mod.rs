@@ -269,8 +269,8 @@ impl<'a> Kernels<'a> {
                     r.damage_squares += d * d;
                 }
             }
-            for t in 0..targets {
-                tally.damage[t][taken[t] as usize] += 1;
+            for (histogram, &total) in tally.damage.iter_mut().zip(&taken) {
+                histogram[total as usize] += 1;
             }
         }
     }

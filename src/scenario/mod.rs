@@ -634,7 +634,7 @@ action = "full"
             (
                 "crit = \"19-20/x2\"",
                 "crit = \"19-21\"",
-                "t.toml:14:11: bad crit",
+                "t.toml:14:12: bad crit",
             ),
             (
                 "ac = 18",
@@ -676,7 +676,7 @@ action = "full"
                 "bonus = \"7\"",
                 "t.toml:12:9: invalid type",
             ),
-            ("con = 12", "con = 12\nhp = 3", "t.toml:21:1: duplicate key"),
+            ("con = 12", "con = 12\nhp = 3", "t.toml:20:1: duplicate key"),
             (
                 "attack = \"sword\"",
                 "attack = \"sword\"\ncover = \"lots\"",
@@ -696,7 +696,7 @@ action = "full"
     fn combatants_must_stand_on_the_map() {
         let message = error_of("F..O", "F...");
         assert!(
-            message.starts_with("t.toml:17:9: combatant `O` is not on the map"),
+            message.starts_with("t.toml:16:9: combatant `O` is not on the map"),
             "{message}"
         );
     }

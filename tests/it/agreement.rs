@@ -1,0 +1,193 @@
+//! Monte Carlo against the exact engine: every figure of ≥ 30 generated plans, through
+//! both samplers, must lie within 5 standard errors of its exact value.
+//!
+//! A proportion is z-tested where the normal approximation holds (n·p·(1−p) ≥ 25); an
+//! impossible or certain event (p = 0 or 1) must be observed exactly so; rare events in
+//! between are left to the figures that aggregate them.
+
+use d20odds::engine::{EngineConfig, SamplerKind, Tally, count_where, simulate};
+use d20odds::exact::{self, Exact};
+use d20odds::plan::{LineAttack, LineDefence, Plan, Situation, Target};
+use d20odds::rules::SystemId;
+use d20odds::stats::{mean_z, proportion_z};
+use rand::{RngExt, SeedableRng};
+use rand_pcg::Pcg64Mcg;
+
+const Z_BOUND: f64 = 5.0;
+const TRIALS: u64 = 150_000;
+
+/// A random but valid plan: one or two targets, one to three lines, iteratives, hp, Con,
+/// rounds, crit ranges and multipliers, miss chances and damage expressions.
+fn generated_plan(rng: &mut Pcg64Mcg, seed: u64) -> Plan {
+    let rounds = rng.random_range(1..=3);
+    let mut plan = Plan::empty("generated", SystemId::Pf1, seed, TRIALS, rounds);
+    let targets = rng.random_range(1..=2);
+    for t in 0..targets {
+        let hp = rng.random_range(5..=40);
+        let con = rng.random_bool(0.5).then(|| rng.random_range(3..=14));
+        plan.targets
+            .push(Target::new(format!("T{t}"), Some(hp), con));
+    }
+    let damages = ["1d8+3", "2d6+4", "1d4-2", "1d12", "3d6", "1d6+1d4+2", "5"];
+    let crits = [
+        "20/x2", "19-20/x2", "18-20/x2", "20/x3", "20/x4", "19-20/x3",
+    ];
+    for _ in 0..rng.random_range(1..=3) {
+        let first = rng.random_range(-2..=16);
+        let iteratives = rng.random_range(1..=3);
+        let attack = LineAttack {
+            attacker: "A".into(),
+            name: "a".into(),
+            melee: rng.random_bool(0.5),
+            bonuses: (0..iteratives).map(|i| first - 5 * i).collect(),
+            damage: damages[rng.random_range(0..damages.len())].parse().unwrap(),
+            crit: crits[rng.random_range(0..crits.len())].parse().unwrap(),
+        };
+        let defence = LineDefence {
+            target: rng.random_range(0..targets),
+            ac: rng.random_range(10..=26),
+            immune_to_crits: rng.random_bool(0.15),
+        };
+        let situation = Situation {
+            concealment: Some([0, 0, 20, 50, 35][rng.random_range(0..5)]),
+            ..Situation::default()
+        };
+        plan.add_line(SystemId::Pf1.rules().unwrap(), attack, defence, situation)
+            .unwrap();
+    }
+    plan
+}
+
+/// Smallest n·p·(1−p) at which a proportion is z-tested.
+const MIN_VARIANCE_COUNT: f64 = 25.0;
+
+/// Adds a proportion's z-score where it is meaningful (see the module comment).
+fn push_proportion(
+    out: &mut Vec<(String, f64)>,
+    what: String,
+    successes: u64,
+    trials: u64,
+    p: f64,
+) {
+    let certain = p == 0.0 || p == 1.0;
+    if certain || trials as f64 * p * (1.0 - p) >= MIN_VARIANCE_COUNT {
+        out.push((what, proportion_z(successes, trials, p)));
+    }
+}
+
+/// Every z-score of a run against the exact figures, labelled.
+fn z_scores(plan: &Plan, tally: &Tally, exact: &Exact) -> Vec<(String, f64)> {
+    let mut out = Vec::new();
+    for (i, slot) in plan.slots.iter().enumerate() {
+        let e = exact.slots[i].expect("small plans are computed exactly");
+        let layout = slot.profile.layout();
+        let counts = &tally.outcomes[i];
+        let made = tally.attacks_made(i);
+        let hits = count_where(counts, |o| layout.is_hit(o));
+        let crits = count_where(counts, |o| layout.is_crit(o));
+        let (sum, squares) = counts
+            .iter()
+            .enumerate()
+            .fold((0u128, 0u128), |(s, q), (o, &c)| {
+                let d = layout.damage(o) as u128;
+                (s + u128::from(c) * d, q + u128::from(c) * d * d)
+            });
+        push_proportion(&mut out, format!("slot {i} p_hit"), hits, made, e.p_hit);
+        push_proportion(&mut out, format!("slot {i} p_crit"), crits, made, e.p_crit);
+        out.push((
+            format!("slot {i} mean"),
+            mean_z(sum, squares, made, e.mean_damage),
+        ));
+    }
+    for (t, rounds) in tally.rounds.iter().enumerate() {
+        let e = exact.targets[t]
+            .as_ref()
+            .expect("small plans are computed exactly");
+        for (r, counts) in rounds.iter().enumerate() {
+            let x = e.rounds[r];
+            let n = tally.trials;
+            push_proportion(
+                &mut out,
+                format!("T{t} r{r} p_down"),
+                counts.down,
+                n,
+                x.p_down,
+            );
+            push_proportion(
+                &mut out,
+                format!("T{t} r{r} p_dead"),
+                counts.dead,
+                n,
+                x.p_dead,
+            );
+            out.push((
+                format!("T{t} r{r} mean"),
+                mean_z(
+                    counts.damage_sum,
+                    counts.damage_squares,
+                    tally.trials,
+                    x.mean_damage,
+                ),
+            ));
+        }
+        let hist = &tally.damage[t];
+        for (d, &p) in e.damage.iter().enumerate() {
+            push_proportion(
+                &mut out,
+                format!("T{t} damage={d}"),
+                hist[d],
+                tally.trials,
+                p,
+            );
+        }
+    }
+    out
+}
+
+fn check_agreement(sampler: SamplerKind) {
+    let mut rng = Pcg64Mcg::seed_from_u64(2026);
+    let mut checked = 0;
+    for case in 0..32 {
+        let plan = generated_plan(&mut rng, case);
+        let config = EngineConfig {
+            sampler,
+            ..EngineConfig::new(plan.trials)
+        };
+        let tally = simulate(&plan, &config, &|_| ());
+        let exact = exact::compute(&plan);
+        for (what, z) in z_scores(&plan, &tally, &exact) {
+            assert!(
+                z.abs() <= Z_BOUND,
+                "case {case} {sampler:?} {what}: z = {z:.2}\n{plan:#?}"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 1000, "only {checked} figures checked");
+}
+
+#[test]
+fn table_sampler_agrees_with_exact() {
+    check_agreement(SamplerKind::Table);
+}
+
+#[test]
+fn dice_sampler_agrees_with_exact() {
+    check_agreement(SamplerKind::Dice);
+}
+
+#[test]
+fn a_wrong_exact_value_is_caught() {
+    // The check must be able to fail: shift one exact probability by 1% and it does.
+    let mut rng = Pcg64Mcg::seed_from_u64(2026);
+    let plan = generated_plan(&mut rng, 0);
+    let tally = simulate(&plan, &EngineConfig::new(plan.trials), &|_| ());
+    let mut exact = exact::compute(&plan);
+    let slot = exact.slots[0].as_mut().unwrap();
+    slot.p_hit = (slot.p_hit + 0.01).min(1.0);
+    let worst = z_scores(&plan, &tally, &exact)
+        .into_iter()
+        .map(|(_, z)| z.abs())
+        .fold(0.0, f64::max);
+    assert!(worst > Z_BOUND, "worst z {worst}");
+}

@@ -1,0 +1,314 @@
+//! The binary, end to end: outputs, determinism across threads, and bad input.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn d20odds(args: &[&str], dir: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_d20odds"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("the binary runs")
+}
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn showcase() -> String {
+    repo()
+        .join("experiments/ogre-corridor.toml")
+        .display()
+        .to_string()
+}
+
+fn header(csv: &str) -> Vec<&str> {
+    csv.lines().next().unwrap().split(',').collect()
+}
+
+#[test]
+fn run_writes_the_report_folder_with_the_spec_columns() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = d20odds(
+        &["run", &showcase(), "--trials", "20000", "--quiet"],
+        dir.path(),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let folder = dir.path().join("reports/ogre-corridor");
+    let mut files: Vec<String> = std::fs::read_dir(&folder)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    assert_eq!(files, ["damage.csv", "rounds.csv", "summary.csv"]);
+    let summary = std::fs::read_to_string(folder.join("summary.csv")).unwrap();
+    let spec_summary = "attacker,target,attack,index,bonus,cover,concealment,flanking,attack_mod,ac_mod,effective_bonus,effective_ac,miss_chance,trials,p_hit,p_hit_lo,p_hit_hi,p_crit,p_crit_lo,p_crit_hi,mean_damage,mean_damage_lo,mean_damage_hi,exact_p_hit,exact_p_crit,exact_mean_damage";
+    assert_eq!(
+        header(&summary),
+        spec_summary.split(',').collect::<Vec<_>>()
+    );
+    assert_eq!(
+        summary.lines().count(),
+        1 + 6,
+        "6 attacks in the showcase plan"
+    );
+    let rounds = std::fs::read_to_string(folder.join("rounds.csv")).unwrap();
+    for column in "target,round,p_down,p_down_lo,p_down_hi,p_dead,p_dead_lo,p_dead_hi,mean_damage,exact_p_down,exact_p_dead".split(',') {
+        assert!(header(&rounds).contains(&column), "rounds.csv lacks {column}");
+    }
+    assert_eq!(rounds.lines().count(), 1 + 2 * 3, "2 targets × 3 rounds");
+    let damage = std::fs::read_to_string(folder.join("damage.csv")).unwrap();
+    assert_eq!(&header(&damage)[..3], ["target", "damage", "probability"]);
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(stdout.contains("Ogre in the corridor"), "{stdout}");
+    assert!(
+        stdout.contains("Fighter (F) → Ogre (O): longsword #2"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn json_uses_the_csv_column_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = d20odds(
+        &["run", &showcase(), "--trials", "5000", "--json"],
+        dir.path(),
+    );
+    assert!(out.status.success());
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for key in [
+        "title", "system", "seed", "trials", "summary", "rounds", "damage",
+    ] {
+        assert!(doc.get(key).is_some(), "missing {key}");
+    }
+    assert_eq!(doc["system"], "pf1");
+    assert_eq!(doc["trials"], 5000);
+    let summary_csv =
+        std::fs::read_to_string(dir.path().join("reports/ogre-corridor/summary.csv")).unwrap();
+    let row = doc["summary"][0].as_object().unwrap();
+    let mut keys: Vec<&str> = row.keys().map(String::as_str).collect();
+    let mut columns = header(&summary_csv);
+    keys.sort();
+    columns.sort();
+    assert_eq!(keys, columns);
+}
+
+#[test]
+fn thread_count_does_not_change_a_single_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let csvs = |threads: &str| {
+        let out_dir = format!("out{threads}");
+        let out = d20odds(
+            &[
+                "run",
+                &showcase(),
+                "--trials",
+                "300000",
+                "--threads",
+                threads,
+                "--out",
+                &out_dir,
+                "--quiet",
+            ],
+            dir.path(),
+        );
+        assert!(out.status.success());
+        ["summary.csv", "rounds.csv", "damage.csv"].map(|f| {
+            std::fs::read(dir.path().join(&out_dir).join("ogre-corridor").join(f)).unwrap()
+        })
+    };
+    assert_eq!(csvs("1"), csvs("2"));
+}
+
+#[test]
+fn the_seed_changes_the_numbers() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |seed: &str| {
+        d20odds(
+            &[
+                "run",
+                &showcase(),
+                "--trials",
+                "20000",
+                "--seed",
+                seed,
+                "--json",
+            ],
+            dir.path(),
+        )
+        .stdout
+    };
+    assert_ne!(run("1"), run("2"));
+    assert_eq!(run("1"), run("1"));
+}
+
+#[test]
+fn precision_stops_early_once_intervals_are_narrow() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = d20odds(
+        &[
+            "run",
+            &showcase(),
+            "--trials",
+            "100000000",
+            "--precision",
+            "0.01",
+            "--json",
+        ],
+        dir.path(),
+    );
+    assert!(out.status.success());
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let trials = doc["trials"].as_u64().unwrap();
+    assert!(
+        trials < 100_000_000 && trials.is_multiple_of(65_536),
+        "{trials}"
+    );
+    for row in doc["summary"].as_array().unwrap() {
+        let half = (row["p_hit_hi"].as_f64().unwrap() - row["p_hit_lo"].as_f64().unwrap()) / 2.0;
+        assert!(half <= 0.01, "{row}");
+    }
+}
+
+#[test]
+fn attack_command_prints_exact_and_simulated() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = d20odds(
+        &[
+            "attack",
+            "--bonus",
+            "7",
+            "--ac",
+            "18",
+            "--crit",
+            "19-20/x2",
+            "--miss-chance",
+            "20",
+            "--damage",
+            "1d8+3",
+            "--trials",
+            "200000",
+            "--json",
+        ],
+        dir.path(),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let row = &doc["summary"][0];
+    assert!((row["exact_p_hit"].as_f64().unwrap() - 0.4).abs() < 1e-12);
+    assert!((row["exact_p_crit"].as_f64().unwrap() - 0.04).abs() < 1e-12);
+    assert!((row["exact_mean_damage"].as_f64().unwrap() - 3.3).abs() < 1e-12);
+    assert!(row["p_hit_lo"].as_f64().unwrap() < 0.4 && 0.4 < row["p_hit_hi"].as_f64().unwrap());
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        0,
+        "attack writes nothing"
+    );
+}
+
+#[test]
+fn bad_flags_name_the_flag_and_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: [(&[&str], &str); 5] = [
+        (
+            &["attack", "--bonus", "7", "--ac", "18", "--damage", "1d8*3"],
+            "--damage:",
+        ),
+        (
+            &[
+                "attack", "--bonus", "7", "--ac", "18", "--damage", "1d8", "--crit", "19-21",
+            ],
+            "--crit:",
+        ),
+        (
+            &[
+                "attack", "--bonus", "7", "--ac", "18", "--damage", "1d8", "--system", "dnd5e",
+            ],
+            "--system:",
+        ),
+        (&["run", "experiments/none.toml"], "experiments/none.toml:"),
+        (
+            &[
+                "attack", "--bonus", "7", "--ac", "18", "--damage", "1d8", "--trials", "0",
+            ],
+            "--trials:",
+        ),
+    ];
+    for (args, fragment) in cases {
+        let out = d20odds(args, dir.path());
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(fragment), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+}
+
+/// Each case: text replaced in the showcase, then the `file:line:col: message` expected.
+#[test]
+fn bad_experiments_exit_2_name_the_place_and_write_nothing() {
+    let text = std::fs::read_to_string(showcase()).unwrap();
+    let cases = [
+        (
+            "damage = \"1d8+6\"",
+            "damage = \"1d8+\"",
+            "bad.toml:33:15: bad damage",
+        ),
+        (
+            "ac = 21",
+            "ac = 21\narmor = 3",
+            "bad.toml:23:1: unknown field `armor`",
+        ),
+        (
+            "target   = \"O\"\nattack   = \"longsword\"",
+            "target   = \"X\"\nattack   = \"longsword\"",
+            "bad.toml:90:12: no combatant has token `X`",
+        ),
+        (
+            "attack   = \"rapier\"",
+            "attack   = \"dagger\"",
+            "bad.toml:98:12: `R` has no attack named `dagger`",
+        ),
+        (
+            "#....R.....#",
+            "#....R..Q..#",
+            "bad.toml:11:9: map letter `Q` has no combatant",
+        ),
+        (
+            "crit = \"19-20/x2\"\nrange_increment",
+            "crit = \"19-20/x0\"\nrange_increment",
+            "bad.toml:65:15: bad crit",
+        ),
+        (
+            "rounds = 3",
+            "rounds = 0",
+            "bad.toml:7:10: rounds must be 1 to 1000",
+        ),
+        (
+            "cover    = \"soft\"",
+            "cover    = \"total\"",
+            "bad.toml:104:1: ",
+        ),
+    ];
+    for (from, to, expected) in cases {
+        assert!(text.contains(from), "{from}");
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("bad.toml"), text.replacen(from, to, 1)).unwrap();
+        let out = d20odds(&["run", "bad.toml"], dir.path());
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{to}: {stderr}");
+        assert!(
+            stderr.contains(expected),
+            "expected `{expected}`, got {stderr}"
+        );
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        assert!(!dir.path().join("reports").exists(), "{to}: wrote a report");
+    }
+}

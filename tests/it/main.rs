@@ -1,0 +1,4 @@
+//! End-to-end and statistical tests, in one test binary (each binary links polars).
+
+mod agreement;
+mod cli;
