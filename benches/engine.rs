@@ -1,1 +1,81 @@
-fn main() {}
+//! Attack throughput of the whole engine for the reference model:
+//! `+7 vs AC 18, 19-20/x2, 20% concealment, 1d8+3`, on 1 and 2 threads, with the table
+//! sampler (one draw per attack) and the dice sampler (every die rolled); plus a
+//! three-round plan with hit points (the general trial loop) and the exact engine.
+
+use std::hint::black_box;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use d20odds::engine::{EngineConfig, SamplerKind, simulate};
+use d20odds::exact;
+use d20odds::plan::{LineAttack, LineDefence, Plan, Situation, Target};
+use d20odds::rules::SystemId;
+
+const TRIALS: u64 = 20_000_000;
+
+fn reference_plan(trials: u64, rounds: u32, hp: Option<i64>, bonuses: Vec<i32>) -> Plan {
+    let mut plan = Plan::empty("bench", SystemId::Pf1, 1, trials, rounds);
+    plan.targets
+        .push(Target::new("target".into(), hp, Some(10)));
+    let attack = LineAttack {
+        attacker: "attacker".into(),
+        name: "sword".into(),
+        melee: true,
+        bonuses,
+        damage: "1d8+3".parse().unwrap(),
+        crit: "19-20/x2".parse().unwrap(),
+    };
+    let defence = LineDefence {
+        target: 0,
+        ac: 18,
+        immune_to_crits: false,
+    };
+    let situation = Situation {
+        concealment: Some(20),
+        ..Situation::default()
+    };
+    plan.add_line(SystemId::Pf1.rules().unwrap(), attack, defence, situation)
+        .unwrap();
+    plan
+}
+
+fn attacks(c: &mut Criterion) {
+    let mut group = c.benchmark_group("attacks");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(TRIALS));
+    let plan = reference_plan(TRIALS, 1, None, vec![7]);
+    for (name, sampler) in [("table", SamplerKind::Table), ("dice", SamplerKind::Dice)] {
+        for threads in [1, 2] {
+            let config = EngineConfig {
+                threads: Some(threads),
+                sampler,
+                ..EngineConfig::new(TRIALS)
+            };
+            group.bench_function(format!("{name}/{threads} threads"), |b| {
+                b.iter(|| black_box(simulate(&plan, &config, &|_| ())))
+            });
+        }
+    }
+    // 3 rounds × 3 iteratives against 40 hp: 9 attacks per trial at most.
+    let trials = TRIALS / 9;
+    let rounds = reference_plan(trials, 3, Some(40), vec![7, 2, -3]);
+    group.throughput(Throughput::Elements(trials * 9));
+    let config = EngineConfig {
+        threads: Some(2),
+        ..EngineConfig::new(trials)
+    };
+    group.bench_function("table/2 threads/3 rounds with hp", |b| {
+        b.iter(|| black_box(simulate(&rounds, &config, &|_| ())))
+    });
+    group.finish();
+}
+
+fn exact_engine(c: &mut Criterion) {
+    let plan = reference_plan(1, 10, Some(200), vec![17, 12, 7, 2]);
+    c.bench_function("exact/10 rounds × 4 iteratives, 200 hp", |b| {
+        b.iter(|| black_box(exact::compute(&plan)))
+    });
+}
+
+criterion_group!(benches, attacks, exact_engine);
+criterion_main!(benches);
