@@ -11,9 +11,9 @@ use d20odds::engine::{EngineConfig, SamplerKind, simulate};
 use d20odds::error::{Error, InputError};
 use d20odds::exact;
 use d20odds::plan::{LineAttack, LineDefence, Plan, Situation, Target};
-use d20odds::report::{Results, report_files, summary_text, write_folder};
+use d20odds::report::{Results, report_files, summary_text, sweep_table, write_folder};
 use d20odds::rules::{CoverLevel, SystemId};
-use d20odds::scenario::Scenario;
+use d20odds::scenario::{Assignments, Scenario};
 
 const EXAMPLES: &str = "\
 Examples:
@@ -144,21 +144,64 @@ pub fn run(cli: Cli) -> Result<(), Error> {
     }
 }
 
+/// One experiment file, fully validated: its plan and one plan per sweep point.
+struct Job<'a> {
+    path: &'a Path,
+    plan: Plan,
+    sweep: Vec<(Assignments, Plan)>,
+}
+
+impl<'a> Job<'a> {
+    fn load(path: &'a Path, sim: &SimulationArgs) -> Result<Self, Error> {
+        let scenario = Scenario::load(path)?;
+        let mut plan = Plan::from_scenario(&scenario)?;
+        apply_overrides(&mut plan, sim)?;
+        let mut sweep = Vec::new();
+        if !scenario.sweeps.is_empty() {
+            for (assignments, point) in scenario.sweep_points()? {
+                let mut point_plan = Plan::from_scenario(&point)?;
+                apply_overrides(&mut point_plan, sim)?;
+                sweep.push((assignments, point_plan));
+            }
+        }
+        Ok(Self { path, plan, sweep })
+    }
+
+    /// Simulates the plan and every sweep point under one progress bar.
+    fn run(&self, sim: &SimulationArgs) -> Results {
+        let total = self.plan.trials + self.sweep.iter().map(|(_, p)| p.trials).sum::<u64>();
+        let bar = progress::Progress::new(total, sim.quiet);
+        let mut done = 0;
+        let mut simulate_one = |plan: &Plan| {
+            let results = simulate_plan(plan, sim, &|n| bar.set(done + n));
+            done += plan.trials;
+            results
+        };
+        let mut results = simulate_one(&self.plan);
+        let points: Vec<_> = self
+            .sweep
+            .iter()
+            .map(|(assignments, plan)| (assignments.clone(), simulate_one(plan)))
+            .collect();
+        results.sweep = sweep_table(&points);
+        bar.finish();
+        results
+    }
+}
+
 fn run_files(args: &RunArgs) -> Result<(), Error> {
-    let plans = args
+    let jobs = args
         .files
         .iter()
-        .map(|path| {
-            let scenario = Scenario::load(path)?;
-            let mut plan = Plan::from_scenario(&scenario)?;
-            apply_overrides(&mut plan, &args.sim)?;
-            Ok((path, plan))
-        })
+        .map(|path| Job::load(path, &args.sim))
         .collect::<Result<Vec<_>, Error>>()?;
     let mut documents = Vec::new();
-    for (path, plan) in &plans {
-        let results = simulate_plan(plan, &args.sim)?;
-        write_folder(&report_folder(&args.out, path), &report_files(&results)?)?;
+    for job in &jobs {
+        let results = job.run(&args.sim);
+        write_folder(
+            &report_folder(&args.out, job.path),
+            &report_files(&results)?,
+        )?;
         if args.sim.json {
             documents.push(results.json());
         } else {
@@ -252,7 +295,9 @@ fn run_attack(args: &AttackArgs) -> Result<(), Error> {
     )
     .map_err(|m| InputError::flag("--cover", m))?;
     apply_overrides(&mut plan, &args.sim)?;
-    let results = simulate_plan(&plan, &args.sim)?;
+    let bar = progress::Progress::new(plan.trials, args.sim.quiet);
+    let results = simulate_plan(&plan, &args.sim, &|n| bar.set(n));
+    bar.finish();
     if args.sim.json {
         println!("{:#}", results.json());
     } else {
@@ -284,7 +329,7 @@ fn apply_overrides(plan: &mut Plan, sim: &SimulationArgs) -> Result<(), InputErr
     Ok(())
 }
 
-fn simulate_plan(plan: &Plan, sim: &SimulationArgs) -> Result<Results, Error> {
+fn simulate_plan(plan: &Plan, sim: &SimulationArgs, progress: &(dyn Fn(u64) + Sync)) -> Results {
     let config = EngineConfig {
         trials: plan.trials,
         threads: sim.threads,
@@ -294,11 +339,9 @@ fn simulate_plan(plan: &Plan, sim: &SimulationArgs) -> Result<Results, Error> {
         },
         precision: sim.precision,
     };
-    let bar = progress::Progress::new(plan.trials, sim.quiet);
-    let tally = simulate(plan, &config, &|done| bar.set(done));
-    bar.finish();
+    let tally = simulate(plan, &config, progress);
     let exact = exact::compute(plan);
-    Ok(Results::new(plan, &tally, &exact))
+    Results::new(plan, &tally, &exact)
 }
 
 fn print_rules(system: Option<&str>) -> Result<(), Error> {

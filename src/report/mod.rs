@@ -9,7 +9,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use crate::error::Error;
-pub use results::Results;
+pub use results::{Results, sweep_table};
 pub use table::{Cells, Table};
 pub use text::summary_text;
 

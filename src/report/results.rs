@@ -2,6 +2,9 @@
 
 use serde_json::{Map, Value};
 
+use super::table::Cells;
+use crate::scenario::{Assignments, display_value};
+
 use super::table::Table;
 use crate::engine::{Tally, count_where};
 use crate::exact::Exact;
@@ -19,6 +22,8 @@ pub struct Results {
     pub summary: Table,
     pub rounds: Table,
     pub damage: Table,
+    /// One summary per sweep point, when the experiment sweeps.
+    pub sweep: Option<Table>,
     /// Why exact figures are missing, where they are.
     pub exact_notes: Vec<String>,
 }
@@ -43,12 +48,16 @@ impl Results {
             summary: summary_table(plan, tally, exact),
             rounds: rounds_table(plan, tally, exact),
             damage: damage_table(plan, tally, exact),
+            sweep: None,
             exact_notes,
         }
     }
 
-    pub fn tables(&self) -> [&Table; 3] {
-        [&self.summary, &self.rounds, &self.damage]
+    /// Every table of the report, in file order.
+    pub fn tables(&self) -> Vec<&Table> {
+        let mut tables = vec![&self.summary, &self.rounds, &self.damage];
+        tables.extend(&self.sweep);
+        tables
     }
 
     /// The `--json` document.
@@ -64,6 +73,45 @@ impl Results {
         doc.insert("exact_notes".into(), Value::from(self.exact_notes.clone()));
         Value::Object(doc)
     }
+}
+
+/// The sweep table: the swept fields' values, then each point's summary rows.
+pub fn sweep_table(points: &[(Assignments, Results)]) -> Option<Table> {
+    let (first_assignments, first) = points.first()?;
+    let mut table = Table::new("sweep");
+    for (column, (set, _)) in first_assignments.iter().enumerate() {
+        let values = || points.iter().map(|(a, _)| &a[column].1);
+        let cells = if values().all(toml::Value::is_integer) {
+            Cells::Int(per_row(points, column, |v| {
+                v.as_integer().unwrap_or_default()
+            }))
+        } else if values().all(|v| v.is_float() || v.is_integer()) {
+            Cells::Float(per_row(points, column, |v| {
+                v.as_float().or(v.as_integer().map(|i| i as f64))
+            }))
+        } else {
+            Cells::Text(per_row(points, column, display_value))
+        };
+        table.columns.push((set.clone(), cells));
+    }
+    let mut summaries = first.summary.clone();
+    for (_, results) in &points[1..] {
+        summaries.append(&results.summary);
+    }
+    table.columns.extend(summaries.columns);
+    Some(table)
+}
+
+/// One cell per summary row: each point's value of a swept field, repeated for its rows.
+fn per_row<T: Clone>(
+    points: &[(Assignments, Results)],
+    column: usize,
+    cell: impl Fn(&toml::Value) -> T,
+) -> Vec<T> {
+    points
+        .iter()
+        .flat_map(|(a, r)| std::iter::repeat_n(cell(&a[column].1), r.summary.rows()))
+        .collect()
 }
 
 /// Adds `name`, `name_lo`, `name_hi` columns from estimates.

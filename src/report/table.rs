@@ -41,7 +41,7 @@ impl Cells {
 pub struct Table {
     /// File stem of the CSV and key of the JSON array.
     pub name: &'static str,
-    pub columns: Vec<(&'static str, Cells)>,
+    pub columns: Vec<(String, Cells)>,
 }
 
 impl Table {
@@ -52,24 +52,37 @@ impl Table {
         }
     }
 
-    pub fn text(&mut self, name: &'static str, cells: impl IntoIterator<Item = String>) {
+    pub fn text(&mut self, name: impl Into<String>, cells: impl IntoIterator<Item = String>) {
         self.columns
-            .push((name, Cells::Text(cells.into_iter().collect())));
+            .push((name.into(), Cells::Text(cells.into_iter().collect())));
     }
 
-    pub fn int(&mut self, name: &'static str, cells: impl IntoIterator<Item = i64>) {
+    pub fn int(&mut self, name: impl Into<String>, cells: impl IntoIterator<Item = i64>) {
         self.columns
-            .push((name, Cells::Int(cells.into_iter().collect())));
+            .push((name.into(), Cells::Int(cells.into_iter().collect())));
     }
 
-    pub fn bool(&mut self, name: &'static str, cells: impl IntoIterator<Item = bool>) {
+    pub fn bool(&mut self, name: impl Into<String>, cells: impl IntoIterator<Item = bool>) {
         self.columns
-            .push((name, Cells::Bool(cells.into_iter().collect())));
+            .push((name.into(), Cells::Bool(cells.into_iter().collect())));
     }
 
-    pub fn float(&mut self, name: &'static str, cells: impl IntoIterator<Item = Option<f64>>) {
+    pub fn float(&mut self, name: impl Into<String>, cells: impl IntoIterator<Item = Option<f64>>) {
         self.columns
-            .push((name, Cells::Float(cells.into_iter().collect())));
+            .push((name.into(), Cells::Float(cells.into_iter().collect())));
+    }
+
+    /// Appends the rows of a table with the same columns.
+    pub fn append(&mut self, other: &Table) {
+        for ((_, mine), (_, theirs)) in self.columns.iter_mut().zip(&other.columns) {
+            match (mine, theirs) {
+                (Cells::Text(a), Cells::Text(b)) => a.extend_from_slice(b),
+                (Cells::Int(a), Cells::Int(b)) => a.extend_from_slice(b),
+                (Cells::Bool(a), Cells::Bool(b)) => a.extend_from_slice(b),
+                (Cells::Float(a), Cells::Float(b)) => a.extend_from_slice(b),
+                _ => unreachable!("appended tables are built by the same function"),
+            }
+        }
     }
 
     pub fn rows(&self) -> usize {
@@ -89,7 +102,7 @@ impl Table {
             .columns
             .iter()
             .map(|(name, cells)| {
-                let name = (*name).into();
+                let name = name.as_str().into();
                 match cells {
                     Cells::Text(v) => Column::new(name, v),
                     Cells::Int(v) => Column::new(name, v),
@@ -117,7 +130,7 @@ impl Table {
                 .map(|row| {
                     let mut object = Map::new();
                     for (name, cells) in &self.columns {
-                        object.insert((*name).to_string(), cells.json(row));
+                        object.insert(name.clone(), cells.json(row));
                     }
                     Value::Object(object)
                 })

@@ -29,6 +29,7 @@
 
 mod raw;
 mod source;
+mod sweep;
 
 use std::ops::Range;
 use std::path::Path;
@@ -41,6 +42,9 @@ use crate::rules::{CoverLevel, Size, SystemId};
 pub use raw::RawTerrain;
 use raw::{RawAttack, RawCombatant, RawExperiment, RawPlanLine};
 pub use source::Source;
+pub use sweep::{
+    ATTACK_FIELDS, Assignments, COMBATANT_FIELDS, MAX_SWEEP_POINTS, Sweep, display_value,
+};
 
 /// Default number of trials when an experiment does not say.
 pub const DEFAULT_TRIALS: u64 = 1_000_000;
@@ -62,6 +66,7 @@ pub struct Scenario {
     pub legend: Vec<(char, RawTerrain)>,
     pub combatants: Vec<Combatant>,
     pub plan: Vec<PlanLine>,
+    pub sweeps: Vec<Sweep>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -177,10 +182,8 @@ impl Validator<'_> {
                 format!("system `{system}` is recognised but not supported yet; use `pf1`"),
             ));
         }
-        for (key, value) in [("sweep", &raw.sweep), ("heatmap", &raw.heatmap)] {
-            if let Some(v) = value {
-                return Err(self.err(v.span(), format!("`{key}` is not supported yet")));
-            }
+        if let Some(v) = &raw.heatmap {
+            return Err(self.err(v.span(), "`heatmap` is not supported yet"));
         }
         let trials = match &raw.trials {
             None => DEFAULT_TRIALS,
@@ -226,6 +229,7 @@ impl Validator<'_> {
             legend,
             combatants,
             plan,
+            sweeps: self.sweeps(&raw.sweep)?,
         })
     }
 

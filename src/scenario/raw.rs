@@ -23,8 +23,17 @@ pub struct RawExperiment {
     pub combatants: Vec<Spanned<RawCombatant>>,
     #[serde(default, rename = "plan")]
     pub plan: Vec<Spanned<RawPlanLine>>,
-    pub sweep: Option<Spanned<toml::Value>>,
+    #[serde(default)]
+    pub sweep: Vec<Spanned<RawSweep>>,
     pub heatmap: Option<Spanned<toml::Value>>,
+}
+
+/// One swept field: `set = "O.ac"`, `values = [16, 18, 20]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawSweep {
+    pub set: Spanned<String>,
+    pub values: Spanned<Vec<Spanned<toml::Value>>>,
 }
 
 /// A legend entry: the properties a map symbol gives its squares.
