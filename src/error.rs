@@ -21,6 +21,8 @@ pub enum Location {
 pub struct InputError {
     pub location: Location,
     pub message: String,
+    /// The source line the location points into, shown under the message with a caret.
+    pub source_line: Option<String>,
 }
 
 impl InputError {
@@ -28,6 +30,7 @@ impl InputError {
         Self {
             location: Location::Flag(flag.to_string()),
             message: message.into(),
+            source_line: None,
         }
     }
 }
@@ -36,14 +39,97 @@ impl fmt::Display for InputError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.location {
             Location::File { path, line, column } => {
-                write!(f, "{}:{line}:{column}: {}", path.display(), self.message)
+                write!(f, "{}:{line}:{column}: {}", path.display(), self.message)?;
+                if let Some(text) = &self.source_line {
+                    let gutter = " ".repeat(line.to_string().len());
+                    let pad: String = text
+                        .chars()
+                        .take(column - 1)
+                        .map(|c| if c == '\t' { '\t' } else { ' ' })
+                        .collect();
+                    write!(f, "\n{gutter} |\n{line} | {text}\n{gutter} | {pad}^")?;
+                }
+                Ok(())
             }
             Location::Flag(flag) => write!(f, "{flag}: {}", self.message),
         }
     }
 }
 
+/// The known name closest to a misspelt one, if it is close enough to be a likely typo.
+pub fn nearest<'a>(typo: &str, known: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let limit = (typo.chars().count() / 3).max(2);
+    known
+        .into_iter()
+        .map(|name| {
+            (
+                edit_distance(&typo.to_lowercase(), &name.to_lowercase()),
+                name,
+            )
+        })
+        .filter(|&(d, _)| d <= limit)
+        .min_by_key(|&(d, _)| d)
+        .map(|(_, name)| name)
+}
+
+/// ` (did you mean `x`?)`, or nothing when no known name is close.
+pub fn did_you_mean<'a>(typo: &str, known: impl IntoIterator<Item = &'a str>) -> String {
+    nearest(typo, known).map_or(String::new(), |n| format!(" (did you mean `{n}`?)"))
+}
+
+/// Levenshtein distance in characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (diagonal + usize::from(ca != cb))
+                .min(row[j] + 1)
+                .min(above + 1);
+            diagonal = above;
+        }
+    }
+    row[b.len()]
+}
+
 impl std::error::Error for InputError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggestions_catch_typos_not_strangers() {
+        let known = ["longsword", "rapier", "greatclub"];
+        assert_eq!(nearest("longswrod", known), Some("longsword"));
+        assert_eq!(nearest("Rapeir", known), Some("rapier"));
+        assert_eq!(nearest("fireball", known), None);
+        assert_eq!(
+            did_you_mean("pf2", ["pf1", "d20modern"]),
+            " (did you mean `pf1`?)"
+        );
+    }
+
+    #[test]
+    fn file_errors_show_the_line_with_a_caret() {
+        let e = InputError {
+            location: Location::File {
+                path: "x.toml".into(),
+                line: 12,
+                column: 14,
+            },
+            message: "bad damage".into(),
+            source_line: Some("damage = \"1d8*3\"".into()),
+        };
+        assert_eq!(
+            e.to_string(),
+            "x.toml:12:14: bad damage\n   |\n12 | damage = \"1d8*3\"\n   |              ^"
+        );
+    }
+}
 
 /// Every failure d20odds reports.
 #[derive(Debug, thiserror::Error)]

@@ -37,8 +37,8 @@ use std::path::Path;
 use toml::Spanned;
 
 use crate::dice::{CritSpec, Dice};
-use crate::error::{Error, InputError};
-use crate::rules::{CoverLevel, Size, SystemId};
+use crate::error::{Error, InputError, did_you_mean};
+use crate::rules::{CoverLevel, SIZES, Size, SystemId};
 pub use raw::RawTerrain;
 use raw::{RawAttack, RawCombatant, RawExperiment, RawPlanLine};
 pub use source::Source;
@@ -155,7 +155,7 @@ impl Scenario {
         let source = Source::new(path, text);
         let raw: RawExperiment = toml::from_str(&source.text).map_err(|e| {
             let offset = e.span().map_or(0, |s| s.start);
-            source.error_at(offset, e.message().trim_end().to_string())
+            source.error_at(offset, with_field_suggestion(e.message().trim_end()))
         })?;
         Validator { source: &source }.scenario(raw)
     }
@@ -171,11 +171,13 @@ impl Validator<'_> {
     }
 
     fn scenario(&self, raw: RawExperiment) -> Result<Scenario, InputError> {
-        let system: SystemId = raw
-            .system
-            .get_ref()
-            .parse()
-            .map_err(|m| self.err(raw.system.span(), m))?;
+        let system: SystemId = raw.system.get_ref().parse().map_err(|m: String| {
+            let known = SystemId::ALL.map(SystemId::key);
+            self.err(
+                raw.system.span(),
+                m + &did_you_mean(raw.system.get_ref(), known),
+            )
+        })?;
         if system.rules().is_none() {
             return Err(self.err(
                 raw.system.span(),
@@ -274,7 +276,12 @@ impl Validator<'_> {
             .ok_or_else(|| self.err(c.token.span(), "a token must be one letter, A-Z or a-z"))?;
         let size = match &c.size {
             None => Size::Medium,
-            Some(s) => s.get_ref().parse().map_err(|m| self.err(s.span(), m))?,
+            Some(s) => s.get_ref().parse().map_err(|m: String| {
+                self.err(
+                    s.span(),
+                    m + &did_you_mean(s.get_ref(), SIZES.map(|r| r.key)),
+                )
+            })?,
         };
         if let Some(hp) = &c.hp
             && *hp.get_ref() < 1
@@ -366,7 +373,10 @@ impl Validator<'_> {
                 other => {
                     return Err(self.err(
                         k.span(),
-                        format!("unknown attack kind `{other}`: expected melee, ranged or area"),
+                        format!(
+                            "unknown attack kind `{other}`: expected melee, ranged or area{}",
+                            did_you_mean(other, ["melee", "ranged", "area"])
+                        ),
                     ));
                 }
             },
@@ -478,7 +488,7 @@ impl Validator<'_> {
                         token.span(),
                         format!(
                             "no combatant has token `{}`; known tokens: {known}",
-                            token.get_ref()
+                            token.get_ref(),
                         ),
                     )
                 })
@@ -509,14 +519,15 @@ impl Validator<'_> {
                 self.err(
                     p.attack.span(),
                     format!(
-                        "`{}` has no attack named `{}`; its attacks: {}",
+                        "`{}` has no attack named `{}`; its attacks: {}{}",
                         combatants[attacker].token,
                         p.attack.get_ref(),
                         if names.is_empty() {
                             "none".to_string()
                         } else {
                             names.join(", ")
-                        }
+                        },
+                        did_you_mean(p.attack.get_ref(), attacks.iter().map(|a| a.name.as_str()))
                     ),
                 )
             })?;
@@ -531,18 +542,20 @@ impl Validator<'_> {
                 other => {
                     return Err(self.err(
                         a.span(),
-                        format!("unknown action `{other}`: expected single, full or coup-de-grace"),
+                        format!(
+                            "unknown action `{other}`: expected single, full or coup-de-grace{}",
+                            did_you_mean(other, ["single", "full", "coup-de-grace"])
+                        ),
                     ));
                 }
             },
         };
         let cover = match &p.cover {
             None => None,
-            Some(c) => Some(
-                c.get_ref()
-                    .parse::<CoverLevel>()
-                    .map_err(|m| self.err(c.span(), m))?,
-            ),
+            Some(c) => Some(c.get_ref().parse::<CoverLevel>().map_err(|m: String| {
+                let known = CoverLevel::ALL.map(CoverLevel::key);
+                self.err(c.span(), m + &did_you_mean(c.get_ref(), known))
+            })?),
         };
         let concealment = match &p.concealment {
             None => None,
@@ -569,6 +582,18 @@ impl Validator<'_> {
             span: raw.span(),
         })
     }
+}
+
+/// Adds a "did you mean" to serde's "unknown field `x`, expected one of `a`, `b`".
+fn with_field_suggestion(message: &str) -> String {
+    let suggestion = message
+        .strip_prefix("unknown field `")
+        .and_then(|rest| rest.split_once('`'))
+        .and_then(|(typo, rest)| {
+            let known: Vec<&str> = rest.split('`').skip(1).step_by(2).collect();
+            crate::error::nearest(typo, known).map(|n| format!(" (did you mean `{n}`?)"))
+        });
+    format!("{message}{}", suggestion.unwrap_or_default())
 }
 
 fn single_letter(text: &str) -> Option<char> {
@@ -644,6 +669,21 @@ action = "full"
                 "ac = 18",
                 "ac = 18\narmour = 3",
                 "t.toml:9:1: unknown field `armour`",
+            ),
+            (
+                "hp = 30",
+                "hpp = 30",
+                "t.toml:18:1: unknown field `hpp`, expected one of `token`, `name`, `side`, `size`, `ac`, `dex`, `hp`, `con`, `fort`, `reflex`, `elevation`, `conditions`, `senses`, `immune_to_crits`, `evasion`, `attack` (did you mean `hp`?)",
+            ),
+            (
+                "action = \"full\"",
+                "action = \"ful\"",
+                "t.toml:24:10: unknown action `ful`: expected single, full or coup-de-grace (did you mean `full`?)",
+            ),
+            (
+                "attack = \"sword\"",
+                "attack = \"swrod\"",
+                "t.toml:23:10: `F` has no attack named `swrod`; its attacks: `sword` (did you mean `sword`?)",
             ),
             (
                 "target = \"O\"",

@@ -39,6 +39,7 @@ impl Source {
                 column,
             },
             message: message.into(),
+            source_line: self.text.lines().nth(line - 1).map(str::to_string),
         }
     }
 
