@@ -17,24 +17,20 @@ fn reference_plan(trials: u64, rounds: u32, hp: Option<i64>, bonuses: Vec<i32>) 
     let mut plan = Plan::empty("bench", SystemId::Pf1, 1, trials, rounds);
     plan.targets
         .push(Target::new("target".into(), hp, Some(10)));
-    let attack = LineAttack {
-        attacker: "attacker".into(),
-        name: "sword".into(),
-        melee: true,
+    let attack = LineAttack::plain(
+        "attacker",
+        "sword",
+        true,
         bonuses,
-        damage: "1d8+3".parse().unwrap(),
-        crit: "19-20/x2".parse().unwrap(),
-    };
-    let defence = LineDefence {
-        target: 0,
-        ac: 18,
-        immune_to_crits: false,
-    };
+        "1d8+3".parse().unwrap(),
+        "19-20/x2".parse().unwrap(),
+    );
+    let defence = LineDefence::plain(0, 18, false);
     let situation = Situation {
         concealment: Some(20),
         ..Situation::default()
     };
-    plan.add_line(SystemId::Pf1.rules().unwrap(), attack, defence, situation)
+    plan.add_line(SystemId::Pf1.rules(), attack, defence, situation)
         .unwrap();
     plan
 }

@@ -68,9 +68,7 @@ impl AttackProfile {
 
     /// A Pathfinder 1e profile with a miss chance: a shorthand for examples and tests.
     pub fn pf1(bonus: i32, ac: i32, damage: Dice, crit: CritSpec, miss_chance: u8) -> Self {
-        let rules = crate::rules::SystemId::Pf1
-            .rules()
-            .expect("pf1 is always implemented");
+        let rules = crate::rules::SystemId::Pf1.rules();
         Self {
             miss_chance,
             ..Self::new(rules, bonus, ac, damage, crit)
@@ -92,13 +90,20 @@ impl AttackProfile {
         (1..=20).filter(|&n| self.roll_hits(n)).count() as i32
     }
 
+    /// Whether a natural roll that hits threatens (confirmation rule) or is (natural-20
+    /// rule) a critical hit.
+    fn face_threatens(&self, natural: i32) -> bool {
+        self.crits_possible
+            && match self.crit_rule {
+                CritRule::ConfirmationRoll => natural >= i32::from(self.crit.threat_min),
+                CritRule::NaturalTwentyReachingAc => natural == 20 && 20 + self.bonus >= self.ac,
+            }
+    }
+
     /// How many of the 20 faces hit and threaten a critical hit.
     fn threatening_faces(&self) -> i32 {
-        if !self.crits_possible {
-            return 0;
-        }
-        (i32::from(self.crit.threat_min)..=20)
-            .filter(|&n| self.roll_hits(n))
+        (1..=20)
+            .filter(|&n| self.roll_hits(n) && self.face_threatens(n))
             .count() as i32
     }
 
@@ -130,6 +135,7 @@ impl AttackProfile {
         let p_threat = f64::from(self.threatening_faces()) / 20.0;
         let p_crit = match self.crit_rule {
             CritRule::ConfirmationRoll => p_threat * p_roll_hit,
+            CritRule::NaturalTwentyReachingAc => p_threat,
         } * keep;
         let p_hit = p_roll_hit * keep - p_crit;
         Some(OutcomeTable::new(
@@ -140,24 +146,25 @@ impl AttackProfile {
         ))
     }
 
-    /// One attack rolled as at the table: d20, confirmation d20, d%, damage dice.
+    /// One attack rolled as at the table, in the system's order: d% (before or after the
+    /// attack roll), d20, confirmation d20, damage dice.
     pub fn roll<R: RngExt + ?Sized>(&self, rng: &mut R) -> Outcome {
         let d20 = |rng: &mut R| rng.random_range(1..=20);
+        let concealed =
+            |rng: &mut R| self.miss_chance > 0 && rng.random_range(1..=100u8) <= self.miss_chance;
+        if self.miss_chance_timing == MissChanceTiming::BeforeAttack && concealed(rng) {
+            return Outcome::Miss;
+        }
         let natural = d20(rng);
         if !self.roll_hits(natural) {
             return Outcome::Miss;
         }
-        let crit = self.crits_possible
-            && natural >= i32::from(self.crit.threat_min)
+        let crit = self.face_threatens(natural)
             && match self.crit_rule {
                 CritRule::ConfirmationRoll => self.roll_hits(d20(rng)),
+                CritRule::NaturalTwentyReachingAc => true,
             };
-        let concealed = match self.miss_chance_timing {
-            MissChanceTiming::AfterHit => {
-                self.miss_chance > 0 && rng.random_range(1..=100u8) <= self.miss_chance
-            }
-        };
-        if concealed {
+        if self.miss_chance_timing == MissChanceTiming::AfterHit && concealed(rng) {
             return Outcome::Miss;
         }
         if crit {

@@ -11,12 +11,9 @@
 //! use d20odds::rules::SystemId;
 //! let mut plan = Plan::empty("demo", SystemId::Pf1, 0, 1, 1);
 //! plan.targets.push(Target::new("rat".into(), Some(1), None));
-//! let attack = LineAttack {
-//!     attacker: "A".into(), name: "bite".into(), melee: true, bonuses: vec![0],
-//!     damage: "1".parse().unwrap(), crit: Default::default(),
-//! };
-//! let defence = LineDefence { target: 0, ac: 11, immune_to_crits: false };
-//! plan.add_line(SystemId::Pf1.rules().unwrap(), attack, defence, Situation::default()).unwrap();
+//! let attack = LineAttack::plain("A", "bite", true, vec![0], "1".parse().unwrap(), Default::default());
+//! let defence = LineDefence::plain(0, 11, false);
+//! plan.add_line(SystemId::Pf1.rules(), attack, defence, Situation::default()).unwrap();
 //! let exact = exact::compute(&plan);
 //! let rounds = &exact.targets[0].as_ref().unwrap().rounds;
 //! assert_eq!(rounds[0].p_down, 0.5); // hits on 11+
@@ -170,26 +167,17 @@ mod tests {
     ) -> Plan {
         let mut plan = Plan::empty("t", SystemId::Pf1, 0, 1, rounds);
         plan.targets.push(Target::new("T".into(), Some(hp), con));
-        let attack = LineAttack {
-            attacker: "A".into(),
-            name: "a".into(),
-            melee: true,
+        let attack = LineAttack::plain(
+            "A",
+            "a",
+            true,
             bonuses,
-            damage: damage.parse().unwrap(),
-            crit: Default::default(),
-        };
-        let defence = LineDefence {
-            target: 0,
-            ac,
-            immune_to_crits: true,
-        };
-        plan.add_line(
-            SystemId::Pf1.rules().unwrap(),
-            attack,
-            defence,
-            Situation::default(),
-        )
-        .unwrap();
+            damage.parse().unwrap(),
+            Default::default(),
+        );
+        let defence = LineDefence::plain(0, ac, true);
+        plan.add_line(SystemId::Pf1.rules(), attack, defence, Situation::default())
+            .unwrap();
         plan
     }
 

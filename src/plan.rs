@@ -7,7 +7,9 @@
 use crate::attack::AttackProfile;
 use crate::dice::{CritSpec, Dice};
 use crate::error::InputError;
-use crate::rules::{CoverLevel, RuleSet, SystemId};
+use crate::rules::{
+    Condition, CoverLevel, DexRule, RuleSet, Size, SystemId, combine, dex_adjustment,
+};
 use crate::scenario::{Action, AttackKind, Scenario};
 
 /// A fully resolved experiment.
@@ -87,23 +89,70 @@ pub struct LineAttack {
     pub bonuses: Vec<i32>,
     pub damage: Dice,
     pub crit: CritSpec,
+    /// The attacker's conditions.
+    pub conditions: Vec<&'static Condition>,
+    /// Usable while prone (crossbows).
+    pub crossbow: bool,
+    /// Feet above the floor.
+    pub elevation: i32,
 }
 
 /// The defending side of a line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LineDefence {
     pub target: usize,
     pub ac: i32,
+    /// Dex modifier included in `ac`.
+    pub dex: i32,
+    pub size: Size,
     pub immune_to_crits: bool,
+    pub conditions: Vec<&'static Condition>,
+    pub elevation: i32,
+}
+
+impl LineAttack {
+    /// A plain attack: no conditions, on the floor.
+    pub fn plain(
+        attacker: &str,
+        name: &str,
+        melee: bool,
+        bonuses: Vec<i32>,
+        damage: Dice,
+        crit: CritSpec,
+    ) -> Self {
+        Self {
+            attacker: attacker.to_string(),
+            name: name.to_string(),
+            melee,
+            bonuses,
+            damage,
+            crit,
+            conditions: Vec::new(),
+            crossbow: false,
+            elevation: 0,
+        }
+    }
+}
+
+impl LineDefence {
+    /// A plain Medium defender with no Dex in its AC, no conditions, on the floor.
+    pub fn plain(target: usize, ac: i32, immune_to_crits: bool) -> Self {
+        Self {
+            target,
+            ac,
+            dex: 0,
+            size: Size::Medium,
+            immune_to_crits,
+            conditions: Vec::new(),
+            elevation: 0,
+        }
+    }
 }
 
 impl Plan {
     /// Resolves every plan line of a scenario.
     pub fn from_scenario(scenario: &Scenario) -> Result<Plan, InputError> {
-        let rules = scenario
-            .system
-            .rules()
-            .ok_or_else(|| scenario.source.error_at(0, "system not supported"))?;
+        let rules = scenario.system.rules();
         let mut targets: Vec<(usize, Target)> = Vec::new();
         let mut plan = Plan {
             title: scenario.title.clone(),
@@ -154,11 +203,18 @@ impl Plan {
                     bonuses,
                     damage: attack.damage.clone(),
                     crit: attack.crit,
+                    conditions: conditions_of(rules, &attacker.conditions),
+                    crossbow: attack.crossbow,
+                    elevation: attacker.elevation,
                 },
                 LineDefence {
                     target,
                     ac: defender.ac,
+                    dex: defender.dex,
+                    size: defender.size,
                     immune_to_crits: defender.immune_to_crits,
+                    conditions: conditions_of(rules, &defender.conditions),
+                    elevation: defender.elevation,
                 },
                 situation,
             )
@@ -201,10 +257,47 @@ impl Plan {
         if rules.cover_bonus(cover).is_none() {
             return Err(format!("{} has no `{cover}` cover level", rules.name));
         }
-        let flanking = situation.flanking.unwrap_or(false) && attack.melee;
-        let attack_mod =
-            situation.attack_mod.unwrap_or(0) + if flanking { rules.flanking_bonus } else { 0 };
-        let ac_mod = situation.ac_mod.unwrap_or(0) + rules.cover_ac(cover, attack.melee);
+        let melee = attack.melee;
+        let attacker = combine(&attack.conditions, melee);
+        let defender = combine(&defence.conditions, melee);
+        if attacker.no_ranged && !melee && !attack.crossbow {
+            return Err(format!(
+                "{} is prone and cannot use a ranged weapon other than a crossbow (set `crossbow = true` on the attack if it is one)",
+                attack.attacker
+            ));
+        }
+        let flanking = situation.flanking.unwrap_or(false) && melee;
+        let higher_ground = if self.has_higher_ground(rules, &attack, &defence) {
+            if melee {
+                rules.higher_ground.0
+            } else {
+                rules.higher_ground.1
+            }
+        } else {
+            0
+        };
+        let attack_mod = situation.attack_mod.unwrap_or(0)
+            + if flanking { rules.flanking_bonus } else { 0 }
+            + higher_ground
+            + attacker.attack
+            + defender.attacked;
+        let pick = |pair: (i32, i32)| if melee { pair.0 } else { pair.1 };
+        let target_ac: i32 = attack.conditions.iter().map(|c| pick(c.target_ac)).sum();
+        let target_dex = attack
+            .conditions
+            .iter()
+            .map(|c| c.target_dex)
+            .max()
+            .unwrap_or(DexRule::Keep);
+        let condition_ac = match rules.helpless_base_defense {
+            Some(base) if defender.helpless => {
+                base + rules.size_ac[defence.size as usize] - defence.ac
+            }
+            _ => {
+                defender.ac + dex_adjustment(defender.dex.max(target_dex), defence.dex) + target_ac
+            }
+        };
+        let ac_mod = situation.ac_mod.unwrap_or(0) + rules.cover_ac(cover, melee) + condition_ac;
         let concealment = situation.concealment.unwrap_or(0);
         let line = self.lines.len();
         for (index, &bonus) in attack.bonuses.iter().enumerate() {
@@ -240,6 +333,21 @@ impl Plan {
         Ok(())
     }
 
+    /// Higher ground: PF1-style systems need the attacker higher at all; the variant
+    /// needs at least half the target's height (its space side) above it (Ambiguity 21).
+    fn has_higher_ground(
+        &self,
+        rules: &RuleSet,
+        attack: &LineAttack,
+        defence: &LineDefence,
+    ) -> bool {
+        let above = attack.elevation - defence.elevation;
+        match rules.system {
+            SystemId::Pf1Variant => 2 * above >= defence.size.row().squares * 5,
+            _ => above > 0,
+        }
+    }
+
     /// Slots that attack one target, in order.
     pub fn slots_against(&self, target: usize) -> impl Iterator<Item = (usize, &Slot)> {
         self.slots
@@ -247,6 +355,11 @@ impl Plan {
             .enumerate()
             .filter(move |(_, s)| s.target == target)
     }
+}
+
+/// The system's condition entries for validated names.
+fn conditions_of(rules: &RuleSet, names: &[&str]) -> Vec<&'static Condition> {
+    names.iter().filter_map(|n| rules.condition(n)).collect()
 }
 
 impl Target {

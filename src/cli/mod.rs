@@ -231,12 +231,7 @@ fn run_attack(args: &AttackArgs) -> Result<(), Error> {
         .system
         .parse()
         .map_err(|m: String| InputError::flag("--system", m))?;
-    let rules = system.rules().ok_or_else(|| {
-        InputError::flag(
-            "--system",
-            format!("`{system}` is not supported yet; use pf1"),
-        )
-    })?;
+    let rules = system.rules();
     let damage: Dice = args
         .damage
         .parse()
@@ -272,19 +267,15 @@ fn run_attack(args: &AttackArgs) -> Result<(), Error> {
         .push(Target::new("target".into(), args.hp, args.con));
     plan.add_line(
         rules,
-        LineAttack {
-            attacker: "attacker".into(),
-            name: "attack".into(),
-            melee: !args.ranged,
-            bonuses: args.bonus.clone(),
+        LineAttack::plain(
+            "attacker",
+            "attack",
+            !args.ranged,
+            args.bonus.clone(),
             damage,
             crit,
-        },
-        LineDefence {
-            target: 0,
-            ac: args.ac,
-            immune_to_crits: args.immune_to_crits,
-        },
+        ),
+        LineDefence::plain(0, args.ac, args.immune_to_crits),
         Situation {
             cover: Some(cover),
             concealment: Some(args.miss_chance),
@@ -353,15 +344,7 @@ fn print_rules(system: Option<&str>) -> Result<(), Error> {
         None => SystemId::ALL.to_vec(),
     };
     for id in systems {
-        match id.rules() {
-            Some(rules) => println!("{}", rules.describe()),
-            None if system.is_some() => {
-                return Err(
-                    InputError::flag("SYSTEM", format!("`{id}` is not supported yet")).into(),
-                );
-            }
-            None => {}
-        }
+        println!("{}", id.rules().describe());
     }
     Ok(())
 }

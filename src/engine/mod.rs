@@ -10,12 +10,11 @@
 //! use d20odds::rules::SystemId;
 //! let mut plan = Plan::empty("demo", SystemId::Pf1, 7, 100_000, 1);
 //! plan.targets.push(Target::new("ogre".into(), Some(30), None));
-//! let attack = LineAttack {
-//!     attacker: "fighter".into(), name: "sword".into(), melee: true, bonuses: vec![7],
-//!     damage: "1d8+3".parse().unwrap(), crit: "19-20/x2".parse().unwrap(),
-//! };
-//! let defence = LineDefence { target: 0, ac: 18, immune_to_crits: false };
-//! plan.add_line(SystemId::Pf1.rules().unwrap(), attack, defence, Situation::default()).unwrap();
+//! let attack = LineAttack::plain(
+//!     "fighter", "sword", true, vec![7], "1d8+3".parse().unwrap(), "19-20/x2".parse().unwrap(),
+//! );
+//! let defence = LineDefence::plain(0, 18, false);
+//! plan.add_line(SystemId::Pf1.rules(), attack, defence, Situation::default()).unwrap();
 //! let tally = simulate(&plan, &EngineConfig::new(plan.trials), &|_| ());
 //! assert_eq!(tally.trials, 100_000);
 //! ```

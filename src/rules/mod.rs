@@ -4,10 +4,17 @@
 //! system; `d20odds rules` prints from the same values. Nothing here knows about maps or
 //! random numbers.
 
+pub mod conditions;
+mod d20modern;
 mod pf1;
+mod pf1_conditions;
+mod pf1_variant;
+mod starfinder;
 
 use std::fmt;
 use std::str::FromStr;
+
+pub use conditions::{Condition, ConditionEffect, DexRule, combine, dex_adjustment};
 
 /// A rule system an experiment can name with `system = "…"`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,11 +43,13 @@ impl SystemId {
         }
     }
 
-    /// The rule set, or `None` while a system is recognised but not implemented yet.
-    pub fn rules(self) -> Option<&'static RuleSet> {
+    /// The system's rule numbers.
+    pub fn rules(self) -> &'static RuleSet {
         match self {
-            SystemId::Pf1 => Some(&pf1::PF1),
-            SystemId::Pf1Variant | SystemId::D20Modern | SystemId::Starfinder => None,
+            SystemId::Pf1 => &pf1::PF1,
+            SystemId::Pf1Variant => &pf1_variant::PF1_VARIANT,
+            SystemId::D20Modern => &d20modern::D20MODERN,
+            SystemId::Starfinder => &starfinder::STARFINDER,
         }
     }
 
@@ -181,16 +190,24 @@ pub enum CoverLevel {
     Soft,
     Cover,
     Improved,
+    Quarter,
+    Half,
+    ThreeQuarters,
+    NineTenths,
     Total,
 }
 
 impl CoverLevel {
-    pub const ALL: [CoverLevel; 6] = [
+    pub const ALL: [CoverLevel; 10] = [
         CoverLevel::None,
         CoverLevel::Partial,
         CoverLevel::Soft,
         CoverLevel::Cover,
         CoverLevel::Improved,
+        CoverLevel::Quarter,
+        CoverLevel::Half,
+        CoverLevel::ThreeQuarters,
+        CoverLevel::NineTenths,
         CoverLevel::Total,
     ];
 
@@ -202,6 +219,10 @@ impl CoverLevel {
             CoverLevel::Soft => "soft",
             CoverLevel::Cover => "cover",
             CoverLevel::Improved => "improved",
+            CoverLevel::Quarter => "quarter",
+            CoverLevel::Half => "half",
+            CoverLevel::ThreeQuarters => "three-quarters",
+            CoverLevel::NineTenths => "nine-tenths",
             CoverLevel::Total => "total",
         }
     }
@@ -238,11 +259,24 @@ pub struct CoverBonus {
     pub applies_to_melee: bool,
 }
 
+impl CoverBonus {
+    pub const fn new(level: CoverLevel, ac: i32, reflex: i32, applies_to_melee: bool) -> Self {
+        Self {
+            level,
+            ac,
+            reflex,
+            applies_to_melee,
+        }
+    }
+}
+
 /// How a threatened critical hit becomes a critical hit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CritRule {
     /// A second attack roll with the same modifiers must hit (natural 20 confirms, 1 fails).
     ConfirmationRoll,
+    /// A natural 20 whose total also reaches AC; no threat range, no confirmation, ×2.
+    NaturalTwentyReachingAc,
 }
 
 /// When the concealment d% is rolled relative to the attack roll.
@@ -250,6 +284,17 @@ pub enum CritRule {
 pub enum MissChanceTiming {
     /// Only a hit rolls the d%; a roll at or under the miss chance loses the hit.
     AfterHit,
+    /// The d% comes first; at or under the miss chance no attack roll is made at all.
+    BeforeAttack,
+}
+
+/// Who may be the other half of a flank.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FlankPartner {
+    /// Any creature hostile to the defender that threatens it.
+    HostileToTarget,
+    /// Only an ally of the attacker.
+    AllyOfAttacker,
 }
 
 /// Everything the simulator needs to know about one rule system.
@@ -262,12 +307,22 @@ pub struct RuleSet {
     pub cover: &'static [CoverBonus],
     /// Attack bonus for flanking; melee only in every system.
     pub flanking_bonus: i32,
+    pub flank_partner: FlankPartner,
+    /// Attack bonus from higher ground: melee, ranged.
+    pub higher_ground: (i32, i32),
     pub crit_rule: CritRule,
     pub miss_chance_timing: MissChanceTiming,
     /// Miss chance (percent) of total concealment.
     pub total_concealment: u8,
     /// Damage a hit deals at the least, whatever the penalties.
     pub min_damage: i64,
+    /// Every condition a combatant may list in this system.
+    pub conditions: &'static [Condition],
+    /// A helpless defender's AC is this plus its size modifier (d20 Modern), replacing
+    /// everything else; `None` applies the condition table instead.
+    pub helpless_base_defense: Option<i32>,
+    /// Size modifier to AC, by [`Size`] order.
+    pub size_ac: [i32; 9],
     /// Readings of ambiguous rules this system's numbers rely on, for reports.
     pub interpretations: &'static [&'static str],
 }
@@ -276,6 +331,14 @@ impl RuleSet {
     /// The cover bonus entry for a level, or `None` when the system has no such level.
     pub fn cover_bonus(&self, level: CoverLevel) -> Option<&CoverBonus> {
         self.cover.iter().find(|c| c.level == level)
+    }
+
+    pub fn condition(&self, name: &str) -> Option<&'static Condition> {
+        self.conditions.iter().find(|c| c.name == name)
+    }
+
+    pub fn condition_names(&self) -> impl Iterator<Item = &'static str> {
+        self.conditions.iter().map(|c| c.name)
     }
 
     /// The AC bonus a cover level gives against one attack (0 where the level does not
@@ -289,23 +352,38 @@ impl RuleSet {
     /// The tables as text, for `d20odds rules`.
     pub fn describe(&self) -> String {
         let mut out = format!("{} (`{}`)\n\nCover\n", self.name, self.system.key());
-        out += "  level      AC  Reflex  melee\n";
+        out += "  level            AC  Reflex  vs melee\n";
         for c in self.cover {
             out += &format!(
-                "  {:<9} {:>+3}  {:>+6}  {}\n",
+                "  {:<14} {:>+3}  {:>+6}  {}\n",
                 c.level.key(),
                 c.ac,
                 c.reflex,
                 if c.applies_to_melee { "yes" } else { "no" }
             );
         }
-        out += "  total     no attack possible\n\n";
-        out += &format!("Flanking: {:+} on melee attacks\n", self.flanking_bonus);
+        out += "  total          no attack possible\n\n";
+        out += &format!(
+            "Flanking: {:+} on melee attacks; partner: {}\n",
+            self.flanking_bonus,
+            match self.flank_partner {
+                FlankPartner::HostileToTarget =>
+                    "any creature hostile to the defender that threatens it",
+                FlankPartner::AllyOfAttacker =>
+                    "an ally of the attacker that threatens the defender",
+            }
+        );
+        out += &format!(
+            "Higher ground: {:+} melee, {:+} ranged\n",
+            self.higher_ground.0, self.higher_ground.1
+        );
         out += &format!(
             "Critical hits: {}\n",
             match self.crit_rule {
                 CritRule::ConfirmationRoll =>
                     "a threat is confirmed by a second attack roll (natural 20 confirms, natural 1 fails)",
+                CritRule::NaturalTwentyReachingAc =>
+                    "a natural 20 whose total reaches AC; no threat range, no confirmation, damage x2",
             }
         );
         out += &format!(
@@ -313,6 +391,8 @@ impl RuleSet {
             match self.miss_chance_timing {
                 MissChanceTiming::AfterHit =>
                     "rolled after a hit, a roll at or under the miss chance misses",
+                MissChanceTiming::BeforeAttack =>
+                    "rolled before the attack, at or under the miss chance no attack roll is made",
             },
             self.total_concealment
         );
@@ -320,7 +400,44 @@ impl RuleSet {
             "Damage: minimum {} on a hit; natural 1 always misses, natural 20 always hits\n",
             self.min_damage
         );
-        out += "\nInterpretations\n";
+        if let Some(base) = self.helpless_base_defense {
+            out += &format!("Helpless defenders: AC = {base} + size modifier\n");
+        }
+        out += "\nConditions           attack     AC (melee/ranged)  Dex          attacked  target AC\n";
+        for c in self.conditions {
+            out += &format!(
+                "  {:<18} {:>+3}/{:<+3}    {:>+3}/{:<+3}            {:<12} {:>+3}/{:<+3}   {:>+3}/{:<+3}{}{}\n",
+                c.name,
+                c.attack.0,
+                c.attack.1,
+                c.ac.0,
+                c.ac.1,
+                match c.dex.max(c.target_dex) {
+                    DexRule::Keep => "keeps",
+                    DexRule::LoseBonus if c.target_dex == DexRule::LoseBonus => "target loses",
+                    DexRule::LoseBonus => "loses bonus",
+                    DexRule::Minus5 => "counts as -5",
+                },
+                c.attacked.0,
+                c.attacked.1,
+                c.target_ac.0,
+                c.target_ac.1,
+                if c.helpless { "  helpless" } else { "" },
+                if c.no_ranged {
+                    "  no ranged (crossbows excepted)"
+                } else {
+                    ""
+                },
+            );
+        }
+        out += "\nSize modifier to AC: ";
+        out += &SIZES
+            .iter()
+            .zip(self.size_ac)
+            .map(|(row, m)| format!("{} {m:+}", row.key))
+            .collect::<Vec<_>>()
+            .join(", ");
+        out += "\n\nInterpretations\n";
         for line in self.interpretations {
             out += &format!("  - {line}\n");
         }
@@ -347,7 +464,7 @@ mod tests {
 
     #[test]
     fn pf1_cover_numbers_match_rules_md() {
-        let pf1 = SystemId::Pf1.rules().unwrap();
+        let pf1 = SystemId::Pf1.rules();
         let expected = [
             (CoverLevel::None, 0, 0),
             (CoverLevel::Partial, 2, 2),

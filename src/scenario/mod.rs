@@ -38,7 +38,7 @@ use toml::Spanned;
 
 use crate::dice::{CritSpec, Dice};
 use crate::error::{Error, InputError, did_you_mean};
-use crate::rules::{CoverLevel, SIZES, Size, SystemId};
+use crate::rules::{CoverLevel, RuleSet, SIZES, Size, SystemId};
 pub use raw::RawTerrain;
 use raw::{RawAttack, RawCombatant, RawExperiment, RawPlanLine};
 pub use source::Source;
@@ -85,6 +85,8 @@ pub struct Combatant {
     pub reflex: i32,
     pub elevation: i32,
     pub immune_to_crits: bool,
+    /// Names of the system's conditions that apply, each once.
+    pub conditions: Vec<&'static str>,
     pub attacks: Vec<Attack>,
 }
 
@@ -105,6 +107,8 @@ pub struct Attack {
     /// Melee reach in feet, when the attack overrides the size's natural reach.
     pub reach: Option<i32>,
     pub reach_weapon: bool,
+    /// A crossbow (or other weapon usable prone) in systems where prone forbids ranged.
+    pub crossbow: bool,
     pub range_increment: i32,
 }
 
@@ -178,12 +182,7 @@ impl Validator<'_> {
                 m + &did_you_mean(raw.system.get_ref(), known),
             )
         })?;
-        if system.rules().is_none() {
-            return Err(self.err(
-                raw.system.span(),
-                format!("system `{system}` is recognised but not supported yet; use `pf1`"),
-            ));
-        }
+        let rules = system.rules();
         if let Some(v) = &raw.heatmap {
             return Err(self.err(v.span(), "`heatmap` is not supported yet"));
         }
@@ -208,7 +207,7 @@ impl Validator<'_> {
         let combatants = raw
             .combatants
             .iter()
-            .map(|c| self.combatant(c))
+            .map(|c| self.combatant(c, rules))
             .collect::<Result<Vec<_>, _>>()?;
         self.unique_tokens(&raw.combatants)?;
         let map = self.map(&raw, &combatants)?;
@@ -270,7 +269,11 @@ impl Validator<'_> {
             .collect()
     }
 
-    fn combatant(&self, raw: &Spanned<RawCombatant>) -> Result<Combatant, InputError> {
+    fn combatant(
+        &self,
+        raw: &Spanned<RawCombatant>,
+        rules: &RuleSet,
+    ) -> Result<Combatant, InputError> {
         let c = raw.get_ref();
         let token = single_letter(c.token.get_ref())
             .ok_or_else(|| self.err(c.token.span(), "a token must be one letter, A-Z or a-z"))?;
@@ -293,14 +296,31 @@ impl Validator<'_> {
         {
             return Err(self.err(con.span(), "con is the Constitution score: at least 1"));
         }
-        for (key, list) in [("conditions", &c.conditions), ("senses", &c.senses)] {
-            if let Some(list) = list
-                && let Some(first) = list.get_ref().first()
-            {
-                return Err(self.err(
-                    list.span(),
-                    format!("{key} are not supported yet (found `{first}`); leave the list empty"),
-                ));
+        if let Some(list) = &c.senses
+            && let Some(first) = list.get_ref().first()
+        {
+            return Err(self.err(
+                list.span(),
+                format!("senses are not supported yet (found `{first}`); leave the list empty"),
+            ));
+        }
+        let mut conditions = Vec::new();
+        for name in &c.conditions {
+            let condition = rules.condition(name.get_ref()).ok_or_else(|| {
+                let valid: Vec<&str> = rules.condition_names().collect();
+                self.err(
+                    name.span(),
+                    format!(
+                        "unknown condition `{}` in {}{}; valid conditions: {}",
+                        name.get_ref(),
+                        rules.name,
+                        did_you_mean(name.get_ref(), valid.iter().copied()),
+                        valid.join(", ")
+                    ),
+                )
+            })?;
+            if !conditions.contains(&condition.name) {
+                conditions.push(condition.name);
             }
         }
         if let Some(evasion) = &c.evasion
@@ -340,6 +360,7 @@ impl Validator<'_> {
             reflex: c.reflex,
             elevation: c.elevation,
             immune_to_crits: c.immune_to_crits,
+            conditions,
             attacks,
         })
     }
@@ -414,6 +435,7 @@ impl Validator<'_> {
             crit,
             reach,
             reach_weapon: a.reach_weapon,
+            crossbow: a.crossbow,
             range_increment,
         })
     }
@@ -704,11 +726,6 @@ action = "full"
                 "system = \"pf1\"",
                 "system = \"pf2\"",
                 "t.toml:2:10: unknown system `pf2`",
-            ),
-            (
-                "system = \"pf1\"",
-                "system = \"starfinder\"",
-                "t.toml:2:10: system `starfinder` is recognised",
             ),
             (
                 "action = \"full\"",

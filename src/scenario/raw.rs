@@ -74,7 +74,8 @@ pub struct RawCombatant {
     pub reflex: i32,
     #[serde(default)]
     pub elevation: i32,
-    pub conditions: Option<Spanned<Vec<String>>>,
+    #[serde(default)]
+    pub conditions: Vec<Spanned<String>>,
     pub senses: Option<Spanned<Vec<String>>>,
     #[serde(default)]
     pub immune_to_crits: bool,
@@ -94,6 +95,8 @@ pub struct RawAttack {
     pub reach: Option<Spanned<i64>>,
     #[serde(default)]
     pub reach_weapon: bool,
+    #[serde(default)]
+    pub crossbow: bool,
     pub range_increment: Option<Spanned<i64>>,
 }
 

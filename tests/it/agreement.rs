@@ -35,24 +35,24 @@ fn generated_plan(rng: &mut Pcg64Mcg, seed: u64) -> Plan {
     for _ in 0..rng.random_range(1..=3) {
         let first = rng.random_range(-2..=16);
         let iteratives = rng.random_range(1..=3);
-        let attack = LineAttack {
-            attacker: "A".into(),
-            name: "a".into(),
-            melee: rng.random_bool(0.5),
-            bonuses: (0..iteratives).map(|i| first - 5 * i).collect(),
-            damage: damages[rng.random_range(0..damages.len())].parse().unwrap(),
-            crit: crits[rng.random_range(0..crits.len())].parse().unwrap(),
-        };
-        let defence = LineDefence {
-            target: rng.random_range(0..targets),
-            ac: rng.random_range(10..=26),
-            immune_to_crits: rng.random_bool(0.15),
-        };
+        let attack = LineAttack::plain(
+            "A",
+            "a",
+            rng.random_bool(0.5),
+            (0..iteratives).map(|i| first - 5 * i).collect(),
+            damages[rng.random_range(0..damages.len())].parse().unwrap(),
+            crits[rng.random_range(0..crits.len())].parse().unwrap(),
+        );
+        let defence = LineDefence::plain(
+            rng.random_range(0..targets),
+            rng.random_range(10..=26),
+            rng.random_bool(0.15),
+        );
         let situation = Situation {
             concealment: Some([0, 0, 20, 50, 35][rng.random_range(0..5)]),
             ..Situation::default()
         };
-        plan.add_line(SystemId::Pf1.rules().unwrap(), attack, defence, situation)
+        plan.add_line(SystemId::Pf1.rules(), attack, defence, situation)
             .unwrap();
     }
     plan

@@ -1,0 +1,128 @@
+//! Conditions as data: what each does to attack rolls and AC in one system.
+
+/// How a defender's condition treats its Dex modifier (RULES.md §0).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum DexRule {
+    Keep,
+    /// A positive Dex modifier (and dodge bonuses) no longer count.
+    LoseBonus,
+    /// The Dex contribution becomes −5 ("Dex treated as 0").
+    Minus5,
+}
+
+/// One condition's numbers in one system.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Condition {
+    pub name: &'static str,
+    /// Added to the attack rolls of a creature with the condition: melee, ranged.
+    pub attack: (i32, i32),
+    /// Added to the AC of a creature with the condition, against melee, ranged attacks.
+    pub ac: (i32, i32),
+    pub dex: DexRule,
+    /// Added to attack rolls made against the creature: melee, ranged (SF helpless +4 melee).
+    pub attacked: (i32, i32),
+    /// What the creature's attacks do to its target's AC: melee, ranged (SF unseen −2)…
+    pub target_ac: (i32, i32),
+    /// …and to its target's Dex (PF1 invisible: the target loses its Dex bonus).
+    pub target_dex: DexRule,
+    /// The creature can be the target of a coup de grace.
+    pub helpless: bool,
+    /// The creature cannot attack with ranged weapons (crossbows excepted).
+    pub no_ranged: bool,
+    /// Conditions whose numbers this one replaces when both are listed (SF pinned).
+    pub replaces: &'static [&'static str],
+}
+
+impl Condition {
+    /// A condition with no effect, to be filled in with struct update syntax.
+    pub const NONE: Condition = Condition {
+        name: "",
+        attack: (0, 0),
+        ac: (0, 0),
+        dex: DexRule::Keep,
+        attacked: (0, 0),
+        target_ac: (0, 0),
+        target_dex: DexRule::Keep,
+        helpless: false,
+        no_ranged: false,
+        replaces: &[],
+    };
+}
+
+/// The combined effect of a creature's conditions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ConditionEffect {
+    pub attack: i32,
+    pub ac: i32,
+    pub attacked: i32,
+    pub dex: DexRule,
+    pub helpless: bool,
+    pub no_ranged: bool,
+}
+
+/// Adds the listed conditions for one kind of attack: different conditions add up, a
+/// replaced one is dropped, and the harshest Dex rule wins.
+pub fn combine(conditions: &[&Condition], melee: bool) -> ConditionEffect {
+    let pick = |pair: (i32, i32)| if melee { pair.0 } else { pair.1 };
+    let active = conditions.iter().filter(|c| {
+        !conditions
+            .iter()
+            .any(|other| other.replaces.contains(&c.name))
+    });
+    let mut effect = ConditionEffect {
+        attack: 0,
+        ac: 0,
+        attacked: 0,
+        dex: DexRule::Keep,
+        helpless: false,
+        no_ranged: false,
+    };
+    for c in active {
+        effect.attack += pick(c.attack);
+        effect.ac += pick(c.ac);
+        effect.attacked += pick(c.attacked);
+        effect.dex = effect.dex.max(c.dex);
+        effect.helpless |= c.helpless;
+        effect.no_ranged |= c.no_ranged;
+    }
+    effect
+}
+
+/// The AC change a Dex rule makes for a creature whose `ac` includes `dex`.
+pub fn dex_adjustment(rule: DexRule, dex: i32) -> i32 {
+    match rule {
+        DexRule::Keep => 0,
+        DexRule::LoseBonus => -dex.max(0),
+        DexRule::Minus5 => -dex - 5,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dex_rules() {
+        assert_eq!(dex_adjustment(DexRule::LoseBonus, 3), -3);
+        assert_eq!(dex_adjustment(DexRule::LoseBonus, -1), 0);
+        assert_eq!(dex_adjustment(DexRule::Minus5, 2), -7);
+        assert_eq!(dex_adjustment(DexRule::Minus5, 0), -5);
+    }
+
+    #[test]
+    fn replaced_conditions_do_not_count() {
+        let grappled = Condition {
+            name: "grappled",
+            ac: (-2, -2),
+            ..Condition::NONE
+        };
+        let pinned = Condition {
+            name: "pinned",
+            ac: (-6, -6),
+            replaces: &["grappled"],
+            ..Condition::NONE
+        };
+        assert_eq!(combine(&[&grappled, &pinned], true).ac, -6);
+        assert_eq!(combine(&[&grappled], true).ac, -2);
+    }
+}

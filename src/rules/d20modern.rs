@@ -1,0 +1,129 @@
+//! d20 Modern (RULES.md §1.3, §2.3, §3.2, §3.4, §5.3, §6).
+
+use super::conditions::{Condition, DexRule};
+use super::{CoverBonus, CoverLevel, CritRule, FlankPartner, MissChanceTiming, RuleSet, SystemId};
+
+const HELPLESS: Condition = Condition {
+    name: "helpless",
+    dex: DexRule::LoseBonus,
+    helpless: true,
+    ..Condition::NONE
+};
+
+static CONDITIONS: [Condition; 17] = [
+    Condition {
+        name: "prone",
+        attack: (-4, -2),
+        ac: (-4, 4),
+        ..Condition::NONE
+    },
+    Condition {
+        name: "invisible",
+        attack: (2, 2),
+        target_dex: DexRule::LoseBonus,
+        ..Condition::NONE
+    },
+    Condition {
+        name: "sitting",
+        ac: (-2, 2),
+        ..Condition::NONE
+    },
+    Condition {
+        name: "kneeling",
+        ac: (-2, 2),
+        ..Condition::NONE
+    },
+    Condition {
+        name: "stunned",
+        ac: (-2, -2),
+        dex: DexRule::LoseBonus,
+        ..Condition::NONE
+    },
+    Condition {
+        name: "cowering",
+        ac: (-2, -2),
+        dex: DexRule::LoseBonus,
+        ..Condition::NONE
+    },
+    Condition {
+        name: "climbing",
+        ac: (-2, -2),
+        dex: DexRule::LoseBonus,
+        ..Condition::NONE
+    },
+    Condition {
+        name: "flat-footed",
+        dex: DexRule::LoseBonus,
+        ..Condition::NONE
+    },
+    Condition {
+        name: "running",
+        ac: (0, 2),
+        dex: DexRule::LoseBonus,
+        ..Condition::NONE
+    },
+    Condition {
+        name: "grappling",
+        dex: DexRule::LoseBonus,
+        ..Condition::NONE
+    },
+    Condition {
+        name: "grappled",
+        dex: DexRule::LoseBonus,
+        ..Condition::NONE
+    },
+    Condition {
+        name: "pinned",
+        ac: (-4, 0),
+        dex: DexRule::Minus5,
+        ..Condition::NONE
+    },
+    HELPLESS,
+    Condition {
+        name: "paralyzed",
+        ..HELPLESS
+    },
+    Condition {
+        name: "unconscious",
+        ..HELPLESS
+    },
+    Condition {
+        name: "asleep",
+        ..HELPLESS
+    },
+    Condition {
+        name: "bound",
+        ..HELPLESS
+    },
+];
+
+pub static D20MODERN: RuleSet = RuleSet {
+    system: SystemId::D20Modern,
+    name: "d20 Modern",
+    cover: &[
+        CoverBonus::new(CoverLevel::None, 0, 0, true),
+        CoverBonus::new(CoverLevel::Quarter, 2, 1, true),
+        CoverBonus::new(CoverLevel::Half, 4, 2, true),
+        CoverBonus::new(CoverLevel::ThreeQuarters, 7, 3, true),
+        CoverBonus::new(CoverLevel::NineTenths, 10, 4, true),
+        CoverBonus::new(CoverLevel::Soft, 4, 2, true),
+    ],
+    flanking_bonus: 2,
+    flank_partner: FlankPartner::AllyOfAttacker,
+    higher_ground: (1, 0),
+    crit_rule: CritRule::ConfirmationRoll,
+    miss_chance_timing: MissChanceTiming::AfterHit,
+    total_concealment: 50,
+    min_damage: 1,
+    conditions: &CONDITIONS,
+    helpless_base_defense: Some(5),
+    size_ac: [8, 4, 2, 1, 0, -1, -2, -4, -8],
+    interpretations: &[
+        "cover degrees from the 4 corner lines: 1 blocked one-quarter, 2 one-half, 3 three-quarters, 4 (with line of effect) nine-tenths",
+        "a creature in the line (soft cover) is one-half cover (+4 Defense)",
+        "helpless defenders have Defense 5 + size modifier against every attack (Ambiguity 14)",
+        "expanded threat ranges: a roll in range that does not hit is not a threat (Ambiguity 17)",
+        "flanking partners must be allies of the attacker (Ambiguity 10)",
+        "a natural 20 on the confirmation roll confirms, a natural 1 fails (Ambiguity 16)",
+    ],
+};

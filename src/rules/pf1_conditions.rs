@@ -1,0 +1,114 @@
+//! Pathfinder 1e conditions (RULES.md §1.1, §2.1, §5.1); the house-rule variant uses the
+//! same table (RULES.md §1.2, §2.2).
+
+use super::conditions::{Condition, DexRule};
+
+const HELPLESS: Condition = Condition {
+    name: "helpless",
+    ac: (-4, 0),
+    dex: DexRule::Minus5,
+    helpless: true,
+    ..Condition::NONE
+};
+
+pub static PF1_CONDITIONS: [Condition; 20] = [
+    Condition {
+        name: "dazzled",
+        attack: (-1, -1),
+        ..Condition::NONE
+    },
+    Condition {
+        name: "entangled",
+        attack: (-2, -2),
+        ..Condition::NONE
+    },
+    Condition {
+        name: "invisible",
+        attack: (2, 2),
+        target_dex: DexRule::LoseBonus,
+        ..Condition::NONE
+    },
+    Condition {
+        name: "prone",
+        attack: (-4, 0),
+        ac: (-4, 4),
+        no_ranged: true,
+        ..Condition::NONE
+    },
+    Condition {
+        name: "shaken",
+        attack: (-2, -2),
+        ..Condition::NONE
+    },
+    Condition {
+        name: "frightened",
+        attack: (-2, -2),
+        ..Condition::NONE
+    },
+    Condition {
+        name: "squeezing",
+        attack: (-4, -4),
+        ac: (-4, -4),
+        ..Condition::NONE
+    },
+    Condition {
+        name: "blinded",
+        ac: (-2, -2),
+        dex: DexRule::LoseBonus,
+        ..Condition::NONE
+    },
+    Condition {
+        name: "cowering",
+        ac: (-2, -2),
+        dex: DexRule::LoseBonus,
+        ..Condition::NONE
+    },
+    Condition {
+        name: "flat-footed",
+        dex: DexRule::LoseBonus,
+        ..Condition::NONE
+    },
+    Condition {
+        name: "grappling",
+        ..Condition::NONE
+    },
+    Condition {
+        name: "grappled",
+        ..Condition::NONE
+    },
+    HELPLESS,
+    Condition {
+        name: "paralyzed",
+        ..HELPLESS
+    },
+    Condition {
+        name: "unconscious",
+        ..HELPLESS
+    },
+    Condition {
+        name: "asleep",
+        ..HELPLESS
+    },
+    Condition {
+        name: "kneeling",
+        ac: (-2, 2),
+        ..Condition::NONE
+    },
+    Condition {
+        name: "sitting",
+        ac: (-2, 2),
+        ..Condition::NONE
+    },
+    Condition {
+        name: "pinned",
+        ac: (-4, 0),
+        dex: DexRule::LoseBonus,
+        ..Condition::NONE
+    },
+    Condition {
+        name: "stunned",
+        ac: (-2, -2),
+        dex: DexRule::LoseBonus,
+        ..Condition::NONE
+    },
+];

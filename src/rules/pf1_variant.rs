@@ -1,0 +1,35 @@
+//! The Pathfinder house-rule variant (RULES.md §1.2, §3.1, §3.2, §3.5, Ambiguity 20–22):
+//! Pathfinder 1e with its own cover levels, soft cover on any attack, concealment rolled
+//! before the attack and higher ground on ranged attacks too.
+
+use super::pf1_conditions::PF1_CONDITIONS;
+use super::{CoverBonus, CoverLevel, CritRule, FlankPartner, MissChanceTiming, RuleSet, SystemId};
+
+pub static PF1_VARIANT: RuleSet = RuleSet {
+    system: SystemId::Pf1Variant,
+    name: "Pathfinder 1e house-rule variant",
+    cover: &[
+        CoverBonus::new(CoverLevel::None, 0, 0, true),
+        CoverBonus::new(CoverLevel::Cover, 4, 2, true),
+        CoverBonus::new(CoverLevel::Soft, 2, 1, true),
+        CoverBonus::new(CoverLevel::Improved, 8, 4, true),
+    ],
+    flanking_bonus: 2,
+    flank_partner: FlankPartner::HostileToTarget,
+    higher_ground: (1, 1),
+    crit_rule: CritRule::ConfirmationRoll,
+    miss_chance_timing: MissChanceTiming::BeforeAttack,
+    total_concealment: 50,
+    min_damage: 1,
+    conditions: &PF1_CONDITIONS,
+    helpless_base_defense: None,
+    size_ac: [8, 4, 2, 1, 0, -1, -2, -4, -8],
+    interpretations: &[
+        "cover from the 4 corner lines: 1-2 blocked lines cover, 3-4 improved; no partial level",
+        "soft cover (+2 AC / +1 Reflex) applies to every attack, melee included",
+        "concealment d% is rolled before the attack roll: at or under the miss chance no attack roll is made (no natural 20, no threat)",
+        "higher ground: +1 on melee and ranged attacks when the attacker stands at least half the target's height higher (Ambiguity 21)",
+        "flanking partners need only be enemies of the defender (Ambiguity 10)",
+        "attack and AC tables, helpless and coup de grace fall back to Pathfinder 1e (Ambiguity 20)",
+    ],
+};

@@ -1,0 +1,157 @@
+//! Starfinder (RULES.md §1.4, §2.4, §3.2, §5.4, §6).
+
+use super::conditions::{Condition, DexRule};
+use super::{CoverBonus, CoverLevel, CritRule, FlankPartner, MissChanceTiming, RuleSet, SystemId};
+
+const HELPLESS: Condition = Condition {
+    name: "helpless",
+    dex: DexRule::Minus5,
+    attacked: (4, 0),
+    helpless: true,
+    ..Condition::NONE
+};
+
+static CONDITIONS: [Condition; 22] = [
+    Condition {
+        name: "flat-footed",
+        ac: (-2, -2),
+        ..Condition::NONE
+    },
+    Condition {
+        name: "prone",
+        attack: (-4, 0),
+        ac: (-4, 4),
+        ..Condition::NONE
+    },
+    Condition {
+        name: "blinded",
+        ac: (-2, -2),
+        ..Condition::NONE
+    },
+    Condition {
+        name: "cowering",
+        ac: (-2, -2),
+        ..Condition::NONE
+    },
+    Condition {
+        name: "stunned",
+        ac: (-2, -2),
+        ..Condition::NONE
+    },
+    Condition {
+        name: "entangled",
+        attack: (-2, -2),
+        ac: (-2, -2),
+        ..Condition::NONE
+    },
+    Condition {
+        name: "squeezing",
+        attack: (-2, -2),
+        ac: (-2, -2),
+        ..Condition::NONE
+    },
+    Condition {
+        name: "grappled",
+        attack: (-2, -2),
+        ac: (-2, -2),
+        ..Condition::NONE
+    },
+    Condition {
+        name: "pinned",
+        attack: (-4, -4),
+        ac: (-6, -6),
+        replaces: &["grappled"],
+        ..Condition::NONE
+    },
+    HELPLESS,
+    Condition {
+        name: "unconscious",
+        ..HELPLESS
+    },
+    Condition {
+        name: "asleep",
+        ..HELPLESS
+    },
+    Condition {
+        name: "paralyzed",
+        dex: DexRule::Minus5,
+        ..Condition::NONE
+    },
+    Condition {
+        name: "dazzled",
+        attack: (-1, -1),
+        ..Condition::NONE
+    },
+    Condition {
+        name: "shaken",
+        attack: (-2, -2),
+        ..Condition::NONE
+    },
+    Condition {
+        name: "frightened",
+        attack: (-2, -2),
+        ..Condition::NONE
+    },
+    Condition {
+        name: "sickened",
+        attack: (-2, -2),
+        ..Condition::NONE
+    },
+    Condition {
+        name: "off-kilter",
+        attack: (-2, -2),
+        ac: (-2, -2),
+        ..Condition::NONE
+    },
+    Condition {
+        name: "off-target",
+        attack: (-2, -2),
+        ..Condition::NONE
+    },
+    Condition {
+        name: "fatigued",
+        attack: (-1, -1),
+        ac: (-1, -1),
+        ..Condition::NONE
+    },
+    Condition {
+        name: "exhausted",
+        attack: (-3, -3),
+        ac: (-3, -3),
+        ..Condition::NONE
+    },
+    Condition {
+        name: "invisible",
+        target_ac: (-2, -2),
+        ..Condition::NONE
+    },
+];
+
+pub static STARFINDER: RuleSet = RuleSet {
+    system: SystemId::Starfinder,
+    name: "Starfinder",
+    cover: &[
+        CoverBonus::new(CoverLevel::None, 0, 0, true),
+        CoverBonus::new(CoverLevel::Partial, 2, 1, true),
+        CoverBonus::new(CoverLevel::Cover, 4, 2, true),
+        CoverBonus::new(CoverLevel::Soft, 4, 0, false),
+        CoverBonus::new(CoverLevel::Improved, 8, 4, true),
+    ],
+    flanking_bonus: 2,
+    flank_partner: FlankPartner::HostileToTarget,
+    higher_ground: (0, 0),
+    crit_rule: CritRule::NaturalTwentyReachingAc,
+    miss_chance_timing: MissChanceTiming::AfterHit,
+    total_concealment: 50,
+    min_damage: 1,
+    conditions: &CONDITIONS,
+    helpless_base_defense: None,
+    size_ac: [0; 9],
+    interpretations: &[
+        "a critical hit is a natural 20 whose total also reaches AC; no threat ranges, no confirmation, damage rolled twice",
+        "helpless: Dex counts as -5 and melee attacks get +4; not flat-footed unless its cause says so (Ambiguity 13)",
+        "paralyzed is not helpless: Dex -5 only",
+        "no higher-ground bonus; an unseen (invisible) attacker makes the target flat-footed, -2 AC (Ambiguity 19)",
+        "pinned replaces grappled: -4 attack, -6 AC in all",
+    ],
+};
