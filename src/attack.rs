@@ -17,8 +17,8 @@
 
 use rand::RngExt;
 
-use crate::dice::{CritSpec, Dice, Distribution};
-use crate::rules::{CritRule, MissChanceTiming, RuleSet};
+use crate::dice::{CritSpec, Dice};
+use crate::rules::{CdgDc, CritRule, MissChanceTiming, RuleSet};
 
 /// Largest damage expression (in elementary additions) the exact distribution is computed
 /// for; beyond it the exact columns stay empty and the engine rolls dice.
@@ -40,6 +40,19 @@ pub struct AttackProfile {
     pub miss_chance: u8,
     pub miss_chance_timing: MissChanceTiming,
     pub min_damage: i64,
+    pub resolution: Resolution,
+}
+
+/// How an attack resolves: an attack roll, or a coup de grace's automatic critical hit
+/// followed by a save-or-die that only the defender's Fort bonus affects.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Resolution {
+    Roll,
+    CoupDeGrace {
+        /// The defender's Fort save bonus.
+        fort: i32,
+        dc: CdgDc,
+    },
 }
 
 /// What one attack did.
@@ -48,6 +61,8 @@ pub enum Outcome {
     Miss,
     Hit(i64),
     Crit(i64),
+    /// A critical hit after which the defender failed its save and died.
+    Slain(i64),
 }
 
 impl AttackProfile {
@@ -63,6 +78,7 @@ impl AttackProfile {
             miss_chance: 0,
             miss_chance_timing: rules.miss_chance_timing,
             min_damage: rules.min_damage,
+            resolution: Resolution::Roll,
         }
     }
 
@@ -115,12 +131,24 @@ impl AttackProfile {
         };
         let (hit_min, hit_len) = range(&self.damage);
         let (crit_min, crit_len) = range(&self.crit_damage());
+        let slain_len = match self.resolution {
+            Resolution::CoupDeGrace { .. } if self.crits_possible => crit_len,
+            _ => 0,
+        };
         OutcomeLayout {
             hit_min,
             hit_len,
             crit_min,
             crit_len,
+            slain_len,
         }
+    }
+
+    /// Probability that a coup de grace dealing `damage` is followed by a failed save.
+    fn p_save_fails(fort: i32, dc: CdgDc, damage: i64) -> f64 {
+        let dc = dc.value(damage);
+        let failing = (1..=20).filter(|&n| !save_succeeds(n, fort, dc)).count();
+        failing as f64 / 20.0
     }
 
     /// The exact outcome distribution, or `None` when the damage expression is too large
@@ -130,6 +158,36 @@ impl AttackProfile {
         if crit_dice.distribution_cost() > MAX_EXACT_DICE_COST {
             return None;
         }
+        let hit = self.damage.distribution().clamped_below(self.min_damage);
+        let crit = crit_dice.distribution().clamped_below(self.min_damage);
+        if let Resolution::CoupDeGrace { fort, dc } = self.resolution {
+            return Some(if self.crits_possible {
+                let fails: Vec<f64> = crit
+                    .iter()
+                    .map(|(d, _)| Self::p_save_fails(fort, dc, d))
+                    .collect();
+                OutcomeTable::from_parts(
+                    0.0,
+                    (hit.min, vec![0.0; hit.probs.len()]),
+                    (
+                        crit.min,
+                        crit.probs
+                            .iter()
+                            .zip(&fails)
+                            .map(|(p, f)| p * (1.0 - f))
+                            .collect(),
+                    ),
+                    crit.probs.iter().zip(&fails).map(|(p, f)| p * f).collect(),
+                )
+            } else {
+                OutcomeTable::from_parts(
+                    0.0,
+                    (hit.min, hit.probs),
+                    (crit.min, vec![0.0; crit.probs.len()]),
+                    Vec::new(),
+                )
+            });
+        }
         let keep = 1.0 - f64::from(self.miss_chance) / 100.0;
         let p_roll_hit = f64::from(self.hitting_faces()) / 20.0;
         let p_threat = f64::from(self.threatening_faces()) / 20.0;
@@ -138,11 +196,11 @@ impl AttackProfile {
             CritRule::NaturalTwentyReachingAc => p_threat,
         } * keep;
         let p_hit = p_roll_hit * keep - p_crit;
-        Some(OutcomeTable::new(
-            p_hit,
-            self.damage.distribution().clamped_below(self.min_damage),
-            p_crit,
-            crit_dice.distribution().clamped_below(self.min_damage),
+        Some(OutcomeTable::from_parts(
+            1.0 - p_hit - p_crit,
+            (hit.min, hit.probs.iter().map(|p| p * p_hit).collect()),
+            (crit.min, crit.probs.iter().map(|p| p * p_crit).collect()),
+            Vec::new(),
         ))
     }
 
@@ -150,6 +208,17 @@ impl AttackProfile {
     /// attack roll), d20, confirmation d20, damage dice.
     pub fn roll<R: RngExt + ?Sized>(&self, rng: &mut R) -> Outcome {
         let d20 = |rng: &mut R| rng.random_range(1..=20);
+        if let Resolution::CoupDeGrace { fort, dc } = self.resolution {
+            if !self.crits_possible {
+                return Outcome::Hit(self.damage.sample(rng).max(self.min_damage));
+            }
+            let damage = self.roll_crit_damage(rng);
+            return if save_succeeds(d20(rng), fort, dc.value(damage)) {
+                Outcome::Crit(damage)
+            } else {
+                Outcome::Slain(damage)
+            };
+        }
         let concealed =
             |rng: &mut R| self.miss_chance > 0 && rng.random_range(1..=100u8) <= self.miss_chance;
         if self.miss_chance_timing == MissChanceTiming::BeforeAttack && concealed(rng) {
@@ -168,31 +237,41 @@ impl AttackProfile {
             return Outcome::Miss;
         }
         if crit {
-            let mut total = self.damage.sample(rng);
-            for _ in 1..self.crit.multiplier {
-                total += self.damage.sample(rng);
-            }
-            Outcome::Crit(total.max(self.min_damage))
+            Outcome::Crit(self.roll_crit_damage(rng))
         } else {
             Outcome::Hit(self.damage.sample(rng).max(self.min_damage))
         }
     }
+
+    fn roll_crit_damage<R: RngExt + ?Sized>(&self, rng: &mut R) -> i64 {
+        let total: i64 = (0..self.crit.multiplier)
+            .map(|_| self.damage.sample(rng))
+            .sum();
+        total.max(self.min_damage)
+    }
+}
+
+/// A saving throw: a natural 20 always succeeds, a natural 1 always fails (RULES.md §6.2).
+fn save_succeeds(natural: i32, bonus: i32, dc: i32) -> bool {
+    natural == 20 || (natural != 1 && natural + bonus >= dc)
 }
 
 /// Where each outcome sits in a flat list (miss, then each hit damage, then each crit
-/// damage), so engines can count outcomes by index without knowing their probabilities.
+/// damage, then each crit damage that also slew), so engines can count outcomes by index
+/// without knowing their probabilities.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct OutcomeLayout {
     hit_min: i64,
     hit_len: usize,
     crit_min: i64,
     crit_len: usize,
+    slain_len: usize,
 }
 
 impl OutcomeLayout {
     /// Number of distinct outcomes.
     pub fn len(&self) -> usize {
-        1 + self.hit_len + self.crit_len
+        1 + self.hit_len + self.crit_len + self.slain_len
     }
 
     pub fn is_empty(&self) -> bool {
@@ -205,6 +284,7 @@ impl OutcomeLayout {
             Outcome::Miss => 0,
             Outcome::Hit(d) => 1 + (d - self.hit_min) as usize,
             Outcome::Crit(d) => 1 + self.hit_len + (d - self.crit_min) as usize,
+            Outcome::Slain(d) => 1 + self.hit_len + self.crit_len + (d - self.crit_min) as usize,
         }
     }
 
@@ -214,8 +294,10 @@ impl OutcomeLayout {
             Outcome::Miss
         } else if index <= self.hit_len {
             Outcome::Hit(self.hit_min + index as i64 - 1)
-        } else {
+        } else if index <= self.hit_len + self.crit_len {
             Outcome::Crit(self.crit_min + (index - 1 - self.hit_len) as i64)
+        } else {
+            Outcome::Slain(self.crit_min + (index - 1 - self.hit_len - self.crit_len) as i64)
         }
     }
 
@@ -223,14 +305,13 @@ impl OutcomeLayout {
     pub fn damage(&self, index: usize) -> i64 {
         match self.outcome(index) {
             Outcome::Miss => 0,
-            Outcome::Hit(d) | Outcome::Crit(d) => d,
+            Outcome::Hit(d) | Outcome::Crit(d) | Outcome::Slain(d) => d,
         }
     }
 
     /// Largest damage any outcome deals.
     pub fn max_damage(&self) -> i64 {
-        self.damage(self.len() - 1)
-            .max(self.hit_min + self.hit_len as i64 - 1)
+        (self.crit_min + self.crit_len as i64 - 1).max(self.hit_min + self.hit_len as i64 - 1)
     }
 
     pub fn is_hit(&self, index: usize) -> bool {
@@ -239,6 +320,11 @@ impl OutcomeLayout {
 
     pub fn is_crit(&self, index: usize) -> bool {
         index > self.hit_len
+    }
+
+    /// The outcome kills whatever damage the target has taken (a failed coup-de-grace save).
+    pub fn slays(&self, index: usize) -> bool {
+        index > self.hit_len + self.crit_len
     }
 }
 
@@ -251,20 +337,28 @@ pub struct OutcomeTable {
 }
 
 impl OutcomeTable {
-    fn new(p_hit: f64, hit: Distribution, p_crit: f64, crit: Distribution) -> Self {
-        let mut probs = Vec::with_capacity(1 + hit.probs.len() + crit.probs.len());
-        probs.push(1.0 - p_hit - p_crit);
-        probs.extend(hit.probs.iter().map(|p| p * p_hit));
-        probs.extend(crit.probs.iter().map(|p| p * p_crit));
-        Self {
-            layout: OutcomeLayout {
-                hit_min: hit.min,
-                hit_len: hit.probs.len(),
-                crit_min: crit.min,
-                crit_len: crit.probs.len(),
-            },
-            probs,
-        }
+    /// From the probability of a miss, of each hit damage and of each crit damage (each
+    /// section with its smallest damage), and of each crit damage that slew (aligned with
+    /// the crit section; empty when nothing can slay).
+    fn from_parts(
+        miss: f64,
+        (hit_min, hit): (i64, Vec<f64>),
+        (crit_min, crit): (i64, Vec<f64>),
+        slain: Vec<f64>,
+    ) -> Self {
+        let layout = OutcomeLayout {
+            hit_min,
+            hit_len: hit.len(),
+            crit_min,
+            crit_len: crit.len(),
+            slain_len: slain.len(),
+        };
+        let mut probs = Vec::with_capacity(layout.len());
+        probs.push(miss);
+        probs.extend(hit);
+        probs.extend(crit);
+        probs.extend(slain);
+        Self { layout, probs }
     }
 
     /// P(hit), critical hits included.

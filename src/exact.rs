@@ -77,14 +77,18 @@ pub fn compute(plan: &Plan) -> Exact {
                     tables[s]
                         .as_ref()
                         .map(|t| {
-                            let mut by_damage = vec![0.0; t.layout.max_damage() as usize + 1];
+                            let mut by_damage = vec![[0.0; 2]; t.layout.max_damage() as usize + 1];
                             for (i, p) in t.probs.iter().enumerate() {
-                                by_damage[t.layout.damage(i) as usize] += p;
+                                by_damage[t.layout.damage(i) as usize]
+                                    [usize::from(t.layout.slays(i))] += p;
                             }
                             by_damage
                                 .into_iter()
                                 .enumerate()
-                                .filter(|&(_, p)| p > 0.0)
+                                .flat_map(|(d, [lives, slain])| {
+                                    [(d, lives, false), (d, slain, true)]
+                                })
+                                .filter(|&(_, p, _)| p > 0.0)
                                 .collect::<Vec<_>>()
                         })
                         .ok_or_else(|| "a damage expression is too large to convolve".to_string())
@@ -97,11 +101,12 @@ pub fn compute(plan: &Plan) -> Exact {
 }
 
 /// Carries the distribution of (damage taken, dead) through every round.
-/// `steps` holds, per attack at this target in plan order, its (damage, probability) pairs.
+/// `steps` holds, per attack at this target in plan order, its (damage, probability,
+/// slays outright) outcomes.
 fn target_exact(
     plan: &Plan,
     target: usize,
-    steps: &[Vec<(usize, f64)>],
+    steps: &[Vec<(usize, f64, bool)>],
 ) -> Result<TargetExact, String> {
     let size = max_damage_taken(plan, target) as usize + 1;
     let work =
@@ -122,9 +127,9 @@ fn target_exact(
         for step in steps {
             let mut next = vec![0.0; size];
             for (d, &p) in alive.iter().enumerate().filter(|&(_, &p)| p > 0.0) {
-                for &(damage, q) in step {
+                for &(damage, q, slays) in step {
                     let total = d + damage;
-                    if total >= dead_at {
+                    if slays || total >= dead_at {
                         dead[total] += p * q;
                     } else {
                         next[total] += p * q;
@@ -204,6 +209,60 @@ mod tests {
         assert!((t.damage[3] - 399.0 / 400.0).abs() < 1e-15);
         assert!(t.damage[4..].iter().all(|&p| p == 0.0));
         assert!((t.rounds[0].p_dead - 399.0 / 400.0).abs() < 1e-15);
+    }
+
+    /// A single coup de grace by `level` with `damage` against a helpless target.
+    fn coup_de_grace(
+        system: SystemId,
+        damage: &str,
+        hp: i64,
+        fort: i32,
+        level: i32,
+        immune: bool,
+    ) -> Exact {
+        let rules = system.rules();
+        let mut plan = Plan::empty("t", system, 0, 1, 1);
+        plan.targets.push(Target::new("T".into(), Some(hp), None));
+        let mut attack = LineAttack::plain(
+            "A",
+            "a",
+            true,
+            vec![0],
+            damage.parse().unwrap(),
+            Default::default(),
+        );
+        attack.coup_de_grace = Some(level);
+        let mut defence = LineDefence::plain(0, 30, immune);
+        defence.conditions = vec![rules.condition("helpless").unwrap()];
+        defence.fort = fort;
+        plan.add_line(rules, attack, defence, Situation::default())
+            .unwrap();
+        compute(&plan)
+    }
+
+    #[test]
+    fn coup_de_grace_kills_by_damage_or_failed_save() {
+        // PF1, 2d6+4 ×2 = 4d6+8 (12..32) against 20 hp, Fort +5, DC 10 + damage. Dead when
+        // the blow deals 20+, else the save fails on naturals below 5 + d (a natural 20
+        // always saves): 16/20 at d = 12, 17/20 at 13, 18/20 at 14, 19/20 from 15 on.
+        // Over the 1296 rolls of 4d6: P(dead) = 25589/25920.
+        let e = coup_de_grace(SystemId::Pf1, "2d6+4", 20, 5, 0, false);
+        let slot = e.slots[0].unwrap();
+        assert!((slot.p_hit - 1.0).abs() < 1e-12 && (slot.p_crit - 1.0).abs() < 1e-12);
+        assert!((slot.mean_damage - 22.0).abs() < 1e-12);
+        let p_dead = e.targets[0].as_ref().unwrap().rounds[0].p_dead;
+        assert!((p_dead - 25589.0 / 25920.0).abs() < 1e-12, "{p_dead}");
+        // Starfinder: DC 10 + level 5 = 15 whatever the damage; Fort +3 saves on 12..20,
+        // so 11/20 die although 2d6 never reaches 50 hp.
+        let e = coup_de_grace(SystemId::Starfinder, "1d6", 50, 3, 5, false);
+        let p_dead = e.targets[0].as_ref().unwrap().rounds[0].p_dead;
+        assert!((p_dead - 11.0 / 20.0).abs() < 1e-12, "{p_dead}");
+        // Starfinder against a crit-immune target: a plain automatic hit, no save.
+        let e = coup_de_grace(SystemId::Starfinder, "1d6", 50, 3, 5, true);
+        let slot = e.slots[0].unwrap();
+        assert!((slot.p_hit - 1.0).abs() < 1e-12 && slot.p_crit == 0.0);
+        assert!((slot.mean_damage - 3.5).abs() < 1e-12);
+        assert_eq!(e.targets[0].as_ref().unwrap().rounds[0].p_dead, 0.0);
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! attack's effective bonus, AC and miss chance here, once; the engines never look at a
 //! rule table or a map.
 
-use crate::attack::AttackProfile;
+use crate::attack::{AttackProfile, Resolution};
 use crate::dice::{CritSpec, Dice};
 use crate::error::InputError;
 use crate::rules::{
@@ -95,6 +95,8 @@ pub struct LineAttack {
     pub crossbow: bool,
     /// Feet above the floor.
     pub elevation: i32,
+    /// A coup de grace, with the attacker's level (for systems whose DC uses it).
+    pub coup_de_grace: Option<i32>,
 }
 
 /// The defending side of a line.
@@ -108,6 +110,8 @@ pub struct LineDefence {
     pub immune_to_crits: bool,
     pub conditions: Vec<&'static Condition>,
     pub elevation: i32,
+    /// Fort save bonus, against a coup de grace.
+    pub fort: i32,
 }
 
 impl LineAttack {
@@ -130,6 +134,7 @@ impl LineAttack {
             conditions: Vec::new(),
             crossbow: false,
             elevation: 0,
+            coup_de_grace: None,
         }
     }
 }
@@ -145,6 +150,7 @@ impl LineDefence {
             immune_to_crits,
             conditions: Vec::new(),
             elevation: 0,
+            fort: 0,
         }
     }
 }
@@ -185,6 +191,7 @@ impl Plan {
             let bonuses = match line.action {
                 Action::Single => attack.bonus[..1].to_vec(),
                 Action::Full => attack.bonus.clone(),
+                Action::CoupDeGrace => attack.bonus[..1].to_vec(),
             };
             let o = &line.overrides;
             let situation = Situation {
@@ -206,6 +213,7 @@ impl Plan {
                     conditions: conditions_of(rules, &attacker.conditions),
                     crossbow: attack.crossbow,
                     elevation: attacker.elevation,
+                    coup_de_grace: (line.action == Action::CoupDeGrace).then_some(attacker.level),
                 },
                 LineDefence {
                     target,
@@ -215,6 +223,7 @@ impl Plan {
                     immune_to_crits: defender.immune_to_crits,
                     conditions: conditions_of(rules, &defender.conditions),
                     elevation: defender.elevation,
+                    fort: defender.fort,
                 },
                 situation,
             )
@@ -266,6 +275,10 @@ impl Plan {
                 attack.attacker
             ));
         }
+        let resolution = match attack.coup_de_grace {
+            None => Resolution::Roll,
+            Some(level) => Self::coup_de_grace(rules, &attack, &defence, defender.helpless, level)?,
+        };
         let flanking = situation.flanking.unwrap_or(false) && melee;
         let higher_ground = if self.has_higher_ground(rules, &attack, &defence) {
             if melee {
@@ -310,6 +323,7 @@ impl Plan {
             );
             profile.miss_chance = concealment;
             profile.crits_possible = !defence.immune_to_crits;
+            profile.resolution = resolution;
             self.slots.push(Slot {
                 line,
                 index,
@@ -331,6 +345,46 @@ impl Plan {
             },
         });
         Ok(())
+    }
+
+    /// A coup de grace's resolution, or why it cannot be made (RULES.md §5).
+    fn coup_de_grace(
+        rules: &RuleSet,
+        attack: &LineAttack,
+        defence: &LineDefence,
+        helpless: bool,
+        level: i32,
+    ) -> Result<Resolution, String> {
+        let cdg = &rules.coup_de_grace;
+        if !helpless {
+            let helpless_names: Vec<&str> = rules
+                .conditions
+                .iter()
+                .filter(|c| c.helpless)
+                .map(|c| c.name)
+                .collect();
+            return Err(format!(
+                "{} cannot deliver a coup de grace: the target is not helpless (give it one of: {})",
+                attack.attacker,
+                helpless_names.join(", ")
+            ));
+        }
+        if defence.immune_to_crits && !cdg.crit_immune_normal_hit {
+            return Err(format!(
+                "{} cannot deliver a coup de grace: the target is immune to critical hits",
+                attack.attacker
+            ));
+        }
+        if !attack.melee {
+            return Err(format!(
+                "{}: a ranged coup de grace needs the attacker adjacent to the target, which is not checked yet: use a melee attack",
+                attack.attacker
+            ));
+        }
+        Ok(Resolution::CoupDeGrace {
+            fort: defence.fort,
+            dc: cdg.dc(level),
+        })
     }
 
     /// Higher ground: PF1-style systems need the attacker higher at all; the variant
@@ -447,5 +501,187 @@ action = "full"
         let err = Plan::from_scenario(&scenario("cover = \"total\"", "ranged")).unwrap_err();
         assert!(err.to_string().starts_with("p.toml:18:1: "), "{err}");
         assert!(err.to_string().contains("total cover"), "{err}");
+    }
+
+    /// The change a condition makes to (melee bonus, melee AC, ranged bonus, ranged AC)
+    /// of an attack by a +10 attacker on an AC 20 target whose AC holds Dex +3; the
+    /// condition is the attacker's or the defender's.
+    fn condition_deltas(system: SystemId, on_attacker: bool, name: &str) -> (i32, i32, i32, i32) {
+        let rules = system.rules();
+        let condition = rules
+            .condition(name)
+            .unwrap_or_else(|| panic!("{system} has no `{name}`"));
+        let mut numbers = [0; 4];
+        for (i, melee) in [true, false].into_iter().enumerate() {
+            let mut attack = LineAttack::plain(
+                "A",
+                "a",
+                melee,
+                vec![10],
+                "1".parse().unwrap(),
+                Default::default(),
+            );
+            attack.crossbow = true;
+            let mut defence = LineDefence::plain(0, 20, false);
+            defence.dex = 3;
+            if on_attacker {
+                attack.conditions = vec![condition];
+            } else {
+                defence.conditions = vec![condition];
+            }
+            let mut plan = Plan::empty("t", system, 0, 1, 1);
+            plan.add_line(rules, attack, defence, Situation::default())
+                .unwrap();
+            let profile = &plan.slots[0].profile;
+            numbers[2 * i] = profile.bonus - 10;
+            numbers[2 * i + 1] = profile.ac - 20;
+        }
+        (numbers[0], numbers[1], numbers[2], numbers[3])
+    }
+
+    #[test]
+    fn every_condition_applies_the_numbers_of_rules_md() {
+        use SystemId::{D20Modern, Pf1, Pf1Variant, Starfinder};
+        // (systems, on the attacker?, condition, melee bonus, melee AC, ranged bonus, ranged
+        // AC), read off RULES.md §1–2 and §5; "loses Dex" takes the +3 away, "Dex counts as
+        // -5" takes 8 away, helpless d20 Modern Defense is 5 + size (0).
+        const PF: &[SystemId] = &[Pf1, Pf1Variant];
+        type Case = (
+            &'static [SystemId],
+            bool,
+            &'static str,
+            (i32, i32, i32, i32),
+        );
+        let cases: &[Case] = &[
+            (PF, true, "dazzled", (-1, 0, -1, 0)),
+            (PF, true, "entangled", (-2, 0, -2, 0)),
+            (PF, true, "invisible", (2, -3, 2, -3)),
+            (PF, true, "prone", (-4, 0, 0, 0)),
+            (PF, true, "shaken", (-2, 0, -2, 0)),
+            (PF, true, "frightened", (-2, 0, -2, 0)),
+            (PF, true, "squeezing", (-4, 0, -4, 0)),
+            (PF, false, "blinded", (0, -5, 0, -5)),
+            (PF, false, "cowering", (0, -5, 0, -5)),
+            (PF, false, "entangled", (0, 0, 0, 0)),
+            (PF, false, "flat-footed", (0, -3, 0, -3)),
+            (PF, false, "grappling", (0, 0, 0, 0)),
+            (PF, false, "helpless", (0, -12, 0, -8)),
+            (PF, false, "paralyzed", (0, -12, 0, -8)),
+            (PF, false, "unconscious", (0, -12, 0, -8)),
+            (PF, false, "kneeling", (0, -2, 0, 2)),
+            (PF, false, "sitting", (0, -2, 0, 2)),
+            (PF, false, "pinned", (0, -7, 0, -3)),
+            (PF, false, "prone", (0, -4, 0, 4)),
+            (PF, false, "squeezing", (0, -4, 0, -4)),
+            (PF, false, "stunned", (0, -5, 0, -5)),
+            (&[D20Modern], true, "prone", (-4, 0, -2, 0)),
+            (&[D20Modern], true, "invisible", (2, -3, 2, -3)),
+            (&[D20Modern], false, "sitting", (0, -2, 0, 2)),
+            (&[D20Modern], false, "kneeling", (0, -2, 0, 2)),
+            (&[D20Modern], false, "prone", (0, -4, 0, 4)),
+            (&[D20Modern], false, "stunned", (0, -5, 0, -5)),
+            (&[D20Modern], false, "cowering", (0, -5, 0, -5)),
+            (&[D20Modern], false, "climbing", (0, -5, 0, -5)),
+            (&[D20Modern], false, "flat-footed", (0, -3, 0, -3)),
+            (&[D20Modern], false, "running", (0, -3, 0, -1)),
+            (&[D20Modern], false, "grappling", (0, -3, 0, -3)),
+            (&[D20Modern], false, "pinned", (0, -12, 0, -8)),
+            (&[D20Modern], false, "helpless", (0, -15, 0, -15)),
+            (&[Starfinder], true, "prone", (-4, 0, 0, 0)),
+            (&[Starfinder], true, "dazzled", (-1, 0, -1, 0)),
+            (&[Starfinder], true, "entangled", (-2, 0, -2, 0)),
+            (&[Starfinder], true, "grappled", (-2, 0, -2, 0)),
+            (&[Starfinder], true, "pinned", (-4, 0, -4, 0)),
+            (&[Starfinder], true, "shaken", (-2, 0, -2, 0)),
+            (&[Starfinder], true, "frightened", (-2, 0, -2, 0)),
+            (&[Starfinder], true, "sickened", (-2, 0, -2, 0)),
+            (&[Starfinder], true, "off-kilter", (-2, 0, -2, 0)),
+            (&[Starfinder], true, "off-target", (-2, 0, -2, 0)),
+            (&[Starfinder], true, "fatigued", (-1, 0, -1, 0)),
+            (&[Starfinder], true, "exhausted", (-3, 0, -3, 0)),
+            (&[Starfinder], true, "invisible", (0, -2, 0, -2)),
+            (&[Starfinder], false, "flat-footed", (0, -2, 0, -2)),
+            (&[Starfinder], false, "prone", (0, -4, 0, 4)),
+            (&[Starfinder], false, "blinded", (0, -2, 0, -2)),
+            (&[Starfinder], false, "cowering", (0, -2, 0, -2)),
+            (&[Starfinder], false, "stunned", (0, -2, 0, -2)),
+            (&[Starfinder], false, "entangled", (0, -2, 0, -2)),
+            (&[Starfinder], false, "grappled", (0, -2, 0, -2)),
+            (&[Starfinder], false, "pinned", (0, -6, 0, -6)),
+            (&[Starfinder], false, "helpless", (4, -8, 0, -8)),
+            (&[Starfinder], false, "paralyzed", (0, -8, 0, -8)),
+            (&[Starfinder], false, "fatigued", (0, -1, 0, -1)),
+            (&[Starfinder], false, "exhausted", (0, -3, 0, -3)),
+        ];
+        for &(systems, on_attacker, name, expected) in cases {
+            for &system in systems {
+                let got = condition_deltas(system, on_attacker, name);
+                assert_eq!(
+                    got,
+                    expected,
+                    "{system} {name} on the {}",
+                    if on_attacker { "attacker" } else { "defender" }
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn prone_pf1_attackers_need_a_crossbow_for_ranged_attacks() {
+        let rules = SystemId::Pf1.rules();
+        let mut attack = LineAttack::plain(
+            "A",
+            "bow",
+            false,
+            vec![5],
+            "1d8".parse().unwrap(),
+            Default::default(),
+        );
+        attack.conditions = vec![rules.condition("prone").unwrap()];
+        let mut plan = Plan::empty("t", SystemId::Pf1, 0, 1, 1);
+        let err = plan
+            .add_line(
+                rules,
+                attack,
+                LineDefence::plain(0, 15, false),
+                Situation::default(),
+            )
+            .unwrap_err();
+        assert!(err.contains("crossbow = true"), "{err}");
+    }
+
+    #[test]
+    fn coups_de_grace_need_a_helpless_target_that_can_be_critically_hit() {
+        let helpless = "\n[[combatant]]\ntoken = \"C\"\nac = 10\nhp = 5\nconditions = [\"asleep\"]";
+        let cases = [
+            (
+                "",
+                "melee",
+                "the target is not helpless (give it one of: helpless, paralyzed, unconscious, asleep)",
+            ),
+            ("", "ranged", "not helpless"),
+        ];
+        for (extra, kind, expected) in cases {
+            let text = scenario("", kind)
+                .source
+                .text
+                .replace("action = \"full\"", "action = \"coup-de-grace\"")
+                + extra
+                + helpless;
+            let text = text.replace("map = \"A.B\"", "map = \"A.BC\"");
+            let err = Plan::from_scenario(&Scenario::parse("p.toml", text).unwrap()).unwrap_err();
+            assert!(err.to_string().contains(expected), "{err}");
+        }
+        let asleep = scenario("", "melee")
+            .source
+            .text
+            .replace("action = \"full\"", "action = \"coup-de-grace\"")
+            .replace("con = 10", "con = 10\nconditions = [\"asleep\"]");
+        let plan =
+            Plan::from_scenario(&Scenario::parse("p.toml", asleep.clone()).unwrap()).unwrap();
+        assert_eq!(plan.slots.len(), 1, "one blow, whatever the iteratives");
+        let immune = asleep.replace("con = 10", "con = 10\nimmune_to_crits = true");
+        let err = Plan::from_scenario(&Scenario::parse("p.toml", immune).unwrap()).unwrap_err();
+        assert!(err.to_string().contains("immune to critical hits"), "{err}");
     }
 }

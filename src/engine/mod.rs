@@ -170,6 +170,8 @@ struct Kernel<'a> {
     draw: Draw<'a>,
     /// Damage of each outcome index.
     damage: Vec<i64>,
+    /// Whether each outcome index kills outright (a failed coup-de-grace save).
+    slays: Vec<bool>,
 }
 
 impl Kernel<'_> {
@@ -207,6 +209,7 @@ impl<'a> Kernels<'a> {
                     target: s.target,
                     draw,
                     damage: (0..layout.len()).map(|i| layout.damage(i)).collect(),
+                    slays: (0..layout.len()).map(|i| layout.slays(i)).collect(),
                 }
             })
             .collect();
@@ -257,11 +260,11 @@ impl<'a> Kernels<'a> {
                     let outcome = kernel.draw(rng);
                     tally.outcomes[s][outcome] += 1;
                     taken[t] += kernel.damage[outcome];
-                    dead[t] = taken[t] >= self.dead_at[t];
+                    dead[t] = taken[t] >= self.dead_at[t] || kernel.slays[outcome];
                 }
                 for t in 0..targets {
                     let r = &mut tally.rounds[t][round];
-                    r.down += u64::from(taken[t] >= self.down_at[t]);
+                    r.down += u64::from(dead[t] || taken[t] >= self.down_at[t]);
                     r.dead += u64::from(dead[t]);
                     let d = taken[t] as u128;
                     r.damage_sum += d;
@@ -297,10 +300,11 @@ impl<'a> Kernels<'a> {
             let r = &mut tally.rounds[t][0];
             for (outcome, &count) in counts.iter().enumerate() {
                 let d = kernel.damage[outcome];
-                if d >= self.down_at[t] {
+                let dead = d >= self.dead_at[t] || kernel.slays[outcome];
+                if dead || d >= self.down_at[t] {
                     r.down += count;
                 }
-                if d >= self.dead_at[t] {
+                if dead {
                     r.dead += count;
                 }
                 r.damage_sum += u128::from(count) * d as u128;

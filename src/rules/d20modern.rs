@@ -1,7 +1,10 @@
 //! d20 Modern (RULES.md §1.3, §2.3, §3.2, §3.4, §5.3, §6).
 
 use super::conditions::{Condition, DexRule};
-use super::{CoverBonus, CoverLevel, CritRule, FlankPartner, MissChanceTiming, RuleSet, SystemId};
+use super::{
+    CdgDcAdds, CoupDeGraceRule, CoverBonus, CoverLevel, CritRule, FlankPartner, MissChanceTiming,
+    RuleSet, SystemId,
+};
 
 const HELPLESS: Condition = Condition {
     name: "helpless",
@@ -118,6 +121,11 @@ pub static D20MODERN: RuleSet = RuleSet {
     conditions: &CONDITIONS,
     helpless_base_defense: Some(5),
     size_ac: [8, 4, 2, 1, 0, -1, -2, -4, -8],
+    coup_de_grace: CoupDeGraceRule {
+        dc_base: 10,
+        dc_adds: CdgDcAdds::DamageDealt,
+        crit_immune_normal_hit: false,
+    },
     interpretations: &[
         "cover degrees from the 4 corner lines: 1 blocked one-quarter, 2 one-half, 3 three-quarters, 4 (with line of effect) nine-tenths",
         "a creature in the line (soft cover) is one-half cover (+4 Defense)",

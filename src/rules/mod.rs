@@ -279,6 +279,49 @@ pub enum CritRule {
     NaturalTwentyReachingAc,
 }
 
+/// What a coup de grace's Fort DC adds to its base.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CdgDcAdds {
+    DamageDealt,
+    AttackerLevel,
+}
+
+/// The coup-de-grace rules of one system (RULES.md §5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CoupDeGraceRule {
+    pub dc_base: i32,
+    pub dc_adds: CdgDcAdds,
+    /// Against a crit-immune target the blow still hits for normal damage (Starfinder)
+    /// instead of being impossible.
+    pub crit_immune_normal_hit: bool,
+}
+
+impl CoupDeGraceRule {
+    /// The DC once the attacker is known.
+    pub fn dc(&self, attacker_level: i32) -> CdgDc {
+        match self.dc_adds {
+            CdgDcAdds::DamageDealt => CdgDc::PlusDamage(self.dc_base),
+            CdgDcAdds::AttackerLevel => CdgDc::Fixed(self.dc_base + attacker_level),
+        }
+    }
+}
+
+/// A coup de grace's Fort DC: fixed, or a base plus the damage the blow dealt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CdgDc {
+    PlusDamage(i32),
+    Fixed(i32),
+}
+
+impl CdgDc {
+    pub fn value(self, damage: i64) -> i32 {
+        match self {
+            CdgDc::PlusDamage(base) => base.saturating_add(damage.min(i64::from(i32::MAX)) as i32),
+            CdgDc::Fixed(dc) => dc,
+        }
+    }
+}
+
 /// When the concealment d% is rolled relative to the attack roll.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MissChanceTiming {
@@ -323,6 +366,7 @@ pub struct RuleSet {
     pub helpless_base_defense: Option<i32>,
     /// Size modifier to AC, by [`Size`] order.
     pub size_ac: [i32; 9],
+    pub coup_de_grace: CoupDeGraceRule,
     /// Readings of ambiguous rules this system's numbers rely on, for reports.
     pub interpretations: &'static [&'static str],
 }
@@ -403,6 +447,20 @@ impl RuleSet {
         if let Some(base) = self.helpless_base_defense {
             out += &format!("Helpless defenders: AC = {base} + size modifier\n");
         }
+        let cdg = &self.coup_de_grace;
+        out += &format!(
+            "Coup de grace: automatic critical hit, then Fort DC {} + {} or die (natural 1 fails, 20 succeeds); against crit-immune targets {}\n",
+            cdg.dc_base,
+            match cdg.dc_adds {
+                CdgDcAdds::DamageDealt => "damage dealt",
+                CdgDcAdds::AttackerLevel => "the attacker's level",
+            },
+            if cdg.crit_immune_normal_hit {
+                "an automatic hit for normal damage, no save"
+            } else {
+                "impossible"
+            }
+        );
         out += "\nConditions           attack     AC (melee/ranged)  Dex          attacked  target AC\n";
         for c in self.conditions {
             out += &format!(

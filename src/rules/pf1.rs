@@ -1,7 +1,10 @@
 //! Pathfinder 1e (RULES.md §1.1, §2.1, §3, §6).
 
 use super::pf1_conditions::PF1_CONDITIONS;
-use super::{CoverBonus, CoverLevel, CritRule, FlankPartner, MissChanceTiming, RuleSet, SystemId};
+use super::{
+    CdgDcAdds, CoupDeGraceRule, CoverBonus, CoverLevel, CritRule, FlankPartner, MissChanceTiming,
+    RuleSet, SystemId,
+};
 
 pub static PF1: RuleSet = RuleSet {
     system: SystemId::Pf1,
@@ -23,6 +26,11 @@ pub static PF1: RuleSet = RuleSet {
     conditions: &PF1_CONDITIONS,
     helpless_base_defense: None,
     size_ac: [8, 4, 2, 1, 0, -1, -2, -4, -8],
+    coup_de_grace: CoupDeGraceRule {
+        dc_base: 10,
+        dc_adds: CdgDcAdds::DamageDealt,
+        crit_immune_normal_hit: false,
+    },
     interpretations: &[
         "a natural 20 on the confirmation roll confirms, a natural 1 fails (RULES.md Ambiguity 16)",
         "a critical hit rolls the damage expression `multiplier` times, constants included",

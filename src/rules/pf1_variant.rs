@@ -3,7 +3,10 @@
 //! before the attack and higher ground on ranged attacks too.
 
 use super::pf1_conditions::PF1_CONDITIONS;
-use super::{CoverBonus, CoverLevel, CritRule, FlankPartner, MissChanceTiming, RuleSet, SystemId};
+use super::{
+    CdgDcAdds, CoupDeGraceRule, CoverBonus, CoverLevel, CritRule, FlankPartner, MissChanceTiming,
+    RuleSet, SystemId,
+};
 
 pub static PF1_VARIANT: RuleSet = RuleSet {
     system: SystemId::Pf1Variant,
@@ -24,6 +27,11 @@ pub static PF1_VARIANT: RuleSet = RuleSet {
     conditions: &PF1_CONDITIONS,
     helpless_base_defense: None,
     size_ac: [8, 4, 2, 1, 0, -1, -2, -4, -8],
+    coup_de_grace: CoupDeGraceRule {
+        dc_base: 10,
+        dc_adds: CdgDcAdds::DamageDealt,
+        crit_immune_normal_hit: false,
+    },
     interpretations: &[
         "cover from the 4 corner lines: 1-2 blocked lines cover, 3-4 improved; no partial level",
         "soft cover (+2 AC / +1 Reflex) applies to every attack, melee included",

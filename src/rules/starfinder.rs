@@ -1,7 +1,10 @@
 //! Starfinder (RULES.md §1.4, §2.4, §3.2, §5.4, §6).
 
 use super::conditions::{Condition, DexRule};
-use super::{CoverBonus, CoverLevel, CritRule, FlankPartner, MissChanceTiming, RuleSet, SystemId};
+use super::{
+    CdgDcAdds, CoupDeGraceRule, CoverBonus, CoverLevel, CritRule, FlankPartner, MissChanceTiming,
+    RuleSet, SystemId,
+};
 
 const HELPLESS: Condition = Condition {
     name: "helpless",
@@ -147,6 +150,11 @@ pub static STARFINDER: RuleSet = RuleSet {
     conditions: &CONDITIONS,
     helpless_base_defense: None,
     size_ac: [0; 9],
+    coup_de_grace: CoupDeGraceRule {
+        dc_base: 10,
+        dc_adds: CdgDcAdds::AttackerLevel,
+        crit_immune_normal_hit: true,
+    },
     interpretations: &[
         "a critical hit is a natural 20 whose total also reaches AC; no threat ranges, no confirmation, damage rolled twice",
         "helpless: Dex counts as -5 and melee attacks get +4; not flat-footed unless its cause says so (Ambiguity 13)",

@@ -83,6 +83,8 @@ pub struct Combatant {
     pub con: Option<i64>,
     pub fort: i32,
     pub reflex: i32,
+    /// Character level (or CR): sets a Starfinder coup de grace's DC.
+    pub level: i32,
     pub elevation: i32,
     pub immune_to_crits: bool,
     /// Names of the system's conditions that apply, each once.
@@ -118,6 +120,8 @@ pub enum Action {
     Single,
     /// Every iterative, in order.
     Full,
+    /// A full-round automatic critical hit on a helpless target, then save or die.
+    CoupDeGrace,
 }
 
 /// What the GM rules for a plan line, overriding whatever the map would say.
@@ -357,6 +361,7 @@ impl Validator<'_> {
             hp: c.hp.as_ref().map(|h| *h.get_ref()),
             con: c.con.as_ref().map(|h| *h.get_ref()),
             fort: c.fort,
+            level: c.level,
             reflex: c.reflex,
             elevation: c.elevation,
             immune_to_crits: c.immune_to_crits,
@@ -558,9 +563,7 @@ impl Validator<'_> {
             Some(a) => match a.get_ref().as_str() {
                 "single" => Action::Single,
                 "full" => Action::Full,
-                "coup-de-grace" => {
-                    return Err(self.err(a.span(), "coup-de-grace is not supported yet"));
-                }
+                "coup-de-grace" => Action::CoupDeGrace,
                 other => {
                     return Err(self.err(
                         a.span(),
@@ -695,7 +698,7 @@ action = "full"
             (
                 "hp = 30",
                 "hpp = 30",
-                "t.toml:18:1: unknown field `hpp`, expected one of `token`, `name`, `side`, `size`, `ac`, `dex`, `hp`, `con`, `fort`, `reflex`, `elevation`, `conditions`, `senses`, `immune_to_crits`, `evasion`, `attack` (did you mean `hp`?)",
+                "t.toml:18:1: unknown field `hpp`, expected one of `token`, `name`, `side`, `size`, `ac`, `dex`, `hp`, `con`, `fort`, `level`, `reflex`, `elevation`, `conditions`, `senses`, `immune_to_crits`, `evasion`, `attack` (did you mean `hp`?)",
             ),
             (
                 "action = \"full\"",

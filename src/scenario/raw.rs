@@ -71,6 +71,8 @@ pub struct RawCombatant {
     #[serde(default)]
     pub fort: i32,
     #[serde(default)]
+    pub level: i32,
+    #[serde(default)]
     pub reflex: i32,
     #[serde(default)]
     pub elevation: i32,

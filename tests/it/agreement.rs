@@ -16,11 +16,14 @@ use rand_pcg::Pcg64Mcg;
 const Z_BOUND: f64 = 5.0;
 const TRIALS: u64 = 150_000;
 
-/// A random but valid plan: one or two targets, one to three lines, iteratives, hp, Con,
-/// rounds, crit ranges and multipliers, miss chances and damage expressions.
+/// A random but valid plan in one of the four systems: one or two targets, one to three
+/// lines, iteratives, hp, Con, rounds, crit ranges and multipliers, miss chances, damage
+/// expressions, and coups de grace on helpless targets.
 fn generated_plan(rng: &mut Pcg64Mcg, seed: u64) -> Plan {
     let rounds = rng.random_range(1..=3);
-    let mut plan = Plan::empty("generated", SystemId::Pf1, seed, TRIALS, rounds);
+    let system = SystemId::ALL[seed as usize % SystemId::ALL.len()];
+    let rules = system.rules();
+    let mut plan = Plan::empty("generated", system, seed, TRIALS, rounds);
     let targets = rng.random_range(1..=2);
     for t in 0..targets {
         let hp = rng.random_range(5..=40);
@@ -35,25 +38,30 @@ fn generated_plan(rng: &mut Pcg64Mcg, seed: u64) -> Plan {
     for _ in 0..rng.random_range(1..=3) {
         let first = rng.random_range(-2..=16);
         let iteratives = rng.random_range(1..=3);
-        let attack = LineAttack::plain(
+        let coup_de_grace = rng.random_bool(0.2);
+        let mut attack = LineAttack::plain(
             "A",
             "a",
-            rng.random_bool(0.5),
+            coup_de_grace || rng.random_bool(0.5),
             (0..iteratives).map(|i| first - 5 * i).collect(),
             damages[rng.random_range(0..damages.len())].parse().unwrap(),
             crits[rng.random_range(0..crits.len())].parse().unwrap(),
         );
-        let defence = LineDefence::plain(
+        let mut defence = LineDefence::plain(
             rng.random_range(0..targets),
             rng.random_range(10..=26),
-            rng.random_bool(0.15),
+            rng.random_bool(0.15) && (!coup_de_grace || rules.coup_de_grace.crit_immune_normal_hit),
         );
+        if coup_de_grace {
+            attack.coup_de_grace = Some(rng.random_range(1..=12));
+            defence.conditions = vec![rules.condition("helpless").unwrap()];
+            defence.fort = rng.random_range(-2..=12);
+        }
         let situation = Situation {
             concealment: Some([0, 0, 20, 50, 35][rng.random_range(0..5)]),
             ..Situation::default()
         };
-        plan.add_line(SystemId::Pf1.rules(), attack, defence, situation)
-            .unwrap();
+        plan.add_line(rules, attack, defence, situation).unwrap();
     }
     plan
 }
@@ -83,6 +91,11 @@ fn z_scores(plan: &Plan, tally: &Tally, exact: &Exact) -> Vec<(String, f64)> {
         let layout = slot.profile.layout();
         let counts = &tally.outcomes[i];
         let made = tally.attacks_made(i);
+        if made == 0 {
+            // Every trial killed the target before this attack (a sure coup de grace):
+            // nothing to compare, and the target's p_dead below says so.
+            continue;
+        }
         let hits = count_where(counts, |o| layout.is_hit(o));
         let crits = count_where(counts, |o| layout.is_crit(o));
         let (sum, squares) = counts
