@@ -19,7 +19,7 @@
 //! let text = r#"
 //! system = "pf1"
 //! trials = 20000
-//! map = "F.O"
+//! map = "FO"
 //! [[combatant]]
 //! token = "F"
 //! ac = 18
@@ -48,8 +48,10 @@ pub mod dice;
 pub mod engine;
 pub mod error;
 pub mod exact;
+pub mod map;
 pub mod plan;
 pub mod report;
 pub mod rules;
 pub mod scenario;
 pub mod stats;
+pub mod verdict;

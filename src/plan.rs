@@ -10,7 +10,8 @@ use crate::error::InputError;
 use crate::rules::{
     Condition, CoverLevel, DexRule, RuleSet, Size, SystemId, combine, dex_adjustment,
 };
-use crate::scenario::{Action, AttackKind, Scenario};
+use crate::scenario::{Action, AttackKind, PlanLine, Scenario};
+use crate::verdict::{LineVerdict, line_verdict};
 
 /// A fully resolved experiment.
 #[derive(Debug, Clone)]
@@ -194,13 +195,22 @@ impl Plan {
                 Action::CoupDeGrace => attack.bonus[..1].to_vec(),
             };
             let o = &line.overrides;
-            let situation = Situation {
+            let mut situation = Situation {
                 cover: o.cover,
                 concealment: o.concealment,
                 flanking: o.flanking,
                 attack_mod: o.attack_mod,
                 ac_mod: o.ac_mod,
             };
+            let mut grounds = (attacker.elevation, defender.elevation);
+            if let Some(field) = &scenario.battlefield {
+                let v = line_verdict(scenario, field, rules, line);
+                check_reach(scenario, line, &v, attack)?;
+                situation.cover = situation.cover.or(Some(v.cover));
+                situation.concealment = situation.concealment.or(Some(v.concealment));
+                situation.flanking = situation.flanking.or(Some(v.flanking.is_some()));
+                grounds = (v.attacker_ground, v.target_ground);
+            }
             plan.add_line(
                 rules,
                 LineAttack {
@@ -212,7 +222,7 @@ impl Plan {
                     crit: attack.crit,
                     conditions: conditions_of(rules, &attacker.conditions),
                     crossbow: attack.crossbow,
-                    elevation: attacker.elevation,
+                    elevation: grounds.0,
                     coup_de_grace: (line.action == Action::CoupDeGrace).then_some(attacker.level),
                 },
                 LineDefence {
@@ -222,7 +232,7 @@ impl Plan {
                     size: defender.size,
                     immune_to_crits: defender.immune_to_crits,
                     conditions: conditions_of(rules, &defender.conditions),
-                    elevation: defender.elevation,
+                    elevation: grounds.1,
                     fort: defender.fort,
                 },
                 situation,
@@ -375,12 +385,6 @@ impl Plan {
                 attack.attacker
             ));
         }
-        if !attack.melee {
-            return Err(format!(
-                "{}: a ranged coup de grace needs the attacker adjacent to the target, which is not checked yet: use a melee attack",
-                attack.attacker
-            ));
-        }
         Ok(Resolution::CoupDeGrace {
             fort: defence.fort,
             dc: cdg.dc(level),
@@ -411,6 +415,48 @@ impl Plan {
     }
 }
 
+/// Melee must reach its target, and a coup de grace with a ranged weapon needs the
+/// attacker adjacent (RULES.md §5): both are input errors at the plan line.
+fn check_reach(
+    scenario: &Scenario,
+    line: &PlanLine,
+    verdict: &LineVerdict,
+    attack: &crate::scenario::Attack,
+) -> Result<(), InputError> {
+    let attacker = &scenario.combatants[line.attacker];
+    let target = &scenario.combatants[line.target];
+    if let Some(reach) = verdict.reach
+        && !reach.threatens
+    {
+        let why = if reach.reach_weapon && verdict.adjacent {
+            "a reach weapon cannot strike an adjacent creature".to_string()
+        } else {
+            format!(
+                "its reach is {} ft and `{}` is {} ft away",
+                reach.feet, target.token, verdict.distance_ft
+            )
+        };
+        return Err(scenario.source.error(
+            line.span.clone(),
+            format!(
+                "`{}` cannot reach `{}` with `{}`: {why}; move it on the map or set the attack's `reach`",
+                attacker.token, target.token, attack.name
+            ),
+        ));
+    }
+    if line.action == Action::CoupDeGrace && attack.kind == AttackKind::Ranged && !verdict.adjacent
+    {
+        return Err(scenario.source.error(
+            line.span.clone(),
+            format!(
+                "a coup de grace with a ranged weapon needs `{}` adjacent to `{}` on the map",
+                attacker.token, target.token
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// The system's condition entries for validated names.
 fn conditions_of(rules: &RuleSet, names: &[&str]) -> Vec<&'static Condition> {
     names.iter().filter_map(|n| rules.condition(n)).collect()
@@ -435,7 +481,7 @@ mod tests {
         let text = format!(
             r#"
 system = "pf1"
-map = "A.B"
+map = "AB"
 [[combatant]]
 token = "A"
 ac = 15
@@ -668,7 +714,7 @@ action = "full"
                 .replace("action = \"full\"", "action = \"coup-de-grace\"")
                 + extra
                 + helpless;
-            let text = text.replace("map = \"A.B\"", "map = \"A.BC\"");
+            let text = text.replace("map = \"AB\"", "map = \"ABC\"");
             let err = Plan::from_scenario(&Scenario::parse("p.toml", text).unwrap()).unwrap_err();
             assert!(err.to_string().contains(expected), "{err}");
         }

@@ -126,6 +126,17 @@ pub static D20MODERN: RuleSet = RuleSet {
         dc_adds: CdgDcAdds::DamageDealt,
         crit_immune_normal_hit: false,
     },
+    cover_by_lines: [
+        CoverLevel::None,
+        CoverLevel::Quarter,
+        CoverLevel::Half,
+        CoverLevel::ThreeQuarters,
+        CoverLevel::NineTenths,
+    ],
+    improved_cover: CoverLevel::NineTenths,
+    adjacent_melee_cover: CoverLevel::Half,
+    low_wall_both_creatures: false,
+    adjacent_concealment_whole_space: true,
     interpretations: &[
         "cover degrees from the 4 corner lines: 1 blocked one-quarter, 2 one-half, 3 three-quarters, 4 (with line of effect) nine-tenths",
         "a creature in the line (soft cover) is one-half cover (+4 Defense)",

@@ -367,6 +367,16 @@ pub struct RuleSet {
     /// Size modifier to AC, by [`Size`] order.
     pub size_ac: [i32; 9],
     pub coup_de_grace: CoupDeGraceRule,
+    /// Map geometry: the cover level for k = 0..=4 blocked corner lines (SPEC §4).
+    pub cover_by_lines: [CoverLevel; 5],
+    /// The level a blocked line through `improved` terrain (an arrow slit) gives.
+    pub improved_cover: CoverLevel,
+    /// The level of adjacent melee through a wall or low wall.
+    pub adjacent_melee_cover: CoverLevel,
+    /// Low walls count only when both creatures are within 30 ft and Medium or smaller.
+    pub low_wall_both_creatures: bool,
+    /// Adjacent melee: concealed only when the target's whole space is concealed.
+    pub adjacent_concealment_whole_space: bool,
     /// Readings of ambiguous rules this system's numbers rely on, for reports.
     pub interpretations: &'static [&'static str],
 }

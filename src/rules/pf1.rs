@@ -31,6 +31,17 @@ pub static PF1: RuleSet = RuleSet {
         dc_adds: CdgDcAdds::DamageDealt,
         crit_immune_normal_hit: false,
     },
+    cover_by_lines: [
+        CoverLevel::None,
+        CoverLevel::Partial,
+        CoverLevel::Cover,
+        CoverLevel::Cover,
+        CoverLevel::Cover,
+    ],
+    improved_cover: CoverLevel::Improved,
+    adjacent_melee_cover: CoverLevel::Cover,
+    low_wall_both_creatures: false,
+    adjacent_concealment_whole_space: true,
     interpretations: &[
         "a natural 20 on the confirmation roll confirms, a natural 1 fails (RULES.md Ambiguity 16)",
         "a critical hit rolls the damage expression `multiplier` times, constants included",

@@ -32,6 +32,17 @@ pub static PF1_VARIANT: RuleSet = RuleSet {
         dc_adds: CdgDcAdds::DamageDealt,
         crit_immune_normal_hit: false,
     },
+    cover_by_lines: [
+        CoverLevel::None,
+        CoverLevel::Cover,
+        CoverLevel::Cover,
+        CoverLevel::Improved,
+        CoverLevel::Improved,
+    ],
+    improved_cover: CoverLevel::Improved,
+    adjacent_melee_cover: CoverLevel::Cover,
+    low_wall_both_creatures: true,
+    adjacent_concealment_whole_space: false,
     interpretations: &[
         "cover from the 4 corner lines: 1-2 blocked lines cover, 3-4 improved; no partial level",
         "soft cover (+2 AC / +1 Reflex) applies to every attack, melee included",

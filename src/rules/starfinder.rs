@@ -155,6 +155,17 @@ pub static STARFINDER: RuleSet = RuleSet {
         dc_adds: CdgDcAdds::AttackerLevel,
         crit_immune_normal_hit: true,
     },
+    cover_by_lines: [
+        CoverLevel::None,
+        CoverLevel::Partial,
+        CoverLevel::Cover,
+        CoverLevel::Cover,
+        CoverLevel::Cover,
+    ],
+    improved_cover: CoverLevel::Improved,
+    adjacent_melee_cover: CoverLevel::Cover,
+    low_wall_both_creatures: false,
+    adjacent_concealment_whole_space: true,
     interpretations: &[
         "a critical hit is a natural 20 whose total also reaches AC; no threat ranges, no confirmation, damage rolled twice",
         "helpless: Dex counts as -5 and melee attacks get +4; not flat-footed unless its cause says so (Ambiguity 13)",

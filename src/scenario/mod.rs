@@ -5,7 +5,7 @@
 //! use d20odds::scenario::Scenario;
 //! let text = r#"
 //! system = "pf1"
-//! map = "F.O"
+//! map = "FO"
 //! [[combatant]]
 //! token = "F"
 //! ac = 18
@@ -38,6 +38,7 @@ use toml::Spanned;
 
 use crate::dice::{CritSpec, Dice};
 use crate::error::{Error, InputError, did_you_mean};
+use crate::map::{self, Grid, Space, Terrain, Vision};
 use crate::rules::{CoverLevel, RuleSet, SIZES, Size, SystemId};
 pub use raw::RawTerrain;
 use raw::{RawAttack, RawCombatant, RawExperiment, RawPlanLine};
@@ -62,11 +63,21 @@ pub struct Scenario {
     pub rounds: u32,
     /// The map rows, exactly as drawn.
     pub map: Vec<String>,
+    /// Terrain and where each combatant stands; `None` without a map (then only the
+    /// plan's overrides set cover, concealment and flanking).
+    pub battlefield: Option<Battlefield>,
     /// Legend additions and overrides, by symbol.
     pub legend: Vec<(char, RawTerrain)>,
     pub combatants: Vec<Combatant>,
     pub plan: Vec<PlanLine>,
     pub sweeps: Vec<Sweep>,
+}
+
+/// The parsed map: its terrain, and the space of every combatant (by combatant index).
+#[derive(Debug, Clone)]
+pub struct Battlefield {
+    pub grid: Grid,
+    pub spaces: Vec<Space>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -89,6 +100,8 @@ pub struct Combatant {
     pub immune_to_crits: bool,
     /// Names of the system's conditions that apply, each once.
     pub conditions: Vec<&'static str>,
+    /// Senses that see through darkness or dim light.
+    pub vision: Vision,
     pub attacks: Vec<Attack>,
 }
 
@@ -214,7 +227,7 @@ impl Validator<'_> {
             .map(|c| self.combatant(c, rules))
             .collect::<Result<Vec<_>, _>>()?;
         self.unique_tokens(&raw.combatants)?;
-        let map = self.map(&raw, &combatants)?;
+        let (map, battlefield) = self.map(&raw, &legend, &combatants)?;
         let plan = raw
             .plan
             .iter()
@@ -231,6 +244,7 @@ impl Validator<'_> {
             seed,
             rounds,
             map,
+            battlefield,
             legend,
             combatants,
             plan,
@@ -300,13 +314,21 @@ impl Validator<'_> {
         {
             return Err(self.err(con.span(), "con is the Constitution score: at least 1"));
         }
-        if let Some(list) = &c.senses
-            && let Some(first) = list.get_ref().first()
-        {
-            return Err(self.err(
-                list.span(),
-                format!("senses are not supported yet (found `{first}`); leave the list empty"),
-            ));
+        let mut vision = Vision::default();
+        for sense in &c.senses {
+            match sense.get_ref().as_str() {
+                "darkvision" => vision.darkvision = true,
+                "low-light" => vision.low_light = true,
+                other => {
+                    return Err(self.err(
+                        sense.span(),
+                        format!(
+                            "unknown or unsupported sense `{other}`: expected darkvision or low-light{}",
+                            did_you_mean(other, ["darkvision", "low-light"])
+                        ),
+                    ));
+                }
+            }
         }
         let mut conditions = Vec::new();
         for name in &c.conditions {
@@ -366,6 +388,7 @@ impl Validator<'_> {
             elevation: c.elevation,
             immune_to_crits: c.immune_to_crits,
             conditions,
+            vision,
             attacks,
         })
     }
@@ -459,14 +482,16 @@ impl Validator<'_> {
         })
     }
 
-    /// The map rows; every letter drawn must belong to a combatant.
+    /// The map rows and the battlefield they draw; every letter drawn must belong to a
+    /// combatant, and every combatant must fill a block of its size.
     fn map(
         &self,
         raw: &RawExperiment,
+        legend: &[(char, RawTerrain)],
         combatants: &[Combatant],
-    ) -> Result<Vec<String>, InputError> {
+    ) -> Result<(Vec<String>, Option<Battlefield>), InputError> {
         let Some(map) = &raw.map else {
-            return Ok(Vec::new());
+            return Ok((Vec::new(), None));
         };
         let text = map.get_ref();
         for (i, c) in text.chars().enumerate() {
@@ -489,11 +514,55 @@ impl Validator<'_> {
                 ));
             }
         }
-        Ok(text
-            .lines()
-            .map(str::to_string)
-            .filter(|l| !l.is_empty())
-            .collect())
+        let rows: Vec<&str> = text.trim_end_matches(['\n', '\r']).lines().collect();
+        let row_starts: Vec<usize> = rows
+            .iter()
+            .scan(0, |start, row| {
+                let here = *start;
+                *start += row.chars().count() + 1;
+                Some(here)
+            })
+            .collect();
+        let at = |e: map::MapError| {
+            let index = row_starts.get(e.row).copied().unwrap_or(0) + e.col;
+            self.source
+                .error_at(self.source.offset_in_string(&map.span(), index), e.message)
+        };
+        let terrain: Vec<(char, Terrain)> = legend
+            .iter()
+            .map(|(symbol, t)| {
+                let terrain = Terrain {
+                    blocks: t.blocks,
+                    low: t.low,
+                    improved: t.improved,
+                    concealment: t.concealment,
+                    dim: t.dim,
+                    dark: t.dark,
+                    elevation: t.elevation,
+                };
+                (*symbol, terrain)
+            })
+            .collect();
+        let parsed = map::parse(&rows, &terrain).map_err(at)?;
+        let spaces = combatants
+            .iter()
+            .map(|c| {
+                let squares = parsed
+                    .tokens
+                    .iter()
+                    .find(|t| t.letter == c.token)
+                    .map_or(&[][..], |t| &t.squares[..]);
+                Space::place(c.token, squares, c.size.row().squares).map_err(at)
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let rows = rows.into_iter().map(str::to_string).collect();
+        Ok((
+            rows,
+            Some(Battlefield {
+                grid: parsed.grid,
+                spaces,
+            }),
+        ))
     }
 
     fn plan_line(

@@ -78,7 +78,8 @@ pub struct RawCombatant {
     pub elevation: i32,
     #[serde(default)]
     pub conditions: Vec<Spanned<String>>,
-    pub senses: Option<Spanned<Vec<String>>>,
+    #[serde(default)]
+    pub senses: Vec<Spanned<String>>,
     #[serde(default)]
     pub immune_to_crits: bool,
     pub evasion: Option<Spanned<String>>,

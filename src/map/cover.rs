@@ -1,0 +1,184 @@
+//! Cover from the corner-line procedure (SPEC.md §4, RULES.md §3.1).
+
+use super::sight::{Line, Sightlines};
+use super::{Grid, Point, Space, Square, adjacent};
+
+/// How the attack is made: it picks the cover procedure.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Attack {
+    /// Ranged, or any attack the caller wants judged by the ranged procedure (a reach
+    /// attack, or the variant's Large natural reach).
+    Ranged,
+    /// Melee: the adjacent-melee test when the spaces are adjacent, the ranged procedure
+    /// when they are not (reach).
+    Melee,
+}
+
+/// The rule choices that differ between systems; `Default` is PF1 read as SPEC.md says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Config {
+    /// Variant low walls: they count only if both creatures are within 30 ft of them and
+    /// both are Medium or smaller (RULES.md §3.1, HV).
+    pub low_wall_both: bool,
+    /// Adjacent melee: concealment only when the target's whole space is concealed
+    /// (PF1/SF); `false` applies the line test instead (HV, RULES.md §8.20).
+    pub concealment_whole_space: bool,
+    /// A line running along one face of a wall is blocked (SPEC.md §4). `false` blocks a
+    /// line along an edge only where blocking squares lie on both sides of it (a seam
+    /// inside a wall), so creatures side by side along a wall or down a corridor do not
+    /// give each other cover.
+    pub wall_faces_block: bool,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            low_wall_both: false,
+            concealment_whole_space: true,
+            wall_faces_block: true,
+        }
+    }
+}
+
+/// What the attacker can see with; only concealment reads it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Vision {
+    /// Sees through dim light.
+    pub low_light: bool,
+    /// Sees through dim light and darkness.
+    pub darkvision: bool,
+}
+
+/// Everything besides the two spaces that a verdict depends on.
+#[derive(Clone, Copy, Debug)]
+pub struct Ctx<'a> {
+    /// Picks the procedure (adjacent melee or the corner lines).
+    pub attack: Attack,
+    /// Every creature on the map (the attacker and the target may be included; they are
+    /// skipped): lines through the others give soft cover.
+    pub creatures: &'a [Space],
+    /// The attacker's senses, for lighting.
+    pub vision: Vision,
+    /// The rule system's geometry choices.
+    pub config: Config,
+}
+
+/// The summary of one candidate the attacker could pick, for the caller's score.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct LineTally {
+    /// Blocked lines (walls, counting low walls, improved-cover squares).
+    pub k: u8,
+    /// Some line crosses another creature's square (never in adjacent melee).
+    pub soft: bool,
+    /// Some blocked line is blocked by an improved-cover square.
+    pub improved: bool,
+    /// Some blocked line is blocked by a counting low wall.
+    pub low: bool,
+    /// The adjacent-melee test: `k` of 16 lines, and any blocked line means cover.
+    pub adjacent: bool,
+}
+
+/// A cover verdict with the lines that decided it, for `d20odds check`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CoverVerdict {
+    /// The attacker's best candidate, summarised.
+    pub tally: LineTally,
+    /// No line of effect: walls block every line between the two spaces.
+    pub total: bool,
+    /// The attacker's square the lines start from.
+    pub from: Square,
+    /// The chosen corner (ranged procedure); `None` in adjacent melee, which uses all 4.
+    pub corner: Option<Point>,
+    /// The chosen target square.
+    pub to: Square,
+    /// Ranged: the 4 lines from the corner; adjacent melee: the 16 corner-to-corner lines.
+    pub lines: Vec<Line>,
+}
+
+/// Cover of `target` against `attacker`. The attacker picks the candidate (corner and
+/// target square, or in adjacent melee a square of each) with the lowest
+/// `(score, k, soft, improved, low)`; `score` holds the rule numbers (lower = better for
+/// the attacker), the rest only breaks ties so the verdict never depends on scan order.
+pub fn cover(
+    grid: &Grid,
+    attacker: &Space,
+    target: &Space,
+    ctx: &Ctx<'_>,
+    score: &dyn Fn(&LineTally) -> i32,
+) -> CoverVerdict {
+    let sight = Sightlines::new(grid, attacker, target, ctx.creatures, &ctx.config);
+    let adjacent_melee = ctx.attack == Attack::Melee && adjacent(attacker, target);
+    let picks = target.squares().flat_map(|to| {
+        let pairs = attacker
+            .squares()
+            .filter(move |_| adjacent_melee)
+            .map(move |from| Pick {
+                from,
+                corner: None,
+                to,
+            });
+        let fans = attacker
+            .corners()
+            .filter(move |_| !adjacent_melee)
+            .map(move |c| Pick {
+                from: attacker.square_at(c),
+                corner: Some(c),
+                to,
+            });
+        pairs.chain(fans)
+    });
+    let (pick, tally) = picks
+        .map(|p| (p, p.tally(&sight)))
+        .min_by_key(|(_, t)| (score(t), *t))
+        .unwrap_or_default();
+    CoverVerdict {
+        tally,
+        total: sight.total(),
+        from: pick.from,
+        corner: pick.corner,
+        to: pick.to,
+        lines: pick.lines(&sight),
+    }
+}
+
+/// One choice the attacker can make: a corner and a target square (ranged procedure),
+/// or a square of each (adjacent melee, `corner` = `None`).
+#[derive(Clone, Copy, Debug, Default)]
+struct Pick {
+    from: Square,
+    corner: Option<Point>,
+    to: Square,
+}
+
+impl Pick {
+    fn tally(self, sight: &Sightlines) -> LineTally {
+        match self.corner {
+            Some(c) => tally(&sight.fan(c, self.to), false),
+            None => tally(&pair_lines(sight, self.from, self.to), true),
+        }
+    }
+
+    fn lines(self, sight: &Sightlines) -> Vec<Line> {
+        match self.corner {
+            Some(c) => sight.fan(c, self.to).to_vec(),
+            None => pair_lines(sight, self.from, self.to).to_vec(),
+        }
+    }
+}
+
+/// The 16 lines from every corner of one attacker square to every corner of one target square.
+fn pair_lines(sight: &Sightlines, from: Square, to: Square) -> [Line; 16] {
+    let (a, t) = (from.corners(), to.corners());
+    std::array::from_fn(|i| sight.get(a[i / 4], t[i % 4]))
+}
+
+fn tally(lines: &[Line], adjacent: bool) -> LineTally {
+    let blocked = lines.iter().filter(|l| l.blocked());
+    LineTally {
+        k: blocked.clone().count() as u8,
+        soft: !adjacent && lines.iter().any(|l| l.creature),
+        improved: blocked.clone().any(|l| l.improved),
+        low: blocked.clone().any(|l| l.low),
+        adjacent,
+    }
+}

@@ -1,0 +1,198 @@
+//! What the battle map says about one plan line — cover, concealment, flanking, reach and
+//! higher ground — together with the lines that decided it. [`crate::plan`] folds the
+//! verdict into numbers; `d20odds check` prints it.
+//!
+//! Architecture Invariant: geometry comes from [`crate::map`], rule numbers from
+//! [`crate::rules`]; this module only joins them for a combatant pair.
+
+use crate::map::{
+    self, Attack as MapAttack, ConcealmentVerdict, Config, CoverVerdict, Ctx, FlankLine, LineTally,
+    Reach,
+};
+use crate::rules::{CoverLevel, FlankPartner, RuleSet};
+use crate::scenario::{AttackKind, Battlefield, Combatant, PlanLine, Scenario};
+
+/// The map's verdict on one attacker → target line.
+#[derive(Debug, Clone)]
+pub struct LineVerdict {
+    pub cover: CoverLevel,
+    pub cover_lines: CoverVerdict,
+    /// Miss chance in percent (the system's total-concealment chance when `total`).
+    pub concealment: u8,
+    pub concealment_lines: ConcealmentVerdict,
+    pub flanking: Option<Flank>,
+    /// Melee only: the attack's reach and whether it reaches the target.
+    pub reach: Option<ReachVerdict>,
+    pub adjacent: bool,
+    /// Distance between the two spaces in feet (the system's diagonal count).
+    pub distance_ft: i64,
+    /// Feet above the floor: terrain under the creature plus its own elevation.
+    pub attacker_ground: i32,
+    pub target_ground: i32,
+}
+
+/// A flanking partner (combatant index) and the line between the two centres.
+#[derive(Debug, Clone, Copy)]
+pub struct Flank {
+    pub partner: usize,
+    pub line: FlankLine,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReachVerdict {
+    pub feet: i32,
+    pub reach_weapon: bool,
+    pub threatens: bool,
+}
+
+/// The geometry choices of a system.
+pub fn map_config(rules: &RuleSet) -> Config {
+    Config {
+        low_wall_both: rules.low_wall_both_creatures,
+        concealment_whole_space: rules.adjacent_concealment_whole_space,
+        ..Config::default()
+    }
+}
+
+/// The cover level a tally of blocked lines gives against one attack: cover kinds never
+/// stack, the best one for the defender counts (RULES.md §3.2).
+pub fn cover_level(rules: &RuleSet, tally: &LineTally, melee: bool) -> CoverLevel {
+    if tally.adjacent {
+        return if tally.k > 0 {
+            rules.adjacent_melee_cover
+        } else {
+            CoverLevel::None
+        };
+    }
+    let mut candidates = vec![rules.cover_by_lines[usize::from(tally.k.min(4))]];
+    if tally.improved && tally.k > 0 {
+        candidates.push(rules.improved_cover);
+    }
+    if tally.soft {
+        candidates.push(CoverLevel::Soft);
+    }
+    candidates
+        .into_iter()
+        .filter(|&level| rules.cover_bonus(level).is_some())
+        .max_by_key(|&level| rules.cover_ac(level, melee))
+        .unwrap_or(CoverLevel::None)
+}
+
+/// How a combatant's melee attack reaches (its own reach, or its size's natural reach).
+pub fn reach_of(combatant: &Combatant, attack: &crate::scenario::Attack) -> Reach {
+    Reach {
+        feet: attack.reach.unwrap_or(combatant.size.row().reach_ft),
+        weapon: attack.reach_weapon,
+    }
+}
+
+/// Whether a combatant threatens a target square set with any of its melee attacks.
+fn threatens_with_any(
+    rules: &RuleSet,
+    combatant: &Combatant,
+    from: &map::Space,
+    target: &map::Space,
+) -> bool {
+    let disabled = combatant
+        .conditions
+        .iter()
+        .any(|name| rules.condition(name).is_some_and(|c| c.helpless));
+    !disabled
+        && combatant
+            .attacks
+            .iter()
+            .filter(|a| a.kind == AttackKind::Melee)
+            .any(|a| map::threatens(from, target, reach_of(combatant, a)))
+}
+
+/// The verdict for one plan line.
+pub fn line_verdict(
+    scenario: &Scenario,
+    field: &Battlefield,
+    rules: &RuleSet,
+    line: &PlanLine,
+) -> LineVerdict {
+    let attacker = &scenario.combatants[line.attacker];
+    let target = &scenario.combatants[line.target];
+    let attack = &attacker.attacks[line.attack];
+    let melee = attack.kind == AttackKind::Melee;
+    let (from, to) = (&field.spaces[line.attacker], &field.spaces[line.target]);
+    let ctx = Ctx {
+        attack: if melee {
+            MapAttack::Melee
+        } else {
+            MapAttack::Ranged
+        },
+        creatures: &field.spaces,
+        vision: attacker.vision,
+        config: map_config(rules),
+    };
+    let score = |tally: &LineTally| rules.cover_ac(cover_level(rules, tally, melee), melee);
+    let cover_lines = map::cover(&field.grid, from, to, &ctx, &score);
+    let cover = if cover_lines.total {
+        CoverLevel::Total
+    } else {
+        cover_level(rules, &cover_lines.tally, melee)
+    };
+    let concealment_lines = map::concealment(&field.grid, from, to, &ctx);
+    let concealment = if concealment_lines.total {
+        rules.total_concealment
+    } else {
+        concealment_lines.miss_chance
+    };
+    let reach = melee.then(|| {
+        let r = reach_of(attacker, attack);
+        ReachVerdict {
+            feet: r.feet,
+            reach_weapon: r.weapon,
+            threatens: map::threatens(from, to, r),
+        }
+    });
+    let flanking = if reach.is_some_and(|r| r.threatens) {
+        flank_partner(scenario, field, rules, line)
+    } else {
+        None
+    };
+    LineVerdict {
+        cover,
+        cover_lines,
+        concealment,
+        concealment_lines,
+        flanking,
+        reach,
+        adjacent: map::adjacent(from, to),
+        distance_ft: map::distance(from, to),
+        attacker_ground: map::ground_elevation(&field.grid, from, attacker.elevation),
+        target_ground: map::ground_elevation(&field.grid, to, target.elevation),
+    }
+}
+
+/// The first creature that flanks the target with the attacker (RULES.md §4): hostile to
+/// the target (or, in d20 Modern, an ally of the attacker), threatening it, placed so the
+/// line between the centres crosses opposite borders of the target's space.
+fn flank_partner(
+    scenario: &Scenario,
+    field: &Battlefield,
+    rules: &RuleSet,
+    line: &PlanLine,
+) -> Option<Flank> {
+    let attacker = &scenario.combatants[line.attacker];
+    let target = &scenario.combatants[line.target];
+    let to = &field.spaces[line.target];
+    scenario
+        .combatants
+        .iter()
+        .enumerate()
+        .filter(|&(i, c)| {
+            let counts = match rules.flank_partner {
+                FlankPartner::HostileToTarget => c.side != target.side,
+                FlankPartner::AllyOfAttacker => c.side == attacker.side && c.side != target.side,
+            };
+            i != line.attacker && i != line.target && counts
+        })
+        .filter(|&(i, c)| threatens_with_any(rules, c, &field.spaces[i], to))
+        .find_map(|(i, _)| {
+            map::flanking(&field.spaces[line.attacker], &field.spaces[i], to)
+                .map(|line| Flank { partner: i, line })
+        })
+}
