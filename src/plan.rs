@@ -172,9 +172,7 @@ impl Plan {
             slots: Vec::new(),
         };
         for line in &scenario.plan {
-            let attacker = &scenario.combatants[line.attacker];
             let defender = &scenario.combatants[line.target];
-            let attack = &attacker.attacks[line.attack];
             let target = match targets.iter().position(|(c, _)| *c == line.target) {
                 Some(i) => i,
                 None => {
@@ -189,55 +187,9 @@ impl Plan {
                     targets.len() - 1
                 }
             };
-            let bonuses = match line.action {
-                Action::Single => attack.bonus[..1].to_vec(),
-                Action::Full => attack.bonus.clone(),
-                Action::CoupDeGrace => attack.bonus[..1].to_vec(),
-            };
-            let o = &line.overrides;
-            let mut situation = Situation {
-                cover: o.cover,
-                concealment: o.concealment,
-                flanking: o.flanking,
-                attack_mod: o.attack_mod,
-                ac_mod: o.ac_mod,
-            };
-            let mut grounds = (attacker.elevation, defender.elevation);
-            if let Some(field) = &scenario.battlefield {
-                let v = line_verdict(scenario, field, rules, line);
-                check_reach(scenario, line, &v, attack)?;
-                situation.cover = situation.cover.or(Some(v.cover));
-                situation.concealment = situation.concealment.or(Some(v.concealment));
-                situation.flanking = situation.flanking.or(Some(v.flanking.is_some()));
-                grounds = (v.attacker_ground, v.target_ground);
-            }
-            plan.add_line(
-                rules,
-                LineAttack {
-                    attacker: format!("{} ({})", attacker.name, attacker.token),
-                    name: attack.name.clone(),
-                    melee: attack.kind == AttackKind::Melee,
-                    bonuses,
-                    damage: attack.damage.clone(),
-                    crit: attack.crit,
-                    conditions: conditions_of(rules, &attacker.conditions),
-                    crossbow: attack.crossbow,
-                    elevation: grounds.0,
-                    coup_de_grace: (line.action == Action::CoupDeGrace).then_some(attacker.level),
-                },
-                LineDefence {
-                    target,
-                    ac: defender.ac,
-                    dex: defender.dex,
-                    size: defender.size,
-                    immune_to_crits: defender.immune_to_crits,
-                    conditions: conditions_of(rules, &defender.conditions),
-                    elevation: grounds.1,
-                    fort: defender.fort,
-                },
-                situation,
-            )
-            .map_err(|m| scenario.source.error(line.span.clone(), m))?;
+            let (attack, defence, situation) = line_parts(scenario, line, target)?;
+            plan.add_line(rules, attack, defence, situation)
+                .map_err(|m| scenario.source.error(line.span.clone(), m))?;
         }
         plan.targets = targets.into_iter().map(|(_, t)| t).collect();
         Ok(plan)
@@ -413,6 +365,64 @@ impl Plan {
             .enumerate()
             .filter(move |(_, s)| s.target == target)
     }
+}
+
+/// One plan line's attack, defence and situation — the map's verdicts filled in where the
+/// plan does not override them — for a target at index `target` of the plan's targets.
+pub fn line_parts(
+    scenario: &Scenario,
+    line: &PlanLine,
+    target: usize,
+) -> Result<(LineAttack, LineDefence, Situation), InputError> {
+    let rules = scenario.system.rules();
+    let attacker = &scenario.combatants[line.attacker];
+    let defender = &scenario.combatants[line.target];
+    let attack = &attacker.attacks[line.attack];
+    let bonuses = match line.action {
+        Action::Single => attack.bonus[..1].to_vec(),
+        Action::Full => attack.bonus.clone(),
+        Action::CoupDeGrace => attack.bonus[..1].to_vec(),
+    };
+    let o = &line.overrides;
+    let mut situation = Situation {
+        cover: o.cover,
+        concealment: o.concealment,
+        flanking: o.flanking,
+        attack_mod: o.attack_mod,
+        ac_mod: o.ac_mod,
+    };
+    let mut grounds = (attacker.elevation, defender.elevation);
+    if let Some(field) = &scenario.battlefield {
+        let v = line_verdict(scenario, field, rules, line);
+        check_reach(scenario, line, &v, attack)?;
+        situation.cover = situation.cover.or(Some(v.cover));
+        situation.concealment = situation.concealment.or(Some(v.concealment));
+        situation.flanking = situation.flanking.or(Some(v.flanking.is_some()));
+        grounds = (v.attacker_ground, v.target_ground);
+    }
+    let line_attack = LineAttack {
+        attacker: format!("{} ({})", attacker.name, attacker.token),
+        name: attack.name.clone(),
+        melee: attack.kind == AttackKind::Melee,
+        bonuses,
+        damage: attack.damage.clone(),
+        crit: attack.crit,
+        conditions: conditions_of(rules, &attacker.conditions),
+        crossbow: attack.crossbow,
+        elevation: grounds.0,
+        coup_de_grace: (line.action == Action::CoupDeGrace).then_some(attacker.level),
+    };
+    let line_defence = LineDefence {
+        target,
+        ac: defender.ac,
+        dex: defender.dex,
+        size: defender.size,
+        immune_to_crits: defender.immune_to_crits,
+        conditions: conditions_of(rules, &defender.conditions),
+        elevation: grounds.1,
+        fort: defender.fort,
+    };
+    Ok((line_attack, line_defence, situation))
 }
 
 /// Melee must reach its target, and a coup de grace with a ranged weapon needs the

@@ -22,6 +22,7 @@ Examples:
   d20odds run experiments/ogre-corridor.toml --precision 0.001 --json
   d20odds attack --bonus 7 --ac 18 --crit 19-20/x2 --miss-chance 20 --damage 1d8+3
   d20odds attack --bonus 14,9 --ac 19 --damage 2d6+7 --hp 45 --con 16 --rounds 3
+  d20odds check experiments/pf1-cover-examples.toml
   d20odds rules pf1";
 
 /// d20odds: what are my odds in d20 tactical combat?
@@ -38,6 +39,16 @@ enum Command {
     Run(RunArgs),
     /// One attack (or full attack) from flags, exact and simulated; writes nothing.
     Attack(AttackArgs),
+    /// Explain the map: every plan line's cover, concealment, flanking, reach and higher
+    /// ground, the lines that decided them, and the final numbers; simulates nothing.
+    Check {
+        /// Experiment files (TOML, see README).
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
+        /// Print one JSON document ({"plan": [...]}, an array for several files).
+        #[arg(long)]
+        json: bool,
+    },
     /// Print the modifier tables the simulator uses for a system.
     Rules {
         /// pf1, pf1-variant, d20modern or starfinder (default: every supported system).
@@ -141,6 +152,7 @@ pub fn run(cli: Cli) -> Result<(), Error> {
         Command::Run(args) => run_files(&args),
         Command::Attack(args) => run_attack(&args),
         Command::Rules { system } => print_rules(system.as_deref()),
+        Command::Check { files, json } => check_files(&files, json),
     }
 }
 
@@ -333,6 +345,26 @@ fn simulate_plan(plan: &Plan, sim: &SimulationArgs, progress: &(dyn Fn(u64) + Sy
     let tally = simulate(plan, &config, progress);
     let exact = exact::compute(plan);
     Results::new(plan, &tally, &exact)
+}
+
+fn check_files(files: &[PathBuf], json: bool) -> Result<(), Error> {
+    let scenarios = files
+        .iter()
+        .map(|f| Scenario::load(f))
+        .collect::<Result<Vec<_>, _>>()?;
+    let checks: Vec<_> = scenarios.iter().map(d20odds::report::check).collect();
+    if json {
+        let docs: Vec<_> = checks.into_iter().map(|(_, j)| j).collect();
+        match <[_; 1]>::try_from(docs) {
+            Ok([one]) => println!("{one:#}"),
+            Err(many) => println!("{:#}", serde_json::Value::Array(many)),
+        }
+    } else {
+        for (text, _) in checks {
+            print!("{text}");
+        }
+    }
+    Ok(())
 }
 
 fn print_rules(system: Option<&str>) -> Result<(), Error> {

@@ -1,6 +1,7 @@
 //! The only writer of files: turns [`Results`] into the report folder, replaced whole or
 //! not at all, and renders the terminal summary.
 
+mod check;
 mod results;
 mod table;
 mod text;
@@ -9,6 +10,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use crate::error::Error;
+pub use check::check;
 pub use results::{Results, sweep_table};
 pub use table::{Cells, Table};
 pub use text::summary_text;

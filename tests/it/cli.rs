@@ -312,3 +312,51 @@ fn bad_experiments_exit_2_name_the_place_and_write_nothing() {
         assert!(!dir.path().join("reports").exists(), "{to}: wrote a report");
     }
 }
+
+#[test]
+fn check_explains_the_pathfinder_examples() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = repo().join("experiments/pf1-cover-examples.toml");
+    let out = d20odds(&["check", file.to_str().unwrap(), "--json"], dir.path());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let verdict = |attacker: &str| {
+        let line = doc["plan"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|l| l["attacker"] == attacker)
+            .unwrap();
+        (
+            line["cover"].as_str().unwrap().to_string(),
+            line["flanking"].as_bool().unwrap(),
+            line["geometry"]["flanking_partner"]
+                .as_str()
+                .map(str::to_string),
+            line["effective_ac"].as_i64().unwrap(),
+        )
+    };
+    let cases = [
+        ("F", "none", true, Some("C"), 17),
+        ("C", "none", true, Some("F"), 17),
+        ("R", "cover", false, None, 21),
+        ("A", "soft", false, None, 21),
+        ("S", "soft", false, None, 21),
+        ("O", "none", false, None, 20),
+    ];
+    for (attacker, cover, flanking, partner, ac) in cases {
+        assert_eq!(
+            verdict(attacker),
+            (cover.to_string(), flanking, partner.map(str::to_string), ac),
+            "{attacker}"
+        );
+    }
+    assert!(
+        std::fs::read_dir(dir.path()).unwrap().next().is_none(),
+        "check writes nothing"
+    );
+}

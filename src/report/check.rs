@@ -1,0 +1,289 @@
+//! `d20odds check`: every plan line's geometry verdicts, the lines that decided them, and
+//! the final attack bonus, AC and miss chance — as text and as JSON.
+
+use serde_json::{Value, json};
+
+use crate::map::{Line, Point, Square};
+use crate::plan::{Plan, line_parts};
+use crate::scenario::Scenario;
+use crate::verdict::{LineVerdict, line_verdict};
+
+/// One plan line explained.
+struct Explained {
+    json: Value,
+    text: String,
+}
+
+/// The check of a whole scenario: `(text, json)`.
+pub fn check(scenario: &Scenario) -> (String, Value) {
+    let mut text = format!("{}  ({})\n\n", scenario.title, scenario.system);
+    if !scenario.map.is_empty() {
+        text += "map (x → right from 0, y ↓ down from 0):\n";
+        for (y, row) in scenario.map.iter().enumerate() {
+            text += &format!("  {y:>3} {row}\n");
+        }
+        text += "\n";
+    }
+    let lines: Vec<Explained> = (0..scenario.plan.len())
+        .map(|i| explain(scenario, i))
+        .collect();
+    for line in &lines {
+        text += &line.text;
+        text += "\n";
+    }
+    let json = json!({
+        "title": scenario.title,
+        "system": scenario.system.key(),
+        "plan": lines.into_iter().map(|l| l.json).collect::<Vec<_>>(),
+    });
+    (text, json)
+}
+
+fn explain(scenario: &Scenario, index: usize) -> Explained {
+    let line = &scenario.plan[index];
+    let rules = scenario.system.rules();
+    let attacker = &scenario.combatants[line.attacker];
+    let target = &scenario.combatants[line.target];
+    let attack = &attacker.attacks[line.attack];
+    let mut text = format!(
+        "{} ({}) → {} ({}): {}\n",
+        attacker.name, attacker.token, target.name, target.token, attack.name
+    );
+    let o = &line.overrides;
+    let overridden: Vec<&str> = [
+        ("cover", o.cover.is_some()),
+        ("concealment", o.concealment.is_some()),
+        ("flanking", o.flanking.is_some()),
+        ("attack_mod", o.attack_mod.is_some()),
+        ("ac_mod", o.ac_mod.is_some()),
+    ]
+    .into_iter()
+    .filter_map(|(name, set)| set.then_some(name))
+    .collect();
+    let mut json = json!({
+        "attacker": attacker.token.to_string(),
+        "target": target.token.to_string(),
+        "attack": attack.name,
+        "overridden": overridden,
+    });
+    if let Some(field) = &scenario.battlefield {
+        let v = line_verdict(scenario, field, rules, line);
+        text += &verdict_text(scenario, &v);
+        json["geometry"] = verdict_json(scenario, &v);
+    } else {
+        text += "  no map: only the plan's overrides apply\n";
+    }
+    if !overridden.is_empty() {
+        text += &format!("  overridden by the plan: {}\n", overridden.join(", "));
+    }
+    let mut plan = Plan::empty(&scenario.title, scenario.system, 0, 1, 1);
+    let result = line_parts(scenario, line, 0)
+        .map_err(|e| e.message)
+        .and_then(|(a, d, s)| plan.add_line(rules, a, d, s));
+    match result {
+        Ok(()) => {
+            let m = &plan.lines[0].modifiers;
+            let p = &plan.slots[0].profile;
+            text += &format!(
+                "  result: cover {}, concealment {}%, flanking {}; attack {:+} (mods {:+}) vs AC {} (mods {:+}), miss chance {}%\n",
+                m.cover,
+                m.concealment,
+                m.flanking,
+                p.bonus,
+                m.attack_mod,
+                p.ac,
+                m.ac_mod,
+                p.miss_chance
+            );
+            for (key, value) in [
+                ("cover", json!(m.cover.key())),
+                ("concealment", json!(m.concealment)),
+                ("flanking", json!(m.flanking)),
+                ("attack_mod", json!(m.attack_mod)),
+                ("ac_mod", json!(m.ac_mod)),
+                ("effective_bonus", json!(p.bonus)),
+                ("effective_ac", json!(p.ac)),
+                ("miss_chance", json!(p.miss_chance)),
+            ] {
+                json[key] = value;
+            }
+        }
+        Err(message) => {
+            text += &format!("  no attack: {message}\n");
+            json["error"] = json!(message);
+        }
+    }
+    Explained { json, text }
+}
+
+fn point(p: Point) -> Value {
+    json!([p.x, p.y])
+}
+
+fn square(s: Square) -> Value {
+    json!([s.x, s.y])
+}
+
+/// What stopped a line, for people.
+fn blockers(line: &Line) -> String {
+    let mut by = Vec::new();
+    for (set, name) in [
+        (line.wall, "wall"),
+        (line.low, "low wall"),
+        (line.improved, "improved"),
+        (line.creature, "creature"),
+    ] {
+        if set {
+            by.push(name.to_string());
+        }
+    }
+    if line.concealment > 0 {
+        by.push(format!("concealment {}%", line.concealment));
+    }
+    if by.is_empty() {
+        "clear".into()
+    } else {
+        by.join(", ")
+    }
+}
+
+fn lines_json(lines: &[Line]) -> Value {
+    lines
+        .iter()
+        .map(|l| {
+            json!({
+                "from": point(l.from),
+                "to": point(l.to),
+                "blocked": l.blocked(),
+                "wall": l.wall, "low": l.low, "improved": l.improved, "creature": l.creature,
+                "concealment": l.concealment,
+            })
+        })
+        .collect()
+}
+
+fn lines_text(lines: &[Line]) -> String {
+    lines
+        .iter()
+        .map(|l| {
+            format!(
+                "      ({},{})→({},{}) {}\n",
+                l.from.x,
+                l.from.y,
+                l.to.x,
+                l.to.y,
+                blockers(l)
+            )
+        })
+        .collect()
+}
+
+fn verdict_text(scenario: &Scenario, v: &LineVerdict) -> String {
+    let c = &v.cover_lines;
+    let mut text = String::new();
+    if let Some(r) = v.reach {
+        text += &format!(
+            "  reach: {} ft{}, distance {} ft: {}\n",
+            r.feet,
+            if r.reach_weapon {
+                " (reach weapon)"
+            } else {
+                ""
+            },
+            v.distance_ft,
+            if r.threatens {
+                "threatens"
+            } else {
+                "out of reach"
+            }
+        );
+    } else {
+        text += &format!("  distance: {} ft\n", v.distance_ft);
+    }
+    let from = match c.corner {
+        Some(p) => format!(
+            "corner ({},{}) of square ({},{})",
+            p.x, p.y, c.from.x, c.from.y
+        ),
+        None => format!("square ({},{}) (adjacent melee)", c.from.x, c.from.y),
+    };
+    text += &format!(
+        "  cover: {} — {} blocked of {} lines{}{}, best from {from} to target square ({},{})\n",
+        v.cover,
+        c.tally.k,
+        c.lines.len(),
+        if c.tally.soft {
+            ", a creature in the line"
+        } else {
+            ""
+        },
+        if c.tally.improved {
+            ", improved terrain"
+        } else {
+            ""
+        },
+        c.to.x,
+        c.to.y
+    );
+    text += &lines_text(&c.lines);
+    let k = &v.concealment_lines;
+    text += &format!(
+        "  concealment: {}%{} (terrain {}%, light {}%)\n",
+        v.concealment,
+        if k.total {
+            " total: no line of sight"
+        } else {
+            ""
+        },
+        k.terrain,
+        k.light
+    );
+    if k.terrain > 0 {
+        text += &lines_text(&k.lines);
+    }
+    match &v.flanking {
+        Some(f) => {
+            let partner = &scenario.combatants[f.partner];
+            text += &format!(
+                "  flanking: with {} ({}), centres ({},{})→({},{}) cross opposite borders\n",
+                partner.name,
+                partner.token,
+                f.line.from.x2 as f64 / 2.0,
+                f.line.from.y2 as f64 / 2.0,
+                f.line.to.x2 as f64 / 2.0,
+                f.line.to.y2 as f64 / 2.0,
+            );
+        }
+        None => text += "  flanking: no partner opposite\n",
+    }
+    text += &format!(
+        "  ground: attacker {} ft, target {} ft\n",
+        v.attacker_ground, v.target_ground
+    );
+    text
+}
+
+fn verdict_json(scenario: &Scenario, v: &LineVerdict) -> Value {
+    let c = &v.cover_lines;
+    let k = &v.concealment_lines;
+    json!({
+        "cover": v.cover.key(),
+        "blocked_lines": c.tally.k,
+        "soft": c.tally.soft,
+        "improved": c.tally.improved,
+        "adjacent": v.adjacent,
+        "corner": c.corner.map(point),
+        "attacker_square": square(c.from),
+        "target_square": square(c.to),
+        "cover_lines": lines_json(&c.lines),
+        "concealment": v.concealment,
+        "total_concealment": k.total,
+        "concealment_lines": lines_json(&k.lines),
+        "flanking_partner": v.flanking.map(|f| scenario.combatants[f.partner].token.to_string()),
+        "reach_ft": v.reach.map(|r| r.feet),
+        "threatens": v.reach.map(|r| r.threatens),
+        "distance_ft": v.distance_ft,
+        "attacker_ground": v.attacker_ground,
+        "target_ground": v.target_ground,
+    })
+}
