@@ -216,7 +216,8 @@ pub fn parse(rows: &[&str], legend: &[(char, Terrain)]) -> Result<ParsedMap, Map
     })
 }
 
-fn lookup(c: char, legend: &[(char, Terrain)]) -> Option<Terrain> {
+/// The terrain a symbol stands for: the legend first, then the built-in symbols.
+pub fn lookup(c: char, legend: &[(char, Terrain)]) -> Option<Terrain> {
     legend
         .iter()
         .chain(Terrain::BUILT_IN.iter())

@@ -51,7 +51,7 @@ use std::fmt;
 pub use concealment::{ConcealmentVerdict, concealment};
 pub use cover::{Attack, Config, CoverVerdict, Ctx, LineTally, Vision, cover};
 pub use flank::{Centre, FlankLine, flanking};
-pub use grid::{Grid, MAX_SIDE, ParsedMap, Terrain, Token, parse};
+pub use grid::{Grid, MAX_SIDE, ParsedMap, Terrain, Token, lookup, parse};
 pub use line::{Crossings, End, Touch, crossings, touches};
 pub use reach::{Reach, adjacent, distance, square_distance, threatens};
 pub use sight::Line;

@@ -543,7 +543,7 @@ impl Validator<'_> {
                 (*symbol, terrain)
             })
             .collect();
-        let parsed = map::parse(&rows, &terrain).map_err(at)?;
+        let mut parsed = map::parse(&rows, &terrain).map_err(at)?;
         let spaces = combatants
             .iter()
             .map(|c| {
@@ -555,6 +555,14 @@ impl Validator<'_> {
                 Space::place(c.token, squares, c.size.row().squares).map_err(at)
             })
             .collect::<Result<Vec<_>, _>>()?;
+        for (raw_c, space) in raw.combatants.iter().zip(&spaces) {
+            if let Some(symbol) = &raw_c.get_ref().terrain {
+                let under = self.terrain_under(symbol, &terrain)?;
+                for square in space.squares() {
+                    parsed.grid.set(square, under);
+                }
+            }
+        }
         let rows = rows.into_iter().map(str::to_string).collect();
         Ok((
             rows,
@@ -563,6 +571,34 @@ impl Validator<'_> {
                 spaces,
             }),
         ))
+    }
+
+    /// The terrain a combatant's `terrain = "…"` names: one symbol of the legend or the
+    /// built-in ones that a creature can stand in.
+    fn terrain_under(
+        &self,
+        symbol: &Spanned<String>,
+        legend: &[(char, Terrain)],
+    ) -> Result<Terrain, InputError> {
+        let mut chars = symbol.get_ref().chars();
+        let found = match (chars.next(), chars.next()) {
+            (Some(c), None) => map::lookup(c, legend),
+            _ => None,
+        };
+        match found {
+            Some(t) if !t.blocks => Ok(t),
+            Some(_) => Err(self.err(
+                symbol.span(),
+                "a combatant cannot stand inside blocking terrain",
+            )),
+            None => Err(self.err(
+                symbol.span(),
+                format!(
+                    "unknown terrain `{}`: expected one map symbol, e.g. \"~\" (fog), \",\" (dim light), \":\" (darkness) or one of the [legend]",
+                    symbol.get_ref()
+                ),
+            )),
+        }
     }
 
     fn plan_line(
@@ -767,7 +803,7 @@ action = "full"
             (
                 "hp = 30",
                 "hpp = 30",
-                "t.toml:18:1: unknown field `hpp`, expected one of `token`, `name`, `side`, `size`, `ac`, `dex`, `hp`, `con`, `fort`, `level`, `reflex`, `elevation`, `conditions`, `senses`, `immune_to_crits`, `evasion`, `attack` (did you mean `hp`?)",
+                "t.toml:18:1: unknown field `hpp`, expected one of `token`, `name`, `side`, `size`, `ac`, `dex`, `hp`, `con`, `fort`, `level`, `reflex`, `elevation`, `conditions`, `senses`, `immune_to_crits`, `terrain`, `evasion`, `attack` (did you mean `hp`?)",
             ),
             (
                 "action = \"full\"",

@@ -82,6 +82,8 @@ pub struct RawCombatant {
     pub senses: Vec<Spanned<String>>,
     #[serde(default)]
     pub immune_to_crits: bool,
+    /// The terrain symbol under the combatant's letter (it stands in fog, dim light…).
+    pub terrain: Option<Spanned<String>>,
     pub evasion: Option<Spanned<String>>,
     #[serde(default, rename = "attack")]
     pub attacks: Vec<Spanned<RawAttack>>,
