@@ -48,6 +48,7 @@ pub mod dice;
 pub mod engine;
 pub mod error;
 pub mod exact;
+pub mod heatmap;
 pub mod map;
 pub mod plan;
 pub mod report;

@@ -159,8 +159,20 @@ impl LineDefence {
 impl Plan {
     /// Resolves every plan line of a scenario.
     pub fn from_scenario(scenario: &Scenario) -> Result<Plan, InputError> {
+        let (plan, refusals) = Self::from_scenario_skipping_refused(scenario);
+        match refusals.into_iter().flatten().next() {
+            Some(refusal) => Err(refusal),
+            None => Ok(plan),
+        }
+    }
+
+    /// Resolves the plan lines that can be made and says why the others cannot (out of
+    /// reach, total cover…): a heatmap square where a line is impossible still has
+    /// figures for the rest. The second value holds, per plan line, its refusal.
+    pub fn from_scenario_skipping_refused(scenario: &Scenario) -> (Plan, Vec<Option<InputError>>) {
         let rules = scenario.system.rules();
         let mut targets: Vec<(usize, Target)> = Vec::new();
+        let mut refusals = Vec::with_capacity(scenario.plan.len());
         let mut plan = Plan {
             title: scenario.title.clone(),
             system: scenario.system,
@@ -187,12 +199,14 @@ impl Plan {
                     targets.len() - 1
                 }
             };
-            let (attack, defence, situation) = line_parts(scenario, line, target)?;
-            plan.add_line(rules, attack, defence, situation)
-                .map_err(|m| scenario.source.error(line.span.clone(), m))?;
+            let added = line_parts(scenario, line, target).and_then(|(a, d, s)| {
+                plan.add_line(rules, a, d, s)
+                    .map_err(|m| scenario.source.error(line.span.clone(), m))
+            });
+            refusals.push(added.err());
         }
         plan.targets = targets.into_iter().map(|(_, t)| t).collect();
-        Ok(plan)
+        (plan, refusals)
     }
 
     /// An empty plan to which lines are added one by one (the `attack` command).

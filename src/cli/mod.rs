@@ -10,6 +10,7 @@ use d20odds::dice::{CritSpec, Dice};
 use d20odds::engine::{EngineConfig, SamplerKind, simulate};
 use d20odds::error::{Error, InputError};
 use d20odds::exact;
+use d20odds::heatmap::heatmap_table;
 use d20odds::plan::{LineAttack, LineDefence, Plan, Situation, Target};
 use d20odds::report::{Results, report_files, summary_text, sweep_table, write_folder};
 use d20odds::rules::{CoverLevel, SystemId};
@@ -159,6 +160,7 @@ pub fn run(cli: Cli) -> Result<(), Error> {
 /// One experiment file, fully validated: its plan and one plan per sweep point.
 struct Job<'a> {
     path: &'a Path,
+    scenario: Scenario,
     plan: Plan,
     sweep: Vec<(Assignments, Plan)>,
 }
@@ -176,7 +178,12 @@ impl<'a> Job<'a> {
                 sweep.push((assignments, point_plan));
             }
         }
-        Ok(Self { path, plan, sweep })
+        Ok(Self {
+            path,
+            scenario,
+            plan,
+            sweep,
+        })
     }
 
     /// Simulates the plan and every sweep point under one progress bar.
@@ -197,6 +204,7 @@ impl<'a> Job<'a> {
             .collect();
         results.sweep = sweep_table(&points);
         bar.finish();
+        results.heatmap = heatmap_table(&self.scenario, self.plan.seed);
         results
     }
 }

@@ -43,8 +43,6 @@ mod space;
 mod golden;
 #[cfg(test)]
 mod props;
-#[cfg(test)]
-mod timing;
 
 use std::fmt;
 

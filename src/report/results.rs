@@ -24,6 +24,8 @@ pub struct Results {
     pub damage: Table,
     /// One summary per sweep point, when the experiment sweeps.
     pub sweep: Option<Table>,
+    /// One row per square tried, when the experiment has a `[heatmap]`.
+    pub heatmap: Option<Table>,
     /// Why exact figures are missing, where they are.
     pub exact_notes: Vec<String>,
 }
@@ -49,6 +51,7 @@ impl Results {
             rounds: rounds_table(plan, tally, exact),
             damage: damage_table(plan, tally, exact),
             sweep: None,
+            heatmap: None,
             exact_notes,
         }
     }
@@ -57,6 +60,7 @@ impl Results {
     pub fn tables(&self) -> Vec<&Table> {
         let mut tables = vec![&self.summary, &self.rounds, &self.damage];
         tables.extend(&self.sweep);
+        tables.extend(&self.heatmap);
         tables
     }
 

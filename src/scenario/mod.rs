@@ -66,6 +66,8 @@ pub struct Scenario {
     /// Terrain and where each combatant stands; `None` without a map (then only the
     /// plan's overrides set cover, concealment and flanking).
     pub battlefield: Option<Battlefield>,
+    /// `[heatmap]`: the combatant (index) tried on every open square.
+    pub heatmap: Option<usize>,
     /// Legend additions and overrides, by symbol.
     pub legend: Vec<(char, RawTerrain)>,
     pub combatants: Vec<Combatant>,
@@ -200,9 +202,6 @@ impl Validator<'_> {
             )
         })?;
         let rules = system.rules();
-        if let Some(v) = &raw.heatmap {
-            return Err(self.err(v.span(), "`heatmap` is not supported yet"));
-        }
         let trials = match &raw.trials {
             None => DEFAULT_TRIALS,
             Some(t) if *t.get_ref() >= 1 => *t.get_ref() as u64,
@@ -228,6 +227,29 @@ impl Validator<'_> {
             .collect::<Result<Vec<_>, _>>()?;
         self.unique_tokens(&raw.combatants)?;
         let (map, battlefield) = self.map(&raw, &legend, &combatants)?;
+        let heatmap = match &raw.heatmap {
+            None => None,
+            Some(h) => {
+                let token = &h.get_ref().token;
+                let index = single_letter(token.get_ref())
+                    .and_then(|t| combatants.iter().position(|c| c.token == t))
+                    .ok_or_else(|| {
+                        self.err(
+                            token.span(),
+                            format!(
+                                "no combatant has token `{}` to try on the heatmap",
+                                token.get_ref()
+                            ),
+                        )
+                    })?;
+                if battlefield.is_none() {
+                    return Err(
+                        self.err(h.span(), "a heatmap needs a map to move the combatant on")
+                    );
+                }
+                Some(index)
+            }
+        };
         let plan = raw
             .plan
             .iter()
@@ -245,6 +267,7 @@ impl Validator<'_> {
             rounds,
             map,
             battlefield,
+            heatmap,
             legend,
             combatants,
             plan,

@@ -25,7 +25,14 @@ pub struct RawExperiment {
     pub plan: Vec<Spanned<RawPlanLine>>,
     #[serde(default)]
     pub sweep: Vec<Spanned<RawSweep>>,
-    pub heatmap: Option<Spanned<toml::Value>>,
+    pub heatmap: Option<Spanned<RawHeatmap>>,
+}
+
+/// `[heatmap] token = "R"`: the combatant tried on every open square.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawHeatmap {
+    pub token: Spanned<String>,
 }
 
 /// One swept field: `set = "O.ac"`, `values = [16, 18, 20]`.

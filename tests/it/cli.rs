@@ -315,9 +315,11 @@ fn bad_experiments_exit_2_name_the_place_and_write_nothing() {
     }
 }
 
-/// The `# expect: A>T key=value …` comments of a shipped experiment, as (attacker, target,
-/// expectations).
-fn expectations(text: &str) -> Vec<(String, String, Vec<(String, String)>)> {
+/// One `# expect: A>T key=value …` comment: attacker, target, and the expected values.
+type Expectation = (String, String, Vec<(String, String)>);
+
+/// The `# expect:` comments of a shipped experiment.
+fn expectations(text: &str) -> Vec<Expectation> {
     text.lines()
         .filter_map(|l| l.strip_prefix("# expect:"))
         .map(|rest| {
@@ -382,4 +384,60 @@ fn check_gives_the_verdicts_written_in_the_shipped_experiments() {
         std::fs::read_dir(dir.path()).unwrap().next().is_none(),
         "check writes nothing"
     );
+}
+
+#[test]
+fn heatmap_tries_every_open_square_with_the_geometry_judged_anew() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = repo().join("experiments/pf1-cover-examples.toml");
+    let out = d20odds(
+        &[
+            "run",
+            file.to_str().unwrap(),
+            "--quiet",
+            "--trials",
+            "2000",
+            "--out",
+            "r",
+        ],
+        dir.path(),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let csv = std::fs::read_to_string(dir.path().join("r/pf1-cover-examples/heatmap.csv")).unwrap();
+    let columns = header(&csv);
+    assert_eq!(&columns[..4], ["x", "y", "method", "O_p_hit"]);
+    assert!(columns.contains(&"O_cover") && columns.contains(&"F_refused"));
+    let rows: Vec<Vec<&str>> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect();
+    // 96 squares, 11 walls, 10 other combatant squares (the Large ogre fills 4): 84 open.
+    assert_eq!(rows.len(), 84);
+    let at = |x: &str, y: &str| {
+        rows.iter()
+            .find(|r| r[0] == x && r[1] == y)
+            .unwrap()
+            .clone()
+    };
+    let col = |name: &str| columns.iter().position(|c| *c == name).unwrap();
+    // The archer's +9 against AC 17 hits on 8+ (13/20) with a clear line, on 12+ (9/20)
+    // behind the cleric (soft cover), on 10+ (11/20) with partial cover.
+    for (x, y, p_hit, cover) in [
+        ("0", "3", "0.65", "none"),
+        ("11", "3", "0.65", "none"),
+        ("0", "0", "0.55", "partial"),
+        ("11", "0", "0.45", "soft"),
+    ] {
+        let row = at(x, y);
+        let got: f64 = row[col("O_p_hit")].parse().unwrap();
+        let want: f64 = p_hit.parse().unwrap();
+        assert!((got - want).abs() < 1e-12, "({x},{y}) p_hit {got}");
+        assert_eq!(row[col("O_cover")], cover, "({x},{y})");
+        assert_eq!(row[col("method")], "exact");
+    }
 }

@@ -1,0 +1,240 @@
+//! `[heatmap]`: one combatant tried on every open square of the map. Geometry is judged
+//! anew and the plan recomputed for each square; the figures come from the exact engine,
+//! or, where it cannot compute them, from a short Monte Carlo run (the `method` column
+//! says which).
+//!
+//! Architecture Invariant: a square's figures depend only on the scenario, the square
+//! and the seed — never on the thread that computed them.
+
+use rayon::prelude::*;
+
+use crate::engine::{EngineConfig, count_where, simulate};
+use crate::exact;
+use crate::map::Space;
+use crate::plan::Plan;
+use crate::report::Table;
+use crate::scenario::Scenario;
+use crate::verdict::line_verdict;
+
+/// Trials per square when the exact engine cannot compute a figure.
+pub const SIMULATED_TRIALS: u64 = 20_000;
+
+/// One target's figures at one square.
+#[derive(Debug, Clone, PartialEq)]
+struct TargetCell {
+    /// Mean P(hit) of the attacks at the target on the plan lines that involve the moved
+    /// combatant (all lines at the target when none does); `None` when none can be made.
+    p_hit: Option<f64>,
+    /// Down by the end of the last round.
+    p_down: f64,
+    mean_damage: f64,
+    cover: String,
+    concealment: u8,
+    flanking: bool,
+    /// A plan line at this target cannot be made from here (out of reach, total cover).
+    refused: bool,
+}
+
+struct Cell {
+    x: i32,
+    y: i32,
+    exact: bool,
+    targets: Vec<TargetCell>,
+}
+
+/// The squares where the combatant's whole space fits: on the map, on no blocking
+/// terrain, on no other combatant.
+pub fn placements(scenario: &Scenario, token: usize) -> Vec<Space> {
+    let Some(field) = &scenario.battlefield else {
+        return Vec::new();
+    };
+    let side = field.spaces[token].side();
+    let (width, height) = (field.grid.width() as i32, field.grid.height() as i32);
+    (0..=height - side)
+        .flat_map(|y| (0..=width - side).map(move |x| (x, y)))
+        .filter_map(|(x, y)| Space::new(x, y, side))
+        .filter(|space| {
+            space.squares().all(|s| {
+                field.grid.contains(s)
+                    && !field.grid.terrain(s).blocks
+                    && field
+                        .spaces
+                        .iter()
+                        .enumerate()
+                        .all(|(i, other)| i == token || !other.contains(s))
+            })
+        })
+        .collect()
+}
+
+/// The combatants attacked by the plan, in order of first appearance (as the plan's
+/// targets are).
+fn target_combatants(scenario: &Scenario) -> Vec<usize> {
+    let mut targets = Vec::new();
+    for line in &scenario.plan {
+        if !targets.contains(&line.target) {
+            targets.push(line.target);
+        }
+    }
+    targets
+}
+
+/// heatmap.csv: `x,y,method`, then per target token `T`: `T_p_hit, T_p_down,
+/// T_mean_damage, T_cover, T_concealment, T_flanking, T_refused`. `None` without a
+/// `[heatmap]` section.
+pub fn heatmap_table(scenario: &Scenario, seed: u64) -> Option<Table> {
+    let token = scenario.heatmap?;
+    let cells: Vec<Cell> = placements(scenario, token)
+        .par_iter()
+        .enumerate()
+        .map(|(i, &space)| cell(scenario, token, space, seed ^ i as u64))
+        .collect();
+    let mut table = Table::new("heatmap");
+    table.int("x", cells.iter().map(|c| i64::from(c.x)));
+    table.int("y", cells.iter().map(|c| i64::from(c.y)));
+    table.text(
+        "method",
+        cells
+            .iter()
+            .map(|c| if c.exact { "exact" } else { "simulated" }.to_string()),
+    );
+    for (t, &combatant) in target_combatants(scenario).iter().enumerate() {
+        let name = scenario.combatants[combatant].token;
+        let of = |c: &Cell| c.targets[t].clone();
+        table.float(format!("{name}_p_hit"), cells.iter().map(|c| of(c).p_hit));
+        table.float(
+            format!("{name}_p_down"),
+            cells.iter().map(|c| Some(of(c).p_down)),
+        );
+        table.float(
+            format!("{name}_mean_damage"),
+            cells.iter().map(|c| Some(of(c).mean_damage)),
+        );
+        table.text(format!("{name}_cover"), cells.iter().map(|c| of(c).cover));
+        table.int(
+            format!("{name}_concealment"),
+            cells.iter().map(|c| i64::from(of(c).concealment)),
+        );
+        table.bool(
+            format!("{name}_flanking"),
+            cells.iter().map(|c| of(c).flanking),
+        );
+        table.bool(
+            format!("{name}_refused"),
+            cells.iter().map(|c| of(c).refused),
+        );
+    }
+    Some(table)
+}
+
+/// Every target's figures with the combatant at `space`.
+fn cell(scenario: &Scenario, token: usize, space: Space, seed: u64) -> Cell {
+    let mut moved = scenario.clone();
+    if let Some(field) = &mut moved.battlefield {
+        field.spaces[token] = space;
+    }
+    let (plan, refusals) = Plan::from_scenario_skipping_refused(&moved);
+    let exact = exact::compute(&plan);
+    let all_exact =
+        exact.targets.iter().all(Result::is_ok) && exact.slots.iter().all(Option::is_some);
+    let tally = (!all_exact).then(|| {
+        let mut short = plan.clone();
+        short.seed = seed;
+        let trials = plan.trials.min(SIMULATED_TRIALS);
+        simulate(&short, &EngineConfig::new(trials), &|_| ())
+    });
+    // The plan's line index of each scenario line that could be made.
+    let plan_lines: Vec<Option<usize>> = refusals
+        .iter()
+        .scan(0, |made, refusal| {
+            Some(refusal.is_none().then(|| {
+                *made += 1;
+                *made - 1
+            }))
+        })
+        .collect();
+    let targets = target_combatants(&moved)
+        .into_iter()
+        .enumerate()
+        .map(|(t, combatant)| {
+            let at_target = |l: &&crate::scenario::PlanLine| l.target == combatant;
+            let involved: Vec<usize> = moved
+                .plan
+                .iter()
+                .enumerate()
+                .filter(|(_, l)| at_target(l) && (l.attacker == token || l.target == token))
+                .map(|(i, _)| i)
+                .collect();
+            let chosen: Vec<usize> = if involved.is_empty() {
+                (0..moved.plan.len())
+                    .filter(|&i| moved.plan[i].target == combatant)
+                    .collect()
+            } else {
+                involved
+            };
+            let chosen_plan_lines: Vec<usize> =
+                chosen.iter().filter_map(|&i| plan_lines[i]).collect();
+            let slots: Vec<usize> = plan
+                .slots_against(t)
+                .filter(|(_, slot)| chosen_plan_lines.contains(&slot.line))
+                .map(|(s, _)| s)
+                .collect();
+            let (p_hit, p_down, mean_damage) = match &tally {
+                None => {
+                    let rounds = &exact.targets[t].as_ref().expect("all exact").rounds;
+                    let last = rounds[rounds.len() - 1];
+                    let hits: Vec<f64> = slots
+                        .iter()
+                        .filter_map(|&s| exact.slots[s].map(|e| e.p_hit))
+                        .collect();
+                    (mean(&hits), last.p_down, last.mean_damage)
+                }
+                Some(tally) => {
+                    let last = tally.rounds[t][tally.rounds[t].len() - 1];
+                    let n = tally.trials as f64;
+                    let hits: Vec<f64> = slots
+                        .iter()
+                        .filter(|&&s| tally.attacks_made(s) > 0)
+                        .map(|&s| {
+                            let layout = plan.slots[s].profile.layout();
+                            count_where(&tally.outcomes[s], |o| layout.is_hit(o)) as f64
+                                / tally.attacks_made(s) as f64
+                        })
+                        .collect();
+                    (
+                        mean(&hits),
+                        last.down as f64 / n,
+                        last.damage_sum as f64 / n,
+                    )
+                }
+            };
+            let line_index = chosen[0];
+            let field = moved.battlefield.as_ref().expect("a heatmap has a map");
+            let verdict =
+                line_verdict(&moved, field, moved.system.rules(), &moved.plan[line_index]);
+            TargetCell {
+                p_hit,
+                p_down,
+                mean_damage,
+                cover: verdict.cover.key().to_string(),
+                concealment: verdict.concealment,
+                flanking: verdict.flanking.is_some(),
+                refused: moved
+                    .plan
+                    .iter()
+                    .zip(&refusals)
+                    .any(|(l, r)| l.target == combatant && r.is_some()),
+            }
+        })
+        .collect();
+    Cell {
+        x: space.x(),
+        y: space.y(),
+        exact: all_exact,
+        targets,
+    }
+}
+
+fn mean(values: &[f64]) -> Option<f64> {
+    (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64)
+}
