@@ -41,6 +41,29 @@ pub struct AttackProfile {
     pub miss_chance_timing: MissChanceTiming,
     pub min_damage: i64,
     pub resolution: Resolution,
+    /// Against a target with total concealment whose square is not pinpointed, the
+    /// attacker strikes one of `candidates` squares, `right` of which are the target's;
+    /// a wrong square is an automatic miss, before any roll (RULES.md §3.6).
+    pub guess: SquareGuess,
+}
+
+/// The odds of attacking the right square: `right` of `candidates`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SquareGuess {
+    pub right: u32,
+    pub candidates: u32,
+}
+
+impl SquareGuess {
+    /// The square is known.
+    pub const KNOWN: SquareGuess = SquareGuess {
+        right: 1,
+        candidates: 1,
+    };
+
+    fn probability(self) -> f64 {
+        f64::from(self.right) / f64::from(self.candidates.max(1))
+    }
 }
 
 /// How an attack resolves: an attack roll, or a coup de grace's automatic critical hit
@@ -79,6 +102,7 @@ impl AttackProfile {
             miss_chance_timing: rules.miss_chance_timing,
             min_damage: rules.min_damage,
             resolution: Resolution::Roll,
+            guess: SquareGuess::KNOWN,
         }
     }
 
@@ -188,7 +212,7 @@ impl AttackProfile {
                 )
             });
         }
-        let keep = 1.0 - f64::from(self.miss_chance) / 100.0;
+        let keep = (1.0 - f64::from(self.miss_chance) / 100.0) * self.guess.probability();
         let p_roll_hit = f64::from(self.hitting_faces()) / 20.0;
         let p_threat = f64::from(self.threatening_faces()) / 20.0;
         let p_crit = match self.crit_rule {
@@ -218,6 +242,11 @@ impl AttackProfile {
             } else {
                 Outcome::Slain(damage)
             };
+        }
+        if self.guess.right < self.guess.candidates
+            && rng.random_range(0..self.guess.candidates) >= self.guess.right
+        {
+            return Outcome::Miss;
         }
         let concealed =
             |rng: &mut R| self.miss_chance > 0 && rng.random_range(1..=100u8) <= self.miss_chance;
@@ -451,6 +480,13 @@ mod tests {
             (11, 800),
             (231, 400),
         );
+        // The same, its square not pinpointed: 1 right square of 9 → everything × 1/9.
+        let mut guessing = pf1(10, 20, "2", "20/x2", 50);
+        guessing.guess = SquareGuess {
+            right: 1,
+            candidates: 9,
+        };
+        check(guessing, (11, 360), (11, 7200), (231, 3600));
     }
 
     #[test]

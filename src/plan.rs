@@ -4,7 +4,7 @@
 //! attack's effective bonus, AC and miss chance here, once; the engines never look at a
 //! rule table or a map.
 
-use crate::attack::{AttackProfile, Resolution};
+use crate::attack::{AttackProfile, Resolution, SquareGuess};
 use crate::dice::{CritSpec, Dice};
 use crate::error::InputError;
 use crate::rules::{
@@ -44,6 +44,8 @@ pub struct Modifiers {
     /// Miss chance in percent.
     pub concealment: u8,
     pub flanking: bool,
+    /// Squares the attacker must choose among (1: the target's square is known).
+    pub guess: SquareGuess,
     /// Total added to every attack roll of the line (flanking included).
     pub attack_mod: i32,
     /// Total added to the target's AC (cover included).
@@ -74,6 +76,8 @@ pub struct Slot {
 /// What a GM or the map says about one attacker → target line.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Situation {
+    /// The square to strike must be guessed (total concealment, not pinpointed).
+    pub guess: Option<SquareGuess>,
     pub cover: Option<CoverLevel>,
     pub concealment: Option<u8>,
     pub flanking: Option<bool>,
@@ -300,6 +304,7 @@ impl Plan {
             profile.miss_chance = concealment;
             profile.crits_possible = !defence.immune_to_crits;
             profile.resolution = resolution;
+            profile.guess = situation.guess.unwrap_or(SquareGuess::KNOWN);
             self.slots.push(Slot {
                 line,
                 index,
@@ -316,6 +321,7 @@ impl Plan {
                 cover,
                 concealment,
                 flanking,
+                guess: situation.guess.unwrap_or(SquareGuess::KNOWN),
                 attack_mod,
                 ac_mod,
             },
@@ -404,11 +410,15 @@ pub fn line_parts(
         flanking: o.flanking,
         attack_mod: o.attack_mod,
         ac_mod: o.ac_mod,
+        guess: None,
     };
     let mut grounds = (attacker.elevation, defender.elevation);
     if let Some(field) = &scenario.battlefield {
         let v = line_verdict(scenario, field, rules, line);
         check_reach(scenario, line, &v, attack)?;
+        if v.concealment_lines.total && !line.pinpointed {
+            situation.guess = Some(v.guess);
+        }
         situation.cover = situation.cover.or(Some(v.cover));
         situation.concealment = situation.concealment.or(Some(v.concealment));
         situation.flanking = situation.flanking.or(Some(v.flanking.is_some()));

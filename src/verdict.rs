@@ -5,6 +5,7 @@
 //! Architecture Invariant: geometry comes from [`crate::map`], rule numbers from
 //! [`crate::rules`]; this module only joins them for a combatant pair.
 
+use crate::attack::SquareGuess;
 use crate::map::{
     self, Attack as MapAttack, ConcealmentVerdict, Config, CoverVerdict, Ctx, FlankLine, LineTally,
     Reach,
@@ -29,6 +30,9 @@ pub struct LineVerdict {
     /// Feet above the floor: terrain under the creature plus its own elevation.
     pub attacker_ground: i32,
     pub target_ground: i32,
+    /// Under total concealment, the squares an attacker that has not pinpointed the
+    /// target chooses among: the target's own and every open square next to its space.
+    pub guess: SquareGuess,
 }
 
 /// A flanking partner (combatant index) and the line between the two centres.
@@ -164,6 +168,28 @@ pub fn line_verdict(
         distance_ft: map::distance(from, to),
         attacker_ground: map::ground_elevation(&field.grid, from, attacker.elevation),
         target_ground: map::ground_elevation(&field.grid, to, target.elevation),
+        guess: square_guess(field, line.target),
+    }
+}
+
+/// The target's squares and the open squares around its space (on the map, not blocking,
+/// not another creature's): where an unseen target might stand (RULES.md Ambiguity 9).
+fn square_guess(field: &Battlefield, target: usize) -> SquareGuess {
+    let space = &field.spaces[target];
+    let side = space.side();
+    let ring = (space.y() - 1..=space.y() + side)
+        .flat_map(|y| (space.x() - 1..=space.x() + side).map(move |x| map::Square { x, y }))
+        .filter(|&s| !space.contains(s))
+        .filter(|&s| {
+            field.grid.contains(s)
+                && !field.grid.terrain(s).blocks
+                && field.spaces.iter().all(|other| !other.contains(s))
+        })
+        .count() as u32;
+    let own = (side * side) as u32;
+    SquareGuess {
+        right: own,
+        candidates: own + ring,
     }
 }
 

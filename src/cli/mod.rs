@@ -302,6 +302,7 @@ fn run_attack(args: &AttackArgs) -> Result<(), Error> {
             flanking: Some(args.flanking),
             attack_mod: None,
             ac_mod: None,
+            guess: None,
         },
     )
     .map_err(|m| InputError::flag("--cover", m))?;

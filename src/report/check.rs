@@ -95,6 +95,12 @@ fn explain(scenario: &Scenario, index: usize) -> Explained {
                 m.ac_mod,
                 p.miss_chance
             );
+            if m.guess.right < m.guess.candidates {
+                text += &format!(
+                    "  not pinpointed: strikes {} of {} squares where the target may stand\n",
+                    m.guess.right, m.guess.candidates
+                );
+            }
             for (key, value) in [
                 ("cover", json!(m.cover.key())),
                 ("concealment", json!(m.concealment)),
@@ -104,6 +110,10 @@ fn explain(scenario: &Scenario, index: usize) -> Explained {
                 ("effective_bonus", json!(p.bonus)),
                 ("effective_ac", json!(p.ac)),
                 ("miss_chance", json!(p.miss_chance)),
+                (
+                    "square_guess",
+                    json!(format!("{}/{}", m.guess.right, m.guess.candidates)),
+                ),
             ] {
                 json[key] = value;
             }

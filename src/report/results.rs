@@ -211,6 +211,13 @@ fn summary_table(plan: &Plan, tally: &Tally, exact: &Exact) -> Table {
         "exact_mean_damage",
         exact.slots.iter().map(|e| e.map(|e| e.mean_damage)),
     );
+    t.text(
+        "square_guess",
+        slots.iter().map(|s| {
+            let g = s.profile.guess;
+            format!("{}/{}", g.right, g.candidates)
+        }),
+    );
     t
 }
 

@@ -159,6 +159,9 @@ pub struct PlanLine {
     pub overrides: Overrides,
     /// Where the line is written, for errors found later (e.g. total cover).
     pub span: Range<usize>,
+    /// The attacker knows the square of a target it cannot see; `false` makes it guess
+    /// among the squares the target could be in.
+    pub pinpointed: bool,
 }
 
 impl Scenario {
@@ -733,6 +736,7 @@ impl Validator<'_> {
                 ac_mod: p.ac_mod,
             },
             span: raw.span(),
+            pinpointed: p.pinpointed,
         })
     }
 }

@@ -124,6 +124,12 @@ pub struct RawPlanLine {
     pub flanking: Option<bool>,
     pub attack_mod: Option<i32>,
     pub ac_mod: Option<i32>,
+    #[serde(default = "pinpointed_by_default")]
+    pub pinpointed: bool,
+}
+
+fn pinpointed_by_default() -> bool {
+    true
 }
 
 /// An attack bonus: one number, or a full attack's iteratives as a list.

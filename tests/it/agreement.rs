@@ -5,6 +5,7 @@
 //! impossible or certain event (p = 0 or 1) must be observed exactly so; rare events in
 //! between are left to the figures that aggregate them.
 
+use d20odds::attack::SquareGuess;
 use d20odds::engine::{EngineConfig, SamplerKind, Tally, count_where, simulate};
 use d20odds::exact::{self, Exact};
 use d20odds::plan::{LineAttack, LineDefence, Plan, Situation, Target};
@@ -18,7 +19,8 @@ const TRIALS: u64 = 150_000;
 
 /// A random but valid plan in one of the four systems: one or two targets, one to three
 /// lines, iteratives, hp, Con, rounds, crit ranges and multipliers, miss chances, damage
-/// expressions, and coups de grace on helpless targets.
+/// expressions, coups de grace on helpless targets, and guessed squares under total
+/// concealment.
 fn generated_plan(rng: &mut Pcg64Mcg, seed: u64) -> Plan {
     let rounds = rng.random_range(1..=3);
     let system = SystemId::ALL[seed as usize % SystemId::ALL.len()];
@@ -57,8 +59,15 @@ fn generated_plan(rng: &mut Pcg64Mcg, seed: u64) -> Plan {
             defence.conditions = vec![rules.condition("helpless").unwrap()];
             defence.fort = rng.random_range(-2..=12);
         }
+        let concealment = [0, 0, 20, 50, 35][rng.random_range(0..5)];
+        // Total concealment, sometimes without the square pinpointed: a guess among 9 (a
+        // Medium target in the open) or 16 (Large) squares.
+        let guess = (concealment == 50 && rng.random_bool(0.5))
+            .then(|| [(1, 9), (4, 16)][rng.random_range(0..2)])
+            .map(|(right, candidates)| SquareGuess { right, candidates });
         let situation = Situation {
-            concealment: Some([0, 0, 20, 50, 35][rng.random_range(0..5)]),
+            concealment: Some(concealment),
+            guess,
             ..Situation::default()
         };
         plan.add_line(rules, attack, defence, situation).unwrap();

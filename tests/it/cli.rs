@@ -48,7 +48,7 @@ fn run_writes_the_report_folder_with_the_spec_columns() {
     files.sort();
     assert_eq!(files, ["damage.csv", "rounds.csv", "summary.csv"]);
     let summary = std::fs::read_to_string(folder.join("summary.csv")).unwrap();
-    let spec_summary = "attacker,target,attack,index,bonus,cover,concealment,flanking,attack_mod,ac_mod,effective_bonus,effective_ac,miss_chance,trials,p_hit,p_hit_lo,p_hit_hi,p_crit,p_crit_lo,p_crit_hi,mean_damage,mean_damage_lo,mean_damage_hi,exact_p_hit,exact_p_crit,exact_mean_damage";
+    let spec_summary = "attacker,target,attack,index,bonus,cover,concealment,flanking,attack_mod,ac_mod,effective_bonus,effective_ac,miss_chance,trials,p_hit,p_hit_lo,p_hit_hi,p_crit,p_crit_lo,p_crit_hi,mean_damage,mean_damage_lo,mean_damage_hi,exact_p_hit,exact_p_crit,exact_mean_damage,square_guess";
     assert_eq!(
         header(&summary),
         spec_summary.split(',').collect::<Vec<_>>()
