@@ -24,7 +24,8 @@ pub struct ReportInput {
     pub rule_readings: Vec<String>,
 }
 
-/// One section of the report; in print each starts on a new page.
+/// One section of the report; in print a heading stays with what follows it and a
+/// chart is never split across pages.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Section {
     /// Section heading, also listed in the contents.
@@ -43,6 +44,8 @@ pub enum SectionContent {
     Svg(String),
     /// Text shown verbatim in a monospace block (the input file, the map).
     Preformatted(String),
+    /// Short notes (what a table leaves out, what could not be computed), as a list.
+    Notes(Vec<String>),
 }
 
 /// A table with one header row.
@@ -98,11 +101,7 @@ pub fn report_html(input: &ReportInput) -> String {
     let readings: String = if input.rule_readings.is_empty() {
         "<li>No rule needed interpreting.</li>".to_string()
     } else {
-        input
-            .rule_readings
-            .iter()
-            .map(|r| format!("<li>{}</li>\n", escape_html(r)))
-            .collect()
+        list_items(&input.rule_readings)
     };
     fill(
         TEMPLATE,
@@ -154,11 +153,22 @@ fn section_html(number: usize, section: &Section) -> String {
         SectionContent::Table(t) => table_html(t),
         SectionContent::Svg(svg) => format!("<figure>\n{}\n</figure>", inline_svg(svg)),
         SectionContent::Preformatted(text) => format!("<pre>{}</pre>", escape_html(text)),
+        SectionContent::Notes(notes) => {
+            format!("<ul class=\"notes\">\n{}</ul>", list_items(notes))
+        }
     };
     format!(
         "<section id=\"section-{number}\">\n<h2>{}</h2>\n{body}\n</section>\n",
         escape_html(&section.heading)
     )
+}
+
+/// One escaped `<li>` per text.
+fn list_items(texts: &[String]) -> String {
+    texts
+        .iter()
+        .map(|t| format!("<li>{}</li>\n", escape_html(t)))
+        .collect()
 }
 
 /// Tables with more columns than this get the "wide" style: smaller type and
@@ -252,6 +262,10 @@ mod tests {
                     content: SectionContent::Preformatted("#####\n#F<O#\n#####".into()),
                 },
                 Section {
+                    heading: "Notes".into(),
+                    content: SectionContent::Notes(vec!["Exact <values> not computed.".into()]),
+                },
+                Section {
                     heading: "Chart".into(),
                     content: SectionContent::Svg(
                         "<?xml version=\"1.0\"?>\n<svg width=\"10\" height=\"10\" viewBox=\"0 0 10 10\" xmlns=\"http://www.w3.org/2000/svg\"><rect width=\"5\" height=\"5\"/></svg>"
@@ -288,7 +302,7 @@ mod tests {
         let page = report_html(&sample());
         assert!(page.starts_with("<!DOCTYPE html>"));
         assert!(page.contains("<h1>Ogre &lt;in&gt; the &quot;corridor&quot; &amp; {{seed}}</h1>"));
-        for heading in ["Summary", "Map", "Chart", "Rule readings"] {
+        for heading in ["Summary", "Map", "Notes", "Chart", "Rule readings"] {
             assert!(page.contains(&format!(">{heading}</h2>")), "{heading}");
         }
         assert!(page.contains(
@@ -297,6 +311,11 @@ mod tests {
         assert!(page.contains("<td>F → O: longsword &lt;#2&gt;</td>"));
         assert!(page.contains("<th class=\"num\"><span>P(hit)</span></th>"));
         assert!(page.contains("<pre>#####\n#F&lt;O#\n#####</pre>"));
+        assert!(
+            page.contains(
+                "<ul class=\"notes\">\n<li>Exact &lt;values&gt; not computed.</li>\n</ul>"
+            )
+        );
         assert!(
             page.contains("<figure>\n<svg width=\"10\" height=\"10\" viewBox=\"0 0 10 10\"><rect")
         );
@@ -320,7 +339,8 @@ mod tests {
         for rule in [
             "@page { size: auto; margin: 12mm; }",
             "@media print",
-            "break-before: page",
+            "break-after: avoid",
+            "figure { break-inside: avoid; }",
             "tr { break-inside: avoid; }",
             "max-width: 100%",
         ] {

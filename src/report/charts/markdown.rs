@@ -4,7 +4,8 @@
 use super::html::{ReportInput, SectionContent, Table};
 
 /// Builds the Markdown summary: title, one settings line, then every table
-/// section as a pipe table. Charts and preformatted blocks are left out.
+/// section as a pipe table and every notes section as a list. Charts and
+/// preformatted blocks are left out.
 pub fn summary_markdown(input: &ReportInput) -> String {
     let mut out = format!(
         "# {}\n\nsystem **{}** · seed **{}** · trials **{}** · d20odds {}\n",
@@ -15,10 +16,14 @@ pub fn summary_markdown(input: &ReportInput) -> String {
         inline(&input.version)
     );
     for section in &input.sections {
-        if let SectionContent::Table(table) = &section.content {
-            out.push_str(&format!("\n## {}\n\n", inline(&section.heading)));
-            out.push_str(&pipe_table(table));
-        }
+        let body = match &section.content {
+            SectionContent::Table(table) => pipe_table(table),
+            SectionContent::Notes(notes) => {
+                notes.iter().map(|n| format!("- {}\n", inline(n))).collect()
+            }
+            SectionContent::Svg(_) | SectionContent::Preformatted(_) => continue,
+        };
+        out.push_str(&format!("\n## {}\n\n{body}", inline(&section.heading)));
     }
     out
 }
@@ -94,6 +99,10 @@ mod tests {
                     heading: "Chart".into(),
                     content: SectionContent::Svg("<svg/>".into()),
                 },
+                Section {
+                    heading: "Notes".into(),
+                    content: SectionContent::Notes(vec!["one\nline".into(), "two".into()]),
+                },
             ],
             rule_readings: vec![],
         };
@@ -104,7 +113,10 @@ mod tests {
             | attack | P(hit) |  |\n\
             | --- | ---: | --- |\n\
             | a\\|b \\\\ c | 0.95 | extra |\n\
-            | short |  |  |\n";
+            | short |  |  |\n\n\
+            ## Notes\n\n\
+            - one line\n\
+            - two\n";
         assert_eq!(md, expected);
         assert!(!md.contains("svg"));
     }

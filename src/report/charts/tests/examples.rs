@@ -1,5 +1,6 @@
 //! Each chart on the realistic example, and the report built from them.
 
+use super::super::html::escape_html;
 use super::super::*;
 use super::check;
 use super::fixtures::*;
