@@ -11,7 +11,7 @@ use d20odds::engine::{EngineConfig, SamplerKind, simulate};
 use d20odds::error::{Error, InputError};
 use d20odds::exact;
 use d20odds::plan::{LineAttack, LineDefence, Plan, Situation, Target};
-use d20odds::report::{Results, report_files, summary_text, sweep_table, write_folder};
+use d20odds::report::{Inputs, Results, report_files, summary_text, sweep_table, write_folder};
 use d20odds::rules::{CoverLevel, SystemId};
 use d20odds::scenario::{Assignments, Scenario};
 
@@ -144,11 +144,13 @@ pub fn run(cli: Cli) -> Result<(), Error> {
     }
 }
 
-/// One experiment file, fully validated: its plan and one plan per sweep point.
+/// One experiment file, fully validated: its plan, one plan per sweep point, and the
+/// inputs its report shows.
 struct Job<'a> {
     path: &'a Path,
     plan: Plan,
     sweep: Vec<(Assignments, Plan)>,
+    inputs: Inputs,
 }
 
 impl<'a> Job<'a> {
@@ -164,7 +166,12 @@ impl<'a> Job<'a> {
                 sweep.push((assignments, point_plan));
             }
         }
-        Ok(Self { path, plan, sweep })
+        Ok(Self {
+            path,
+            plan,
+            sweep,
+            inputs: Inputs::from_scenario(&scenario),
+        })
     }
 
     /// Simulates the plan and every sweep point under one progress bar.
@@ -200,7 +207,7 @@ fn run_files(args: &RunArgs) -> Result<(), Error> {
         let results = job.run(&args.sim);
         write_folder(
             &report_folder(&args.out, job.path),
-            &report_files(&results)?,
+            &report_files(&results, &job.inputs)?,
         )?;
         if args.sim.json {
             documents.push(results.json());
