@@ -12,7 +12,7 @@ use d20odds::error::{Error, InputError};
 use d20odds::exact;
 use d20odds::heatmap::heatmap_table;
 use d20odds::plan::{LineAttack, LineDefence, Plan, Situation, Target};
-use d20odds::report::{Results, report_files, summary_text, sweep_table, write_folder};
+use d20odds::report::{Inputs, Results, report_files, summary_text, sweep_table, write_folder};
 use d20odds::rules::{CoverLevel, SystemId};
 use d20odds::scenario::{Assignments, Scenario};
 
@@ -157,12 +157,14 @@ pub fn run(cli: Cli) -> Result<(), Error> {
     }
 }
 
-/// One experiment file, fully validated: its plan and one plan per sweep point.
+/// One experiment file, fully validated: its plan, one plan per sweep point, and the
+/// inputs its report shows.
 struct Job<'a> {
     path: &'a Path,
     scenario: Scenario,
     plan: Plan,
     sweep: Vec<(Assignments, Plan)>,
+    inputs: Inputs,
 }
 
 impl<'a> Job<'a> {
@@ -180,6 +182,7 @@ impl<'a> Job<'a> {
         }
         Ok(Self {
             path,
+            inputs: Inputs::from_scenario(&scenario),
             scenario,
             plan,
             sweep,
@@ -220,7 +223,7 @@ fn run_files(args: &RunArgs) -> Result<(), Error> {
         let results = job.run(&args.sim);
         write_folder(
             &report_folder(&args.out, job.path),
-            &report_files(&results)?,
+            &report_files(&results, &job.inputs)?,
         )?;
         if args.sim.json {
             documents.push(results.json());

@@ -1,7 +1,12 @@
-//! The only writer of files: turns [`Results`] into the report folder, replaced whole or
-//! not at all, and renders the terminal summary.
+//! The only writer of files: turns [`Results`] into the report folder (CSV tables,
+//! charts as SVG and PNG, `report.html`, `summary.md`), replaced whole or not at all, and
+//! renders the terminal summary.
 
+mod charts;
 mod check;
+mod figures;
+mod inputs;
+mod page;
 mod results;
 mod table;
 mod text;
@@ -10,18 +15,39 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use crate::error::Error;
+pub use charts::{
+    BattleMap, Chart, ChartError, ChartSize, Creature, HeatmapChart, LineKind, LinesChart, Segment,
+    heatmap_chart, lines_chart,
+};
 pub use check::check;
+pub use inputs::Inputs;
 pub use results::{Results, sweep_table};
 pub use table::{Cells, Table};
 pub use text::summary_text;
 
-/// The files of a report folder, by name.
-pub fn report_files(results: &Results) -> Result<Vec<(String, Vec<u8>)>, Error> {
-    results
+/// The files of a report folder, by name: `summary.csv`, `rounds.csv`, `damage.csv`
+/// (`sweep.csv`), the charts `rounds`, `damage` (`sweep`) as `.svg` and `.png`,
+/// `report.html` and `summary.md`. A chart that cannot be drawn is an error, so no
+/// folder is written without it.
+pub fn report_files(results: &Results, inputs: &Inputs) -> Result<Vec<(String, Vec<u8>)>, Error> {
+    let mut files = results
         .tables()
         .iter()
         .map(|t| Ok((format!("{}.csv", t.name), t.csv()?)))
-        .collect()
+        .collect::<Result<Vec<_>, Error>>()?;
+    let figures = figures::Figures::draw(results, inputs)?;
+    files.extend(figures.files());
+    let report = page::report(results, inputs, &figures);
+    files.push((
+        "report.html".into(),
+        charts::report_html(&report).into_bytes(),
+    ));
+    let summary = page::summary(results);
+    files.push((
+        "summary.md".into(),
+        charts::summary_markdown(&summary).into_bytes(),
+    ));
+    Ok(files)
 }
 
 /// Writes `files` as the folder `out`: first into a sibling temporary folder, then swapped

@@ -23,13 +23,7 @@ pub fn summary_text(results: &Results) -> String {
     ])];
     for i in 0..s.rows() {
         rows.push(vec![
-            format!(
-                "{} → {}: {} #{}",
-                text(s, "attacker", i),
-                text(s, "target", i),
-                text(s, "attack", i),
-                int(s, "index", i)
-            ),
+            attack_label(s, i),
             format!(
                 "{:+} vs AC {}",
                 int(s, "effective_bonus", i),
@@ -90,21 +84,32 @@ fn aligned(rows: &[Vec<String>]) -> String {
     out
 }
 
-fn text(t: &Table, name: &str, row: usize) -> String {
+/// `Fighter (F) → Ogre (O): longsword #1`: a row of the summary (or sweep) table.
+pub(super) fn attack_label(t: &Table, row: usize) -> String {
+    format!(
+        "{} → {}: {} #{}",
+        text(t, "attacker", row),
+        text(t, "target", row),
+        text(t, "attack", row),
+        int(t, "index", row)
+    )
+}
+
+pub(super) fn text(t: &Table, name: &str, row: usize) -> String {
     match t.column(name) {
         Some(Cells::Text(v)) => v[row].clone(),
         _ => String::new(),
     }
 }
 
-fn int(t: &Table, name: &str, row: usize) -> i64 {
+pub(super) fn int(t: &Table, name: &str, row: usize) -> i64 {
     match t.column(name) {
         Some(Cells::Int(v)) => v[row],
         _ => 0,
     }
 }
 
-fn float(t: &Table, name: &str, row: usize) -> Option<f64> {
+pub(super) fn float(t: &Table, name: &str, row: usize) -> Option<f64> {
     match t.column(name) {
         Some(Cells::Float(v)) => v[row],
         _ => None,
@@ -113,18 +118,28 @@ fn float(t: &Table, name: &str, row: usize) -> Option<f64> {
 
 /// `0.4012 ±0.0010 (0.4000)`: point, half-width of the interval, exact value if known.
 fn estimate(t: &Table, name: &str, row: usize) -> String {
-    let point = float(t, name, row).unwrap_or(f64::NAN);
-    let lo = float(t, &format!("{name}_lo"), row).unwrap_or(point);
-    let hi = float(t, &format!("{name}_hi"), row).unwrap_or(point);
-    let mut s = format!("{point:.4} ±{:.4}", (hi - lo) / 2.0);
-    if let Some(exact) = float(t, &format!("exact_{name}"), row) {
-        s += &format!(" ({exact:.4})");
+    let mut s = interval(t, name, row);
+    if let Some(exact) = exact(t, name, row) {
+        s += &format!(" ({exact})");
     }
     s
 }
 
+/// `0.4012 ±0.0010`: the point estimate and the half-width of its 95% interval.
+pub(super) fn interval(t: &Table, name: &str, row: usize) -> String {
+    let point = float(t, name, row).unwrap_or(f64::NAN);
+    let lo = float(t, &format!("{name}_lo"), row).unwrap_or(point);
+    let hi = float(t, &format!("{name}_hi"), row).unwrap_or(point);
+    format!("{point:.4} ±{:.4}", (hi - lo) / 2.0)
+}
+
+/// `0.4000`: the exact value of `name`, where it was computed.
+pub(super) fn exact(t: &Table, name: &str, row: usize) -> Option<String> {
+    float(t, &format!("exact_{name}"), row).map(|v| format!("{v:.4}"))
+}
+
 /// 1000000 → "1,000,000".
-fn thousands(n: u64) -> String {
+pub(super) fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {

@@ -1,0 +1,171 @@
+//! The total-damage distribution: one panel per target stacked vertically on a
+//! shared damage axis, bars for the simulated probabilities, whiskers for their
+//! intervals and black ticks at the exact values.
+
+use plotters::prelude::*;
+
+use super::canvas::Canvas;
+use super::legend::{Entry, Swatch};
+use super::render::{Figure, render};
+use super::style::{BAR, INK, Pattern};
+use super::xy::{self, Axis, Frame};
+use super::{Chart, ChartError, ChartSize};
+
+/// Input of [`damage_chart`]: the rows of `damage.csv`, grouped by target.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DamageChart {
+    /// Chart title.
+    pub title: String,
+    /// Output size; allow about 180 px of height per target.
+    pub size: ChartSize,
+    /// One panel per target, top to bottom.
+    pub targets: Vec<TargetDamage>,
+}
+
+/// The damage distribution of one target.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TargetDamage {
+    /// Panel caption, e.g. "Ogre (O)".
+    pub label: String,
+    /// One point per total-damage value that occurred.
+    pub points: Vec<DamagePoint>,
+}
+
+/// P(total damage taken in a trial = `damage`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct DamagePoint {
+    /// Total damage in hit points.
+    pub damage: u32,
+    /// Simulated probability.
+    pub probability: f64,
+    /// 95% interval (lo, hi), drawn as a whisker when given.
+    pub interval: Option<(f64, f64)>,
+    /// Exact probability, drawn as a black tick when given.
+    pub exact: Option<f64>,
+}
+
+/// Draws the damage-distribution chart. Panels that do not fit at a readable
+/// height are left out and named in a note; a target without points says "no data".
+pub fn damage_chart(data: &DamageChart) -> Result<Chart, ChartError> {
+    render(data, data.size)
+}
+
+/// Smallest panel height that still shows caption, axis and some bars.
+const MIN_PANEL_H: i32 = 120;
+
+fn finite(v: f64) -> f64 {
+    if v.is_finite() {
+        v.clamp(0.0, 1.0)
+    } else {
+        0.0
+    }
+}
+
+/// The largest probability a panel must show, so bars, whiskers and ticks fit.
+fn top_of(points: &[DamagePoint]) -> f64 {
+    points
+        .iter()
+        .flat_map(|p| {
+            [
+                finite(p.probability),
+                p.interval.map_or(0.0, |i| finite(i.1)),
+                p.exact.map_or(0.0, finite),
+            ]
+        })
+        .fold(0.0, f64::max)
+}
+
+impl Figure for DamageChart {
+    fn draw<DB: DrawingBackend>(&self, canvas: &Canvas<'_, DB>) -> Result<(), String> {
+        let entries = vec![
+            Entry::new(Swatch::Bar, "simulated probability"),
+            Entry::new(Swatch::Whisker, "95% interval"),
+            Entry::new(Swatch::ExactTick, "exact value"),
+        ];
+        let frame = Frame::new(canvas, &self.title, entries)?;
+        let (_, plot_h) = frame.plot.dim_in_pixel();
+        let plot_h = i32::try_from(plot_h).unwrap_or(i32::MAX);
+        let fit = usize::try_from(plot_h / MIN_PANEL_H).unwrap_or(1).max(1);
+        let shown = self.targets.len().clamp(1, fit);
+        let hidden = self.targets.len().saturating_sub(shown);
+
+        let max_damage = self
+            .targets
+            .iter()
+            .flat_map(|t| t.points.iter().map(|p| p.damage))
+            .max()
+            .unwrap_or(0);
+        let x = Axis::nice(-0.5, f64::from(max_damage) + 0.5, 12, true, "damage (hp)");
+
+        let panels = frame.plot.split_evenly((shown, 1));
+        for (index, area) in panels.iter().enumerate() {
+            let target = self.targets.get(index);
+            let points = target.map_or(&[][..], |t| t.points.as_slice());
+            let top = top_of(points);
+            let y = if top > 0.0 {
+                Axis::nice(0.0, top * 1.08, 5, false, "probability")
+            } else {
+                Axis::probability("probability")
+            };
+            let mut caption = target.map_or_else(|| "no targets".to_string(), |t| t.label.clone());
+            if hidden > 0 && index + 1 == shown {
+                caption = format!("{caption} ({hidden} more targets not shown: enlarge the chart)");
+            }
+            let chart = xy::panel(canvas, area, Some(&caption), &x, &y)?;
+            if points.is_empty() {
+                let (cx, cy) = xy::to_pixels(&chart, (x.lo + x.hi) / 2.0, (y.lo + y.hi) / 2.0);
+                xy::note(canvas, "no data", (cx as i32, cy as i32))?;
+            }
+            draw_bars(canvas, &chart, points)?;
+        }
+        frame.draw_legend(canvas)
+    }
+}
+
+fn draw_bars<DB: DrawingBackend>(
+    canvas: &Canvas<'_, DB>,
+    chart: &xy::XyChart<'_, DB>,
+    points: &[DamagePoint],
+) -> Result<(), String> {
+    let at = |x: f64, y: f64| xy::to_pixels(chart, x, y);
+    let ink = INK.to_rgba();
+    for p in points {
+        let d = f64::from(p.damage);
+        let (x0, y0) = at(d - 0.4, 0.0);
+        let (x1, y1) = at(d + 0.4, finite(p.probability));
+        if x1 - x0 >= 2.0 {
+            canvas.rect(
+                (x0.round() as i32, y1.round() as i32),
+                (x1.round() as i32, y0.round() as i32),
+                BAR.to_rgba(),
+            )?;
+        } else {
+            canvas.line(
+                &[((x0 + x1) / 2.0, y0), ((x0 + x1) / 2.0, y1)],
+                BAR.to_rgba(),
+                1,
+                Pattern::Solid,
+            )?;
+        }
+    }
+    for p in points {
+        let d = f64::from(p.damage);
+        let half = (at(d + 0.3, 0.0).0 - at(d, 0.0).0).clamp(0.0, 4.0);
+        if let Some((lo, hi)) = p.interval {
+            let (cx, ylo) = at(d, finite(lo));
+            let (_, yhi) = at(d, finite(hi));
+            canvas.line(&[(cx, ylo), (cx, yhi)], ink, 1, Pattern::Solid)?;
+            if half >= 2.0 {
+                for yy in [ylo, yhi] {
+                    canvas.line(&[(cx - half, yy), (cx + half, yy)], ink, 1, Pattern::Solid)?;
+                }
+            }
+        }
+        if let Some(v) = p.exact {
+            let (cx, yv) = at(d, finite(v));
+            let w = half.max(2.0) + 2.0;
+            canvas.line(&[(cx - w, yv), (cx + w, yv)], ink, 2, Pattern::Solid)?;
+        }
+    }
+    Ok(())
+}

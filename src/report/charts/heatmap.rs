@@ -1,0 +1,189 @@
+//! The heatmap over the battle map: each square a creature was tried on is shaded
+//! by a probability, with the value printed in percent when squares are large
+//! enough, and a colour bar explaining the shades.
+
+use plotters::prelude::*;
+
+use super::canvas::{CENTER, Canvas, Drawn, LEFT};
+use super::legend::{Entry, Swatch};
+use super::map::{self, BattleMap, Grid, Layout, Terrain};
+use super::render::{Figure, render};
+use super::style::{AXIS_PX, INK, Pattern, TICK_PX, luminance};
+use super::xy::{self, Frame};
+use super::{Chart, ChartError, ChartSize};
+
+/// Input of [`heatmap_chart`]: `heatmap.csv` for one measure, over the map.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HeatmapChart {
+    /// Chart title.
+    pub title: String,
+    /// Output size; the map keeps square cells and is centred in it.
+    pub size: ChartSize,
+    /// The map with the creatures in their experiment positions.
+    pub map: BattleMap,
+    /// `values[y][x]` in [0, 1] for square (x, y); `None` (or a missing entry) where
+    /// the creature was not tried.
+    pub values: Vec<Vec<Option<f64>>>,
+    /// What the shades mean, e.g. "P(hit) of R's longbow against O".
+    pub value_label: String,
+}
+
+/// Draws the heatmap. An empty map or one too large for the size gives a chart
+/// with a note instead of the map.
+pub fn heatmap_chart(data: &HeatmapChart) -> Result<Chart, ChartError> {
+    render(data, data.size)
+}
+
+/// Sequential scale from light to dark with lightness falling monotonically, so
+/// shades keep their order in greyscale; its lightest end stays darker than the
+/// white of untried squares.
+const STOPS: [RGBColor; 5] = [
+    RGBColor(199, 233, 180),
+    RGBColor(127, 205, 187),
+    RGBColor(29, 145, 192),
+    RGBColor(37, 52, 148),
+    RGBColor(8, 29, 88),
+];
+
+/// The colour of a probability (clamped to [0, 1]).
+fn heat(v: f64) -> RGBColor {
+    let v = if v.is_finite() {
+        v.clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let scaled = v * (STOPS.len() - 1) as f64;
+    let i = (scaled.floor() as usize).min(STOPS.len() - 2);
+    let t = scaled - i as f64;
+    let (a, b) = (STOPS[i], STOPS[i + 1]);
+    let mix = |x: u8, y: u8| (f64::from(x) + (f64::from(y) - f64::from(x)) * t).round() as u8;
+    RGBColor(mix(a.0, b.0), mix(a.1, b.1), mix(a.2, b.2))
+}
+
+/// Width kept right of the map for the colour bar, its ticks and its label.
+const BAR_STRIP: i32 = 130;
+const BAR_W: i32 = 18;
+/// Squares at least this large get their value printed.
+const MIN_TEXT_CELL: i32 = 30;
+
+impl HeatmapChart {
+    fn value(&self, x: usize, y: usize) -> Option<f64> {
+        let v = self.values.get(y)?.get(x).copied().flatten()?;
+        v.is_finite().then(|| v.clamp(0.0, 1.0))
+    }
+
+    fn draw_values<DB: DrawingBackend>(
+        &self,
+        canvas: &Canvas<'_, DB>,
+        grid: &Grid,
+        layout: &Layout,
+    ) -> Drawn {
+        if layout.cell < MIN_TEXT_CELL {
+            return Ok(());
+        }
+        let px = u32::try_from((layout.cell * 3 / 10).clamp(9, 14)).unwrap_or(11);
+        for (y, row) in grid.cells.iter().enumerate() {
+            for (x, &terrain) in row.iter().enumerate() {
+                let Some(v) = self.value(x, y).filter(|_| terrain != Terrain::Wall) else {
+                    continue;
+                };
+                let ((cx, cy), s) = layout.cell_at(x, y);
+                let ink = if luminance(heat(v)) < 0.45 {
+                    WHITE
+                } else {
+                    INK
+                };
+                let text = format!("{:.0}%", v * 100.0);
+                canvas.text(&text, (cx + s / 2, cy + s * 3 / 4), px, ink, CENTER)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn draw_colour_bar<DB: DrawingBackend>(
+        &self,
+        canvas: &Canvas<'_, DB>,
+        layout: &Layout,
+        bottom_limit: i32,
+    ) -> Drawn {
+        let (_, top) = layout.top_left();
+        let (right, bottom) = layout.bottom_right();
+        let x = right + 22;
+        let height = (bottom - top).max(160).min(bottom_limit - top);
+        if height < 40 {
+            return Ok(());
+        }
+        let slices = 64;
+        for i in 0..slices {
+            let y0 = top + height * i / slices;
+            let y1 = top + height * (i + 1) / slices;
+            let v = 1.0 - (f64::from(i) + 0.5) / f64::from(slices);
+            canvas.rect((x, y0), (x + BAR_W, y1), heat(v).to_rgba())?;
+        }
+        canvas.frame((x, top), (x + BAR_W, top + height), INK.to_rgba(), 1)?;
+        for step in 0..=4 {
+            let v = f64::from(step) / 4.0;
+            let y = f64::from(top) + f64::from(height) * (1.0 - v);
+            let xr = f64::from(x + BAR_W);
+            canvas.line(&[(xr, y), (xr + 5.0, y)], INK.to_rgba(), 1, Pattern::Solid)?;
+            let label = format!("{:.0}%", v * 100.0);
+            canvas.text(&label, (x + BAR_W + 8, y as i32), TICK_PX, INK, LEFT)?;
+        }
+        let label = canvas.fit(&self.value_label, AXIS_PX, height);
+        canvas.vertical_text(
+            &label,
+            (x + BAR_W + 58 + AXIS_PX as i32 / 2, top + height / 2),
+            AXIS_PX,
+            INK,
+        )
+    }
+}
+
+impl Figure for HeatmapChart {
+    fn draw<DB: DrawingBackend>(&self, canvas: &Canvas<'_, DB>) -> Result<(), String> {
+        let grid = Grid::new(&self.map);
+        let mut entries = vec![Entry::new(Swatch::Terrain(Terrain::Floor), "not tried")];
+        entries.extend(grid.legend());
+        if !self.map.creatures.is_empty() {
+            entries.push(Entry::new(Swatch::Creature, "creature (by letter)"));
+        }
+        let frame = Frame::new(canvas, &self.title, entries)?;
+        let (x0, y0) = frame.plot.get_base_pixel();
+        let (w, h) = frame.plot.dim_in_pixel();
+        let (w, h) = (i32::try_from(w).unwrap_or(0), i32::try_from(h).unwrap_or(0));
+        let Some(layout) = Layout::fit((x0, y0), (w - BAR_STRIP, h), grid.cols, grid.rows()) else {
+            let message = if grid.rows() == 0 || grid.cols == 0 {
+                "empty map"
+            } else {
+                "map too large for this chart size"
+            };
+            xy::note(canvas, message, (x0 + w / 2, y0 + h / 2))?;
+            return frame.draw_legend(canvas);
+        };
+        let base = |x: usize, y: usize| self.value(x, y).map(heat);
+        map::draw_terrain(canvas, &grid, &layout, base)?;
+        self.draw_values(canvas, &grid, &layout)?;
+        map::draw_creatures(canvas, &self.map, &grid, &layout)?;
+        map::draw_border(canvas, &layout)?;
+        self.draw_colour_bar(canvas, &layout, y0 + h)?;
+        frame.draw_legend(canvas)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scale_darkens_monotonically_and_stays_off_white() {
+        let mut previous = 1.0;
+        for i in 0..=20 {
+            let l = luminance(heat(f64::from(i) / 20.0));
+            assert!(l < previous, "step {i}");
+            previous = l;
+        }
+        assert!(luminance(heat(0.0)) < 0.9);
+        assert_eq!(heat(f64::NAN), heat(0.0));
+        assert_eq!(heat(7.0), heat(1.0));
+    }
+}

@@ -1,0 +1,370 @@
+//! The printable HTML report: one self-contained file (inline CSS, inline SVG, no
+//! script, no network) built from a logic-free template, so it can be mailed,
+//! archived and printed on A4 or Letter as it is.
+
+/// The page template; `{{name}}` placeholders are filled in one pass.
+const TEMPLATE: &str = include_str!("report.html");
+
+/// Everything the report shows, already formatted by the caller.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ReportInput {
+    /// Experiment title.
+    pub title: String,
+    /// Rule system, e.g. "pf1".
+    pub system: String,
+    /// Seed, as shown to the user.
+    pub seed: String,
+    /// Trials, e.g. "1,000,000".
+    pub trials: String,
+    /// d20odds version, so a printed sheet says what produced it.
+    pub version: String,
+    /// The report body, in order.
+    pub sections: Vec<Section>,
+    /// How each rule was read (one sentence each), listed at the end.
+    pub rule_readings: Vec<String>,
+}
+
+/// One section of the report; in print a heading stays with what follows it and a
+/// chart is never split across pages.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Section {
+    /// Section heading, also listed in the contents.
+    pub heading: String,
+    /// What the section shows.
+    pub content: SectionContent,
+}
+
+/// The body of a section.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SectionContent {
+    /// A table of pre-formatted cells.
+    Table(Table),
+    /// An SVG document produced by this module's charts; it is trusted and inlined
+    /// as it is, less its XML declaration and namespace attributes.
+    Svg(String),
+    /// Text shown verbatim in a monospace block (the input file, the map).
+    Preformatted(String),
+    /// Short notes (what a table leaves out, what could not be computed), as a list.
+    Notes(Vec<String>),
+}
+
+/// A table with one header row.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Table {
+    /// Column headings.
+    pub header: Vec<String>,
+    /// Rows of cells; a row may be shorter or longer than the header.
+    pub rows: Vec<Vec<String>>,
+    /// Indices of the columns to right-align (numbers).
+    pub numeric_columns: Vec<usize>,
+}
+
+/// Escapes text for HTML element content and quoted attribute values.
+pub fn escape_html(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// Builds the printable report page.
+pub fn report_html(input: &ReportInput) -> String {
+    let contents: String = input
+        .sections
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            format!(
+                "<li><a href=\"#section-{}\">{}</a></li>\n",
+                i + 1,
+                escape_html(&s.heading)
+            )
+        })
+        .chain(std::iter::once(
+            "<li><a href=\"#rule-readings\">Rule readings</a></li>".to_string(),
+        ))
+        .collect();
+    let sections: String = input
+        .sections
+        .iter()
+        .enumerate()
+        .map(|(i, s)| section_html(i + 1, s))
+        .collect();
+    let readings: String = if input.rule_readings.is_empty() {
+        "<li>No rule needed interpreting.</li>".to_string()
+    } else {
+        list_items(&input.rule_readings)
+    };
+    fill(
+        TEMPLATE,
+        &[
+            ("title", escape_html(&input.title)),
+            ("system", escape_html(&input.system)),
+            ("seed", escape_html(&input.seed)),
+            ("trials", escape_html(&input.trials)),
+            ("version", escape_html(&input.version)),
+            ("contents", contents),
+            ("sections", sections),
+            ("rule_readings", readings),
+        ],
+    )
+}
+
+/// Replaces each `{{name}}` of the template with its value in a single pass, so a
+/// value that itself contains `{{…}}` is never expanded. Unknown names stay as they are.
+fn fill(template: &str, values: &[(&str, String)]) -> String {
+    let mut out =
+        String::with_capacity(template.len() + values.iter().map(|v| v.1.len()).sum::<usize>());
+    let mut rest = template;
+    while let Some(start) = rest.find("{{") {
+        out.push_str(&rest[..start]);
+        let after = &rest[start + 2..];
+        let value = after.find("}}").and_then(|end| {
+            values
+                .iter()
+                .find(|(name, _)| *name == &after[..end])
+                .map(|(_, v)| (end, v))
+        });
+        match value {
+            Some((end, v)) => {
+                out.push_str(v);
+                rest = &after[end + 2..];
+            }
+            None => {
+                out.push_str("{{");
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+fn section_html(number: usize, section: &Section) -> String {
+    let body = match &section.content {
+        SectionContent::Table(t) => table_html(t),
+        SectionContent::Svg(svg) => format!("<figure>\n{}\n</figure>", inline_svg(svg)),
+        SectionContent::Preformatted(text) => format!("<pre>{}</pre>", escape_html(text)),
+        SectionContent::Notes(notes) => {
+            format!("<ul class=\"notes\">\n{}</ul>", list_items(notes))
+        }
+    };
+    format!(
+        "<section id=\"section-{number}\">\n<h2>{}</h2>\n{body}\n</section>\n",
+        escape_html(&section.heading)
+    )
+}
+
+/// One escaped `<li>` per text.
+fn list_items(texts: &[String]) -> String {
+    texts
+        .iter()
+        .map(|t| format!("<li>{}</li>\n", escape_html(t)))
+        .collect()
+}
+
+/// Tables with more columns than this get the "wide" style: smaller type and
+/// headings turned sideways, so the columns are as narrow as their numbers.
+const WIDE_COLUMNS: usize = 10;
+
+fn table_html(table: &Table) -> String {
+    let class = |i: usize| {
+        if table.numeric_columns.contains(&i) {
+            " class=\"num\""
+        } else {
+            ""
+        }
+    };
+    let columns = table
+        .rows
+        .iter()
+        .map(Vec::len)
+        .chain([table.header.len()])
+        .max()
+        .unwrap_or(0);
+    let mut out = String::from(if columns > WIDE_COLUMNS {
+        "<div class=\"table\"><table class=\"wide\">\n<thead><tr>"
+    } else {
+        "<div class=\"table\"><table>\n<thead><tr>"
+    });
+    for (i, h) in table.header.iter().enumerate() {
+        // Column names like `effective_bonus` may break after an underscore.
+        let heading = escape_html(h).replace('_', "_<wbr>");
+        out.push_str(&format!("<th{}><span>{heading}</span></th>", class(i)));
+    }
+    out.push_str("</tr></thead>\n<tbody>\n");
+    if table.rows.is_empty() {
+        out.push_str(&format!(
+            "<tr><td class=\"empty\" colspan=\"{}\">no rows</td></tr>\n",
+            table.header.len().max(1)
+        ));
+    }
+    for row in &table.rows {
+        out.push_str("<tr>");
+        for (i, cell) in row.iter().enumerate() {
+            out.push_str(&format!("<td{}>{}</td>", class(i), escape_html(cell)));
+        }
+        out.push_str("</tr>\n");
+    }
+    out.push_str("</tbody>\n</table></div>");
+    out
+}
+
+/// Prepares an SVG document for inline use: HTML gives `<svg>` its namespace
+/// itself, so the XML declaration and namespace attributes (the page's only URLs)
+/// are dropped.
+fn inline_svg(svg: &str) -> String {
+    let body = svg.trim_start();
+    let body = match body.strip_prefix("<?xml") {
+        Some(rest) => rest
+            .split_once("?>")
+            .map_or("", |(_, after)| after)
+            .trim_start(),
+        None => body,
+    };
+    body.replace(" xmlns=\"http://www.w3.org/2000/svg\"", "")
+        .replace(" xmlns:xlink=\"http://www.w3.org/1999/xlink\"", "")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> ReportInput {
+        ReportInput {
+            title: "Ogre <in> the \"corridor\" & {{seed}}".into(),
+            system: "pf1".into(),
+            seed: "7".into(),
+            trials: "1,000,000".into(),
+            version: "0.1.0".into(),
+            sections: vec![
+                Section {
+                    heading: "Summary".into(),
+                    content: SectionContent::Table(Table {
+                        header: vec!["attack".into(), "P(hit)".into()],
+                        rows: vec![
+                            vec!["F → O: longsword #1".into(), "0.9501 ±0.0003".into()],
+                            vec!["F → O: longsword <#2>".into(), "0.7502 ±0.0006".into()],
+                        ],
+                        numeric_columns: vec![1],
+                    }),
+                },
+                Section {
+                    heading: "Map".into(),
+                    content: SectionContent::Preformatted("#####\n#F<O#\n#####".into()),
+                },
+                Section {
+                    heading: "Notes".into(),
+                    content: SectionContent::Notes(vec!["Exact <values> not computed.".into()]),
+                },
+                Section {
+                    heading: "Chart".into(),
+                    content: SectionContent::Svg(
+                        "<?xml version=\"1.0\"?>\n<svg width=\"10\" height=\"10\" viewBox=\"0 0 10 10\" xmlns=\"http://www.w3.org/2000/svg\"><rect width=\"5\" height=\"5\"/></svg>"
+                            .into(),
+                    ),
+                },
+            ],
+            rule_readings: vec!["Soft cover: +4 AC against ranged attacks only.".into()],
+        }
+    }
+
+    #[test]
+    fn escapes_every_special_character() {
+        assert_eq!(
+            escape_html("a<b>&\"c\"'d'"),
+            "a&lt;b&gt;&amp;&quot;c&quot;&#39;d&#39;"
+        );
+        assert_eq!(escape_html("plain → text"), "plain → text");
+        assert_eq!(escape_html(""), "");
+    }
+
+    #[test]
+    fn fill_is_single_pass() {
+        let out = fill(
+            "{{a}} {{b}} {{c",
+            &[("a", "{{b}}".into()), ("b", "x".into())],
+        );
+        assert_eq!(out, "{{b}} x {{c");
+        assert_eq!(fill("{{unknown}}", &[]), "{{unknown}}");
+    }
+
+    #[test]
+    fn page_holds_every_heading_row_and_inline_svg() {
+        let page = report_html(&sample());
+        assert!(page.starts_with("<!DOCTYPE html>"));
+        assert!(page.contains("<h1>Ogre &lt;in&gt; the &quot;corridor&quot; &amp; {{seed}}</h1>"));
+        for heading in ["Summary", "Map", "Notes", "Chart", "Rule readings"] {
+            assert!(page.contains(&format!(">{heading}</h2>")), "{heading}");
+        }
+        assert!(page.contains(
+            "<tr><td>F → O: longsword #1</td><td class=\"num\">0.9501 ±0.0003</td></tr>"
+        ));
+        assert!(page.contains("<td>F → O: longsword &lt;#2&gt;</td>"));
+        assert!(page.contains("<th class=\"num\"><span>P(hit)</span></th>"));
+        assert!(page.contains("<pre>#####\n#F&lt;O#\n#####</pre>"));
+        assert!(
+            page.contains(
+                "<ul class=\"notes\">\n<li>Exact &lt;values&gt; not computed.</li>\n</ul>"
+            )
+        );
+        assert!(
+            page.contains("<figure>\n<svg width=\"10\" height=\"10\" viewBox=\"0 0 10 10\"><rect")
+        );
+        assert!(page.contains("<li>Soft cover: +4 AC against ranged attacks only.</li>"));
+        assert!(page.contains("trials <b>1,000,000</b>"));
+        assert!(!page.contains("<?xml"));
+        // Only the title's own text (in <title> and <h1>) has braces: no placeholder is left.
+        assert_eq!(page.matches("{{").count(), 2);
+        let lower = page.to_lowercase();
+        assert!(!lower.contains("<script"));
+        assert!(
+            !lower.contains("http"),
+            "the page must not reference any URL"
+        );
+        assert!(!lower.contains("<link") && !lower.contains("@import") && !lower.contains("src="));
+    }
+
+    #[test]
+    fn print_rules_are_present() {
+        let page = report_html(&ReportInput::default());
+        for rule in [
+            "@page { size: auto; margin: 12mm; }",
+            "@media print",
+            "break-after: avoid",
+            "figure { break-inside: avoid; }",
+            "tr { break-inside: avoid; }",
+            "max-width: 100%",
+        ] {
+            assert!(page.contains(rule), "{rule}");
+        }
+        assert!(page.contains("No rule needed interpreting."));
+    }
+
+    #[test]
+    fn wide_tables_are_marked_and_headers_may_break_at_underscores() {
+        let html = table_html(&Table {
+            header: (0..11).map(|i| format!("p_hit_{i}")).collect(),
+            ..Table::default()
+        });
+        assert!(html.contains("<table class=\"wide\">"));
+        assert!(html.contains("<th><span>p_<wbr>hit_<wbr>0</span></th>"));
+    }
+
+    #[test]
+    fn empty_tables_say_so() {
+        let html = table_html(&Table {
+            header: vec!["a".into(), "b".into()],
+            ..Table::default()
+        });
+        assert!(html.contains("colspan=\"2\">no rows</td>"));
+    }
+}

@@ -1,0 +1,384 @@
+//! Drawing the battle map: terrain squares, the square grid and creatures by letter.
+//!
+//! Terrain is told apart by pattern as well as shade (hatched walls, "=" bars for
+//! low walls, waves for fog, corner marks for dim and dark squares), so the map
+//! survives greyscale printing and stays readable under the heatmap colours.
+
+use plotters::prelude::*;
+
+use super::canvas::{CENTER, Canvas, Drawn, Px};
+use super::legend::{Entry, Swatch};
+use super::style::{INK, Pattern};
+
+/// A battle map as the experiment file draws it.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct BattleMap {
+    /// One string per row, top row first, one character per 5-ft square:
+    /// `#` wall, `=` low wall, `~` fog, `,` dim light, `:` darkness; anything else
+    /// (including creature letters) is drawn as floor.
+    pub rows: Vec<String>,
+    /// The creatures to draw over the terrain.
+    pub creatures: Vec<Creature>,
+}
+
+/// A creature drawn as the block of squares it occupies, labelled with its letter.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Creature {
+    /// Its token on the map.
+    pub letter: char,
+    /// The squares it fills, as (x, y) with x = column and y = row from the top.
+    pub squares: Vec<(u32, u32)>,
+}
+
+/// The terrain kinds the map distinguishes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Terrain {
+    Floor,
+    Wall,
+    LowWall,
+    Fog,
+    Dim,
+    Dark,
+}
+
+impl Terrain {
+    fn of(c: char) -> Self {
+        match c {
+            '#' => Self::Wall,
+            '=' => Self::LowWall,
+            '~' => Self::Fog,
+            ',' => Self::Dim,
+            ':' => Self::Dark,
+            _ => Self::Floor,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Self::Floor => "floor",
+            Self::Wall => "wall",
+            Self::LowWall => "low wall",
+            Self::Fog => "fog",
+            Self::Dim => "dim light",
+            Self::Dark => "darkness",
+        }
+    }
+}
+
+/// The map as terrain kinds, padded with floor to a rectangle.
+pub(super) struct Grid {
+    pub(super) cells: Vec<Vec<Terrain>>,
+    pub(super) cols: usize,
+}
+
+impl Grid {
+    pub(super) fn new(map: &BattleMap) -> Self {
+        let cols = map
+            .rows
+            .iter()
+            .map(|r| r.chars().count())
+            .max()
+            .unwrap_or(0);
+        let cells = map
+            .rows
+            .iter()
+            .map(|r| {
+                let mut row: Vec<Terrain> = r.chars().map(Terrain::of).collect();
+                row.resize(cols, Terrain::Floor);
+                row
+            })
+            .collect();
+        Self { cells, cols }
+    }
+
+    pub(super) fn rows(&self) -> usize {
+        self.cells.len()
+    }
+
+    /// Legend entries for the terrain kinds present, in a fixed order.
+    pub(super) fn legend(&self) -> Vec<Entry> {
+        [
+            Terrain::Wall,
+            Terrain::LowWall,
+            Terrain::Fog,
+            Terrain::Dim,
+            Terrain::Dark,
+        ]
+        .into_iter()
+        .filter(|t| self.cells.iter().flatten().any(|c| c == t))
+        .map(|t| Entry::new(Swatch::Terrain(t), t.name()))
+        .collect()
+    }
+}
+
+/// A square on screen: top-left corner and side in pixels.
+pub(super) type Cell = (Px, i32);
+
+/// Where the map sits on the canvas.
+pub(super) struct Layout {
+    origin: Px,
+    /// Side of one square in pixels.
+    pub(super) cell: i32,
+    cols: usize,
+    rows: usize,
+}
+
+/// Largest square side; keeps small maps from turning into a few huge squares.
+const MAX_CELL: i32 = 56;
+
+impl Layout {
+    /// Fits `cols` × `rows` squares centred in the region; `None` if the map is
+    /// empty or its squares would be under 3 pixels.
+    pub(super) fn fit(top_left: Px, size: (i32, i32), cols: usize, rows: usize) -> Option<Self> {
+        let c = i32::try_from(cols).ok().filter(|&c| c > 0)?;
+        let r = i32::try_from(rows).ok().filter(|&r| r > 0)?;
+        let cell = (size.0 / c).min(size.1 / r).min(MAX_CELL);
+        if cell < 3 {
+            return None;
+        }
+        let origin = (
+            top_left.0 + (size.0 - cell * c) / 2,
+            top_left.1 + (size.1 - cell * r) / 2,
+        );
+        Some(Self {
+            origin,
+            cell,
+            cols,
+            rows,
+        })
+    }
+
+    /// The screen square of map square (x, y).
+    pub(super) fn cell_at(&self, x: usize, y: usize) -> Cell {
+        let (x, y) = (i32::try_from(x).unwrap_or(0), i32::try_from(y).unwrap_or(0));
+        (
+            (self.origin.0 + x * self.cell, self.origin.1 + y * self.cell),
+            self.cell,
+        )
+    }
+
+    /// A lattice point (x right, y down, in squares) in pixels.
+    pub(super) fn point(&self, (x, y): (f64, f64)) -> (f64, f64) {
+        let cell = f64::from(self.cell);
+        (
+            f64::from(self.origin.0) + x * cell,
+            f64::from(self.origin.1) + y * cell,
+        )
+    }
+
+    /// Whether a lattice point lies on the map (edges included).
+    pub(super) fn contains(&self, (x, y): (f64, f64)) -> bool {
+        (0.0..=self.cols as f64).contains(&x) && (0.0..=self.rows as f64).contains(&y)
+    }
+
+    /// Bottom-right corner of the map in pixels.
+    pub(super) fn bottom_right(&self) -> Px {
+        let (w, h) = (self.cols as f64, self.rows as f64);
+        let (x, y) = self.point((w, h));
+        (x as i32, y as i32)
+    }
+
+    /// Top-left corner of the map in pixels.
+    pub(super) fn top_left(&self) -> Px {
+        self.origin
+    }
+}
+
+const WALL: RGBColor = RGBColor(58, 58, 58);
+const WALL_HATCH: RGBColor = RGBColor(170, 170, 170);
+const GRID_LINE: RGBColor = RGBColor(190, 190, 190);
+const FOG: RGBColor = RGBColor(105, 105, 105);
+const DIM: RGBColor = RGBColor(150, 150, 150);
+const DARK: RGBColor = RGBColor(15, 15, 15);
+
+/// Paints one square of terrain over `base` (the heat colour, or white).
+pub(super) fn paint_terrain<DB: DrawingBackend>(
+    canvas: &Canvas<'_, DB>,
+    ((x, y), s): Cell,
+    terrain: Terrain,
+    base: Option<RGBColor>,
+) -> Drawn {
+    let (xf, yf, sf) = (f64::from(x), f64::from(y), f64::from(s));
+    let white = WHITE.to_rgba();
+    if terrain == Terrain::Wall {
+        canvas.rect((x, y), (x + s, y + s), WALL.to_rgba())?;
+        let hatch = u32::try_from((s / 20).max(1)).unwrap_or(1);
+        for (a, b) in [
+            ((0.0, 0.5), (0.5, 0.0)),
+            ((0.0, 1.0), (1.0, 0.0)),
+            ((0.5, 1.0), (1.0, 0.5)),
+        ] {
+            let ends = [
+                (xf + a.0 * sf, yf + a.1 * sf),
+                (xf + b.0 * sf, yf + b.1 * sf),
+            ];
+            canvas.line(&ends, WALL_HATCH.to_rgba(), hatch, Pattern::Solid)?;
+        }
+        return Ok(());
+    }
+    canvas.rect((x, y), (x + s, y + s), base.unwrap_or(WHITE).to_rgba())?;
+    let width = u32::try_from((s / 12).max(2)).unwrap_or(2);
+    // A shaded square carries its value in its lower part, so marks move up.
+    let rows = if base.is_some() {
+        [0.2, 0.42]
+    } else {
+        [0.36, 0.64]
+    };
+    match terrain {
+        Terrain::LowWall => {
+            for t in rows {
+                let ends = [(xf + 0.12 * sf, yf + t * sf), (xf + 0.88 * sf, yf + t * sf)];
+                canvas.line(&ends, white, width + 3, Pattern::Solid)?;
+                canvas.line(&ends, INK.to_rgba(), width, Pattern::Solid)?;
+            }
+        }
+        Terrain::Fog => {
+            for t in rows {
+                let wave: Vec<(f64, f64)> = (0..=8)
+                    .map(|i| {
+                        let dy = if i % 2 == 0 { -0.06 } else { 0.06 };
+                        (xf + (0.1 + 0.1 * f64::from(i)) * sf, yf + (t + dy) * sf)
+                    })
+                    .collect();
+                canvas.line(&wave, white, 4, Pattern::Solid)?;
+                canvas.line(&wave, FOG.to_rgba(), 2, Pattern::Solid)?;
+            }
+        }
+        Terrain::Dim | Terrain::Dark => {
+            let colour = if terrain == Terrain::Dim { DIM } else { DARK };
+            let k = (sf * 0.42) as i32;
+            canvas.polygon(vec![(x, y), (x + k + 2, y), (x, y + k + 2)], white)?;
+            canvas.polygon(vec![(x, y), (x + k, y), (x, y + k)], colour.to_rgba())?;
+        }
+        Terrain::Floor | Terrain::Wall => {}
+    }
+    Ok(())
+}
+
+/// Paints every square, then the grid lines between them.
+pub(super) fn draw_terrain<DB: DrawingBackend>(
+    canvas: &Canvas<'_, DB>,
+    grid: &Grid,
+    layout: &Layout,
+    base: impl Fn(usize, usize) -> Option<RGBColor>,
+) -> Drawn {
+    for (y, row) in grid.cells.iter().enumerate() {
+        for (x, &terrain) in row.iter().enumerate() {
+            paint_terrain(canvas, layout.cell_at(x, y), terrain, base(x, y))?;
+        }
+    }
+    let (left, top) = layout.top_left();
+    let (right, bottom) = layout.bottom_right();
+    let grey = GRID_LINE.to_rgba();
+    for x in 1..grid.cols {
+        let ((px, _), _) = layout.cell_at(x, 0);
+        canvas.line(
+            &[
+                (f64::from(px), f64::from(top)),
+                (f64::from(px), f64::from(bottom)),
+            ],
+            grey,
+            1,
+            Pattern::Solid,
+        )?;
+    }
+    for y in 1..grid.rows() {
+        let ((_, py), _) = layout.cell_at(0, y);
+        canvas.line(
+            &[
+                (f64::from(left), f64::from(py)),
+                (f64::from(right), f64::from(py)),
+            ],
+            grey,
+            1,
+            Pattern::Solid,
+        )?;
+    }
+    Ok(())
+}
+
+/// The legend swatch of an occupied square.
+pub(super) fn paint_creature_square<DB: DrawingBackend>(
+    canvas: &Canvas<'_, DB>,
+    ((x, y), s): Cell,
+) -> Drawn {
+    canvas.rect((x, y), (x + s, y + s), WHITE.to_rgba())?;
+    canvas.frame((x + 1, y + 1), (x + s - 1, y + s - 1), INK.to_rgba(), 2)
+}
+
+/// Draws each creature as one white block with an outline around its squares and
+/// its letter once, centred, sized to the block.
+pub(super) fn draw_creatures<DB: DrawingBackend>(
+    canvas: &Canvas<'_, DB>,
+    map: &BattleMap,
+    grid: &Grid,
+    layout: &Layout,
+) -> Drawn {
+    let ink = INK.to_rgba();
+    for creature in &map.creatures {
+        let squares: Vec<(usize, usize)> = creature
+            .squares
+            .iter()
+            .filter_map(|&(x, y)| Some((usize::try_from(x).ok()?, usize::try_from(y).ok()?)))
+            .filter(|&(x, y)| x < grid.cols && y < grid.rows())
+            .collect();
+        let (Some(min_x), Some(max_x), Some(min_y), Some(max_y)) = (
+            squares.iter().map(|s| s.0).min(),
+            squares.iter().map(|s| s.0).max(),
+            squares.iter().map(|s| s.1).min(),
+            squares.iter().map(|s| s.1).max(),
+        ) else {
+            continue;
+        };
+        for &(x, y) in &squares {
+            let ((px, py), s) = layout.cell_at(x, y);
+            canvas.rect((px, py), (px + s, py + s), WHITE.to_rgba())?;
+        }
+        for &(x, y) in &squares {
+            let ((px, py), s) = layout.cell_at(x, y);
+            let (l, t, r, b) = (
+                f64::from(px) + 1.0,
+                f64::from(py) + 1.0,
+                f64::from(px + s) - 1.0,
+                f64::from(py + s) - 1.0,
+            );
+            let has = |dx: isize, dy: isize| {
+                let nx = x.checked_add_signed(dx);
+                let ny = y.checked_add_signed(dy);
+                matches!((nx, ny), (Some(nx), Some(ny)) if squares.contains(&(nx, ny)))
+            };
+            let edges = [
+                (has(0, -1), [(l, t), (r, t)]),
+                (has(0, 1), [(l, b), (r, b)]),
+                (has(-1, 0), [(l, t), (l, b)]),
+                (has(1, 0), [(r, t), (r, b)]),
+            ];
+            for (shared, ends) in edges {
+                if !shared {
+                    canvas.line(&ends, ink, 2, Pattern::Solid)?;
+                }
+            }
+        }
+        let side = (max_x - min_x + 1).min(max_y - min_y + 1);
+        let px = (f64::from(layout.cell) * 0.6 * side as f64) as u32;
+        if px >= 7 {
+            let (cx, cy) = layout.point((
+                (min_x + max_x + 1) as f64 / 2.0,
+                (min_y + max_y + 1) as f64 / 2.0,
+            ));
+            canvas.text(
+                &creature.letter.to_string(),
+                (cx as i32, cy as i32),
+                px,
+                INK,
+                CENTER,
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// Draws the map's outer border.
+pub(super) fn draw_border<DB: DrawingBackend>(canvas: &Canvas<'_, DB>, layout: &Layout) -> Drawn {
+    canvas.frame(layout.top_left(), layout.bottom_right(), INK.to_rgba(), 2)
+}

@@ -1,0 +1,128 @@
+//! Charts and the printable report.
+//!
+//! Every chart is drawn once by generic code and rendered twice, to SVG (for the
+//! HTML report and for users who want to edit the figure) and to PNG (for forums,
+//! chats and viewers without SVG support). PNG text uses an embedded DejaVu Sans
+//! font, so rendering needs no system font library and works on a bare CI machine.
+//!
+//! The module depends on nothing else in the project: callers fill the plain input
+//! structs below with values they have already computed and formatted.
+
+mod canvas;
+mod damage;
+mod heatmap;
+mod html;
+mod legend;
+mod lines;
+mod map;
+mod markdown;
+mod render;
+mod rounds;
+mod style;
+mod sweep;
+mod xy;
+
+#[cfg(test)]
+mod tests;
+
+pub use damage::{DamageChart, DamagePoint, TargetDamage, damage_chart};
+pub use heatmap::{HeatmapChart, heatmap_chart};
+pub use html::{ReportInput, Section, SectionContent, Table, report_html};
+pub use lines::{LineKind, LinesChart, Segment, lines_chart};
+pub use map::{BattleMap, Creature};
+pub use markdown::summary_markdown;
+pub use rounds::{RoundPoint, RoundsChart, TargetRounds, down_dead_chart};
+pub use sweep::{SweepAxis, SweepChart, SweepSeries, sweep_chart};
+
+use std::fmt;
+
+/// One rendered chart: the same drawing as SVG text and as PNG bytes, so a report
+/// folder can offer both without drawing twice in the caller.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Chart {
+    /// A standalone SVG document (with its XML namespace), scalable for print.
+    pub svg: String,
+    /// A PNG image of exactly the requested size, for places that cannot show SVG.
+    pub png: Vec<u8>,
+}
+
+/// The pixel size of a chart; the SVG uses the same numbers as its user units, so
+/// both renderings share one layout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ChartSize {
+    /// Width in pixels, from [`ChartSize::MIN_WIDTH`] to [`ChartSize::MAX_SIDE`].
+    pub width: u32,
+    /// Height in pixels, from [`ChartSize::MIN_HEIGHT`] to [`ChartSize::MAX_SIDE`].
+    pub height: u32,
+}
+
+impl ChartSize {
+    /// Below this width titles, axes and legends no longer fit beside each other.
+    pub const MIN_WIDTH: u32 = 320;
+    /// Below this height there is no room left for the plot between title and legend.
+    pub const MIN_HEIGHT: u32 = 240;
+    /// Caps the PNG buffer (3 bytes per pixel) at a size any machine can hold.
+    pub const MAX_SIDE: u32 = 6000;
+}
+
+impl Default for ChartSize {
+    /// A landscape size that reads well on screen and fills an A4 or Letter page width.
+    fn default() -> Self {
+        Self {
+            width: 960,
+            height: 600,
+        }
+    }
+}
+
+/// A simulated probability with its 95% interval and, when it could be computed,
+/// the exact value, so charts can show agreement between the two engines.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Estimate {
+    /// The Monte Carlo estimate.
+    pub value: f64,
+    /// Lower end of the 95% interval.
+    pub lo: f64,
+    /// Upper end of the 95% interval.
+    pub hi: f64,
+    /// The exact value, drawn as a ring marker; `None` where it was not computed.
+    pub exact: Option<f64>,
+}
+
+/// Why a chart could not be produced. Odd data (empty, all zero, one point) never
+/// is a reason: such charts are drawn with a note instead.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ChartError {
+    /// The requested size is outside the limits of [`ChartSize`].
+    Size {
+        /// Requested width.
+        width: u32,
+        /// Requested height.
+        height: u32,
+    },
+    /// The embedded font could not be loaded (a corrupt build).
+    Font,
+    /// The drawing backend failed.
+    Draw(String),
+    /// The PNG encoder failed.
+    Png(String),
+}
+
+impl fmt::Display for ChartError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Size { width, height } => write!(
+                f,
+                "chart size {width}x{height} is outside {}x{} to {max}x{max}",
+                ChartSize::MIN_WIDTH,
+                ChartSize::MIN_HEIGHT,
+                max = ChartSize::MAX_SIDE
+            ),
+            Self::Font => write!(f, "the embedded chart font could not be loaded"),
+            Self::Draw(msg) => write!(f, "drawing a chart failed: {msg}"),
+            Self::Png(msg) => write!(f, "encoding a chart as PNG failed: {msg}"),
+        }
+    }
+}
+
+impl std::error::Error for ChartError {}

@@ -1,0 +1,151 @@
+//! Shared visual vocabulary: font sizes, colours, dash patterns and markers.
+//!
+//! Series differ in lightness *and* in dash pattern and marker shape, so a chart
+//! printed in greyscale still tells them apart.
+
+use plotters::style::RGBColor;
+
+/// The family name the embedded font is registered under; SVG viewers map the same
+/// generic name to their own sans-serif font.
+pub(super) const FONT_FAMILY: &str = "sans-serif";
+
+/// Chart title size in pixels.
+pub(super) const TITLE_PX: u32 = 22;
+/// Panel caption size (one panel per target or measure).
+pub(super) const CAPTION_PX: u32 = 16;
+/// Axis description size ("probability", "round" …).
+pub(super) const AXIS_PX: u32 = 15;
+/// Tick label size.
+pub(super) const TICK_PX: u32 = 13;
+/// Legend text size.
+pub(super) const LEGEND_PX: u32 = 14;
+
+/// Text and axis colour: near-black prints crisply without looking harsh on screen.
+pub(super) const INK: RGBColor = RGBColor(30, 30, 30);
+/// Grid lines, light enough to stay behind the data.
+pub(super) const GRID: RGBColor = RGBColor(222, 222, 222);
+/// Opacity of the 95% interval bands: light so overlapping bands stay readable.
+pub(super) const BAND_ALPHA: f64 = 0.16;
+/// Fill of damage bars: mid lightness, so black whiskers and exact ticks stand out.
+pub(super) const BAR: RGBColor = RGBColor(120, 150, 190);
+
+/// A line pattern, as alternating on/off dash lengths in pixels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Pattern {
+    Solid,
+    Dashed,
+    Dotted,
+    DashDot,
+    LongDash,
+}
+
+impl Pattern {
+    /// On/off lengths in pixels; empty for a solid line.
+    pub(super) fn pattern(self) -> &'static [f64] {
+        match self {
+            Self::Solid => &[],
+            Self::Dashed => &[9.0, 5.0],
+            Self::Dotted => &[2.5, 4.0],
+            Self::DashDot => &[11.0, 4.0, 2.5, 4.0],
+            Self::LongDash => &[18.0, 6.0],
+        }
+    }
+}
+
+/// A point marker shape.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Marker {
+    Circle,
+    Triangle,
+    Square,
+    Diamond,
+    Cross,
+    InvTriangle,
+}
+
+/// How one series is drawn: colour, line dash and marker together.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct SeriesStyle {
+    pub(super) color: RGBColor,
+    pub(super) dash: Pattern,
+    pub(super) marker: Marker,
+}
+
+/// Series styles ordered so that neighbours differ strongly in lightness.
+const PALETTE: [SeriesStyle; 6] = [
+    SeriesStyle {
+        color: RGBColor(8, 48, 107),
+        dash: Pattern::Solid,
+        marker: Marker::Circle,
+    },
+    SeriesStyle {
+        color: RGBColor(230, 85, 13),
+        dash: Pattern::Dashed,
+        marker: Marker::Triangle,
+    },
+    SeriesStyle {
+        color: RGBColor(107, 174, 214),
+        dash: Pattern::Dotted,
+        marker: Marker::Square,
+    },
+    SeriesStyle {
+        color: RGBColor(165, 15, 21),
+        dash: Pattern::DashDot,
+        marker: Marker::Diamond,
+    },
+    SeriesStyle {
+        color: RGBColor(65, 171, 93),
+        dash: Pattern::LongDash,
+        marker: Marker::Cross,
+    },
+    SeriesStyle {
+        color: RGBColor(99, 99, 99),
+        dash: Pattern::Dashed,
+        marker: Marker::InvTriangle,
+    },
+];
+
+/// The style of the `index`-th series; styles repeat after six series.
+pub(super) fn series_style(index: usize) -> SeriesStyle {
+    PALETTE[index % PALETTE.len()]
+}
+
+/// Relative luminance in [0, 1], to choose black or white text on a coloured cell.
+pub(super) fn luminance(c: RGBColor) -> f64 {
+    (0.2126 * f64::from(c.0) + 0.7152 * f64::from(c.1) + 0.0722 * f64::from(c.2)) / 255.0
+}
+
+/// Formats a number for a tick or a table: integers without decimals, others with
+/// `decimals` places and trailing zeros trimmed.
+pub(super) fn format_number(v: f64, decimals: usize) -> String {
+    let s = format!("{v:.decimals$}");
+    let s = if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s
+    };
+    if s == "-0" { "0".to_string() } else { s }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_are_trimmed() {
+        assert_eq!(format_number(0.2, 1), "0.2");
+        assert_eq!(format_number(1.0, 2), "1");
+        assert_eq!(format_number(-0.0001, 2), "0");
+        assert_eq!(format_number(20.0, 0), "20");
+        assert_eq!(format_number(0.125, 3), "0.125");
+    }
+
+    #[test]
+    fn neighbouring_styles_differ_in_lightness_and_shape() {
+        for i in 0..PALETTE.len() {
+            let (a, b) = (series_style(i), series_style(i + 1));
+            assert!((luminance(a.color) - luminance(b.color)).abs() > 0.12);
+            assert!(a.dash != b.dash && a.marker != b.marker);
+        }
+    }
+}

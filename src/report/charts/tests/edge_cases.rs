@@ -1,0 +1,289 @@
+//! Empty, degenerate and hostile inputs: charts are still drawn, never a panic.
+
+use super::super::*;
+use super::fixtures::*;
+use super::{check, est, png_size, svg_texts};
+
+#[test]
+fn empty_inputs_give_valid_charts() {
+    let size = ChartSize::default();
+    let rounds = down_dead_chart(&RoundsChart {
+        title: String::new(),
+        size,
+        targets: vec![],
+    })
+    .expect("empty rounds");
+    check(&rounds, size, &["no data"]);
+    let damage = damage_chart(&DamageChart {
+        title: "t".into(),
+        size,
+        targets: vec![TargetDamage {
+            label: "Ogre (O)".into(),
+            points: vec![],
+        }],
+    })
+    .expect("empty damage");
+    check(&damage, size, &["no data", "Ogre (O)"]);
+    check(
+        &damage_chart(&DamageChart {
+            title: "t".into(),
+            size,
+            targets: vec![],
+        })
+        .expect("no targets"),
+        size,
+        &["no targets"],
+    );
+    for x in [SweepAxis::Numeric(vec![]), SweepAxis::Categories(vec![])] {
+        let sweep = sweep_chart(&SweepChart {
+            title: "t".into(),
+            size,
+            x_label: "x".into(),
+            y_label: "y".into(),
+            x,
+            series: vec![SweepSeries {
+                label: "s".into(),
+                points: vec![None, None],
+            }],
+        })
+        .expect("empty sweep");
+        check(&sweep, size, &["no data"]);
+    }
+    let heat = heatmap_chart(&HeatmapChart {
+        title: "t".into(),
+        size,
+        map: BattleMap::default(),
+        values: vec![],
+        value_label: "v".into(),
+    })
+    .expect("empty heatmap");
+    check(&heat, size, &["empty map"]);
+    let lines = lines_chart(&LinesChart {
+        title: "t".into(),
+        size,
+        map: BattleMap {
+            rows: vec![String::new()],
+            creatures: vec![],
+        },
+        segments: vec![],
+    })
+    .expect("empty lines");
+    check(&lines, size, &["empty map"]);
+}
+
+#[test]
+fn single_points_and_all_zero_data_draw() {
+    let mut rounds = rounds_example();
+    for t in &mut rounds.targets {
+        t.rounds.truncate(1);
+        for r in &mut t.rounds {
+            r.down = est(0.0, 0.0, Some(0.0));
+            r.dead = est(0.0, 0.0, None);
+        }
+    }
+    check(
+        &down_dead_chart(&rounds).expect("one round"),
+        rounds.size,
+        &["1"],
+    );
+
+    let zero = DamageChart {
+        title: "t".into(),
+        size: ChartSize::default(),
+        targets: vec![TargetDamage {
+            label: "Ogre (O)".into(),
+            points: vec![DamagePoint {
+                damage: 0,
+                probability: 0.0,
+                interval: Some((0.0, 0.0)),
+                exact: Some(0.0),
+            }],
+        }],
+    };
+    check(
+        &damage_chart(&zero).expect("all-zero damage"),
+        zero.size,
+        &["0"],
+    );
+
+    let sweep = SweepChart {
+        x: SweepAxis::Numeric(vec![18.0]),
+        series: vec![SweepSeries {
+            label: "only".into(),
+            points: vec![Some(est(0.0, 0.0, Some(0.0)))],
+        }],
+        ..sweep_example()
+    };
+    check(
+        &sweep_chart(&sweep).expect("one sweep point"),
+        sweep.size,
+        &["18", "only"],
+    );
+
+    let mut heat = heatmap_example();
+    for row in &mut heat.values {
+        for v in row.iter_mut().flatten() {
+            *v = 0.0;
+        }
+    }
+    check(
+        &heatmap_chart(&heat).expect("all-zero heatmap"),
+        heat.size,
+        &["0%"],
+    );
+}
+
+#[test]
+fn odd_values_never_panic() {
+    let mut rounds = rounds_example();
+    rounds.targets[0].rounds[1].down = Estimate {
+        value: f64::NAN,
+        lo: f64::INFINITY,
+        hi: -3.0,
+        exact: Some(f64::NAN),
+    };
+    rounds.targets[1].rounds[0].dead = est(7.0, 2.0, Some(-1.0));
+    let duplicate = rounds.targets[2].rounds[0];
+    rounds.targets[2].rounds.push(duplicate);
+    down_dead_chart(&rounds).expect("odd rounds");
+
+    let mut heat = heatmap_example();
+    heat.values[1][1] = Some(f64::NAN);
+    heat.values[1][2] = Some(-4.0);
+    heat.values.truncate(3);
+    heat.map.creatures.push(Creature {
+        letter: 'Z',
+        squares: vec![(99, 99), (u32::MAX, 0)],
+    });
+    heatmap_chart(&heat).expect("odd heatmap");
+
+    let mut lines = lines_example();
+    lines.segments.push(Segment {
+        from: (f64::NAN, 0.0),
+        to: (1.0, 1.0),
+        kind: LineKind::Clear,
+        label: "nan".into(),
+    });
+    lines.segments.push(Segment {
+        from: (-50.0, 0.0),
+        to: (1.0, 1.0),
+        kind: LineKind::Blocked,
+        label: "outside".into(),
+    });
+    lines_chart(&lines).expect("odd lines");
+
+    let sweep = SweepChart {
+        x: SweepAxis::Numeric(vec![f64::NAN, 3.0, f64::INFINITY]),
+        ..sweep_example()
+    };
+    sweep_chart(&sweep).expect("odd sweep");
+
+    let many = RoundsChart {
+        targets: (0..60)
+            .map(|i| TargetRounds {
+                label: format!("Goblin number {i} with a rather long name"),
+                rounds: vec![],
+            })
+            .collect(),
+        ..rounds_example()
+    };
+    let chart = down_dead_chart(&many).expect("many series");
+    assert!(
+        svg_texts(&chart.svg)
+            .iter()
+            .any(|t| t.contains("more not shown"))
+    );
+
+    let mut wide = damage_example();
+    wide.targets = (0..12).map(|_| wide.targets[0].clone()).collect();
+    let chart = damage_chart(&wide).expect("many panels");
+    assert!(
+        svg_texts(&chart.svg)
+            .iter()
+            .any(|t| t.contains("more targets not shown"))
+    );
+
+    let big_map = HeatmapChart {
+        map: BattleMap {
+            rows: vec![".".repeat(2000); 3],
+            creatures: vec![],
+        },
+        ..heatmap_example()
+    };
+    let chart = heatmap_chart(&big_map).expect("huge map");
+    assert!(
+        svg_texts(&chart.svg)
+            .iter()
+            .any(|t| t == "map too large for this chart size")
+    );
+}
+
+#[test]
+fn sizes_outside_limits_are_errors() {
+    for (width, height) in [(0, 0), (319, 600), (960, 239), (6001, 600)] {
+        let data = RoundsChart {
+            size: ChartSize { width, height },
+            ..rounds_example()
+        };
+        assert_eq!(
+            down_dead_chart(&data),
+            Err(ChartError::Size { width, height })
+        );
+    }
+    let smallest = ChartSize {
+        width: ChartSize::MIN_WIDTH,
+        height: ChartSize::MIN_HEIGHT,
+    };
+    let many = |mut rounds: RoundsChart| {
+        rounds.targets = (0..8)
+            .map(|i| TargetRounds {
+                label: format!("Goblin {i}"),
+                ..rounds.targets[0].clone()
+            })
+            .collect();
+        rounds
+    };
+    let charts = [
+        down_dead_chart(&RoundsChart {
+            size: smallest,
+            ..many(rounds_example())
+        }),
+        damage_chart(&DamageChart {
+            size: smallest,
+            ..damage_example()
+        }),
+        sweep_chart(&SweepChart {
+            size: smallest,
+            ..sweep_example()
+        }),
+        heatmap_chart(&HeatmapChart {
+            size: smallest,
+            ..heatmap_example()
+        }),
+        lines_chart(&LinesChart {
+            size: smallest,
+            ..lines_example()
+        }),
+    ];
+    for chart in charts {
+        let chart = chart.expect("smallest size");
+        assert_eq!(png_size(&chart.png), (smallest.width, smallest.height));
+        svg_texts(&chart.svg);
+    }
+}
+
+#[test]
+fn special_characters_stay_valid_xml() {
+    let data = RoundsChart {
+        title: "<Ogre> & \"friends\" 'n' co\u{1}\u{7f}".into(),
+        ..rounds_example()
+    };
+    let chart = down_dead_chart(&data).expect("chart");
+    check(&chart, data.size, &["<Ogre> & \"friends\" 'n' co"]);
+    let long = RoundsChart {
+        title: "very long title ".repeat(2000),
+        ..rounds_example()
+    };
+    let chart = down_dead_chart(&long).expect("long title");
+    assert!(svg_texts(&chart.svg).iter().any(|t| t.ends_with('…')));
+}

@@ -1,0 +1,456 @@
+//! Results → the inputs of the chart functions in [`super::charts`], drawn once; the
+//! chart files of a report folder are named here and nowhere else.
+
+use std::collections::HashMap;
+use std::hash::Hash;
+
+use super::charts::{
+    BattleMap, Chart, ChartError, ChartSize, Creature, DamageChart, DamagePoint, Estimate,
+    LinesChart, RoundPoint, RoundsChart, SweepAxis, SweepChart, SweepSeries, TargetDamage,
+    TargetRounds, damage_chart, down_dead_chart, lines_chart, sweep_chart,
+};
+use super::inputs::Inputs;
+use super::results::Results;
+use super::table::{Cells, Table};
+use super::text::{attack_label, float, int, text};
+use crate::error::Error;
+
+/// The charts of one report; each is `None` where the run has nothing to show in it.
+pub(super) struct Figures {
+    /// The map as drawn in the experiment (shown in report.html only).
+    pub(super) map: Option<Chart>,
+    /// Down and dead by round, when some target has hit points.
+    pub(super) rounds: Option<Chart>,
+    /// The distribution of total damage taken, per target.
+    pub(super) damage: Option<Chart>,
+    /// P(hit) against the first swept field, when the experiment sweeps.
+    pub(super) sweep: Option<SweepFigure>,
+}
+
+/// The sweep chart and what the report says about it.
+pub(super) struct SweepFigure {
+    /// The swept field on the x axis, e.g. `T.ac`.
+    pub(super) field: String,
+    /// Attacks left out because their roll is the same at every sweep point.
+    pub(super) unchanged: usize,
+    pub(super) chart: Chart,
+}
+
+impl Figures {
+    /// Draws every chart the results call for; the first failure is an error naming its
+    /// files, so a report is never written without the charts it should hold.
+    pub(super) fn draw(results: &Results, inputs: &Inputs) -> Result<Self, Error> {
+        Ok(Self {
+            map: map_input(results, inputs)
+                .map(|c| drawn("the map in report.html", lines_chart(&c)))
+                .transpose()?,
+            rounds: rounds_input(results)
+                .map(|c| drawn("rounds.svg/rounds.png", down_dead_chart(&c)))
+                .transpose()?,
+            damage: damage_input(results)
+                .map(|c| drawn("damage.svg/damage.png", damage_chart(&c)))
+                .transpose()?,
+            sweep: sweep_input(results)
+                .map(|(c, unchanged)| {
+                    Ok::<_, Error>(SweepFigure {
+                        field: c.x_label.clone(),
+                        unchanged,
+                        chart: drawn("sweep.svg/sweep.png", sweep_chart(&c))?,
+                    })
+                })
+                .transpose()?,
+        })
+    }
+
+    /// The chart files: `rounds.svg`, `rounds.png`, and likewise `damage` and `sweep`.
+    pub(super) fn files(&self) -> Vec<(String, Vec<u8>)> {
+        let charts = [
+            ("rounds", self.rounds.as_ref()),
+            ("damage", self.damage.as_ref()),
+            ("sweep", self.sweep.as_ref().map(|s| &s.chart)),
+        ];
+        charts
+            .into_iter()
+            .filter_map(|(stem, chart)| Some((stem, chart?)))
+            .flat_map(|(stem, chart)| {
+                [
+                    (format!("{stem}.svg"), chart.svg.clone().into_bytes()),
+                    (format!("{stem}.png"), chart.png.clone()),
+                ]
+            })
+            .collect()
+    }
+}
+
+/// A chart, or an error that says which files could not be drawn and that nothing was
+/// written (a report folder is replaced whole or not at all).
+fn drawn(what: &str, chart: Result<Chart, ChartError>) -> Result<Chart, Error> {
+    chart.map_err(|e| Error::Output {
+        what: what.to_string(),
+        message: format!(
+            "{e}; nothing was written, the CSV tables included (a report folder is replaced \
+             whole or not at all, so the previous one is kept)"
+        ),
+    })
+}
+
+/// A probability column (`name`, `name_lo`, `name_hi`, `exact_name`) at a row.
+fn estimate(t: &Table, name: &str, row: usize) -> Estimate {
+    let value = float(t, name, row).unwrap_or(f64::NAN);
+    Estimate {
+        value,
+        lo: float(t, &format!("{name}_lo"), row).unwrap_or(value),
+        hi: float(t, &format!("{name}_hi"), row).unwrap_or(value),
+        exact: float(t, &format!("exact_{name}"), row),
+    }
+}
+
+/// Values grouped by key, groups in order of their first value (linear time: a sweep
+/// table may have millions of rows).
+fn group<K: Eq + Hash + Clone, T>(items: impl IntoIterator<Item = (K, T)>) -> Vec<(K, Vec<T>)> {
+    let mut index: HashMap<K, usize> = HashMap::new();
+    let mut groups: Vec<(K, Vec<T>)> = Vec::new();
+    for (key, item) in items {
+        match index.get(&key) {
+            Some(&i) => groups[i].1.push(item),
+            None => {
+                index.insert(key.clone(), groups.len());
+                groups.push((key, vec![item]));
+            }
+        }
+    }
+    groups
+}
+
+/// The rows of a table grouped by its `target` column, in order of first appearance.
+pub(super) fn by_target<T>(t: &Table, point: impl Fn(usize) -> T) -> Vec<(String, Vec<T>)> {
+    group((0..t.rows()).map(|row| (text(t, "target", row), point(row))))
+}
+
+fn rounds_input(results: &Results) -> Option<RoundsChart> {
+    let r = &results.rounds;
+    (r.rows() > 0).then(|| RoundsChart {
+        title: format!("{} — down and dead by round", results.title),
+        size: ChartSize::default(),
+        targets: by_target(r, |row| RoundPoint {
+            round: u32::try_from(int(r, "round", row)).unwrap_or(0),
+            down: estimate(r, "p_down", row),
+            dead: estimate(r, "p_dead", row),
+        })
+        .into_iter()
+        .map(|(label, rounds)| TargetRounds { label, rounds })
+        .collect(),
+    })
+}
+
+/// Height of the damage chart: about 190 px per target panel.
+fn damage_height(targets: usize) -> u32 {
+    let targets = u32::try_from(targets).unwrap_or(u32::MAX);
+    targets
+        .saturating_mul(190)
+        .saturating_add(170)
+        .clamp(ChartSize::default().height, ChartSize::MAX_SIDE)
+}
+
+fn damage_input(results: &Results) -> Option<DamageChart> {
+    let d = &results.damage;
+    let targets: Vec<TargetDamage> = by_target(d, |row| {
+        let e = estimate(d, "probability", row);
+        DamagePoint {
+            damage: u32::try_from(int(d, "damage", row)).unwrap_or(u32::MAX),
+            probability: e.value,
+            interval: Some((e.lo, e.hi)),
+            exact: e.exact,
+        }
+    })
+    .into_iter()
+    .map(|(label, points)| TargetDamage {
+        label,
+        points: visible(points),
+    })
+    .collect();
+    (!targets.is_empty()).then(|| DamageChart {
+        title: format!("{} — total damage taken per trial", results.title),
+        size: ChartSize {
+            height: damage_height(targets.len()),
+            ..ChartSize::default()
+        },
+        targets,
+    })
+}
+
+/// Damage values less likely than this share of a panel's highest bar are not drawn:
+/// they would be under half a pixel tall, yet could stretch the damage axis far beyond
+/// what can be seen (a tail of exact probabilities of 1e-12).
+pub(super) const DAMAGE_DRAWN_FROM: f64 = 1.0 / 500.0;
+
+/// The points of one damage panel that can be seen.
+fn visible(points: Vec<DamagePoint>) -> Vec<DamagePoint> {
+    let height = |p: &DamagePoint| p.probability.max(p.exact.unwrap_or(0.0));
+    let top = points.iter().map(height).fold(0.0, f64::max);
+    points
+        .into_iter()
+        .filter(|p| height(p) >= top * DAMAGE_DRAWN_FROM)
+        .collect()
+}
+
+/// A cell as text, whatever its column type.
+fn cell_text(cells: &Cells, row: usize) -> String {
+    match cells {
+        Cells::Text(v) => v[row].clone(),
+        Cells::Int(v) => v[row].to_string(),
+        Cells::Bool(v) => v[row].to_string(),
+        Cells::Float(v) => v[row].map_or_else(String::new, |x| x.to_string()),
+    }
+}
+
+/// A cell as a number, where it is one.
+fn cell_number(cells: &Cells, row: usize) -> Option<f64> {
+    match cells {
+        Cells::Int(v) => Some(v[row] as f64),
+        Cells::Float(v) => v[row],
+        Cells::Text(_) | Cells::Bool(_) => None,
+    }
+}
+
+/// P(hit) against the first swept field: one series per plan line × attack (and per
+/// value of any further swept field), one point per value of the first. Attacks whose
+/// roll is the same at every point are left out (and counted) when others change.
+fn sweep_input(results: &Results) -> Option<(SweepChart, usize)> {
+    let s = results.sweep.as_ref()?;
+    let swept = s
+        .columns
+        .iter()
+        .take_while(|(n, _)| n != "attacker")
+        .count();
+    let (x_name, x_cells) = s.columns.first().filter(|_| swept > 0 && s.rows() > 0)?;
+    let xs = group((0..s.rows()).map(|row| (cell_text(x_cells, row), row)));
+    let mut x_of_row = vec![0; s.rows()];
+    for (at, (_, rows)) in xs.iter().enumerate() {
+        for &row in rows {
+            x_of_row[row] = at;
+        }
+    }
+    let mut series = group((0..s.rows()).map(|row| (series_label(s, swept, row), row)));
+    let roll = |row: usize| {
+        (
+            int(s, "effective_bonus", row),
+            int(s, "effective_ac", row),
+            int(s, "miss_chance", row),
+            float(s, "exact_p_hit", row).map(f64::to_bits),
+        )
+    };
+    let changes = |rows: &[usize]| rows.windows(2).any(|w| roll(w[0]) != roll(w[1]));
+    let all = series.len();
+    if series.iter().any(|(_, rows)| changes(rows)) {
+        series.retain(|(_, rows)| changes(rows));
+    }
+    let unchanged = all - series.len();
+    let x = match xs
+        .iter()
+        .map(|(_, rows)| cell_number(x_cells, rows[0]))
+        .collect::<Option<Vec<f64>>>()
+    {
+        Some(values) => SweepAxis::Numeric(values),
+        None => SweepAxis::Categories(xs.iter().map(|(x, _)| x.clone()).collect()),
+    };
+    let series = series
+        .into_iter()
+        .map(|(label, rows)| {
+            let mut points = vec![None; xs.len()];
+            for row in rows {
+                points[x_of_row[row]] = Some(estimate(s, "p_hit", row));
+            }
+            SweepSeries { label, points }
+        })
+        .collect();
+    let chart = SweepChart {
+        title: format!("{} — P(hit) against {x_name}", results.title),
+        size: ChartSize::default(),
+        x_label: x_name.clone(),
+        y_label: "P(hit)".into(),
+        x,
+        series,
+    };
+    Some((chart, unchanged))
+}
+
+/// `F → O: sword #1`, with the values of the second and further swept fields.
+fn series_label(s: &Table, swept: usize, row: usize) -> String {
+    let mut label = attack_label(s, row);
+    let others: Vec<String> = s.columns[1..swept]
+        .iter()
+        .map(|(name, cells)| format!("{name} = {}", cell_text(cells, row)))
+        .collect();
+    if !others.is_empty() {
+        label += &format!(" ({})", others.join(", "));
+    }
+    label
+}
+
+/// The map with its creatures, as the experiment draws it.
+fn map_input(results: &Results, inputs: &Inputs) -> Option<LinesChart> {
+    let cols = inputs.map.iter().map(|r| r.chars().count()).max()?;
+    let squares = (0u32..).zip(&inputs.map).flat_map(|(y, row)| {
+        (0u32..)
+            .zip(row.chars())
+            .filter(|(_, c)| c.is_ascii_alphabetic())
+            .map(move |(x, letter)| (letter, (x, y)))
+    });
+    let creatures = group(squares)
+        .into_iter()
+        .map(|(letter, squares)| Creature { letter, squares })
+        .collect();
+    let width = ChartSize::default().width;
+    let cell = (width - 24) / u32::try_from(cols).unwrap_or(u32::MAX).max(1);
+    let rows = u32::try_from(inputs.map.len()).unwrap_or(u32::MAX);
+    let height = cell
+        .min(MAP_CELL)
+        .saturating_mul(rows)
+        .saturating_add(150)
+        .clamp(ChartSize::MIN_HEIGHT, width);
+    Some(LinesChart {
+        title: format!("{} — the map", results.title),
+        size: ChartSize { width, height },
+        map: BattleMap {
+            rows: inputs.map.clone(),
+            creatures,
+        },
+        segments: Vec::new(),
+    })
+}
+
+/// The largest square the map is drawn with, in pixels.
+const MAP_CELL: u32 = 56;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn results_with_sweep(sweep: Table) -> Results {
+        Results {
+            title: "t".into(),
+            system: "pf1".into(),
+            seed: 0,
+            trials: 1,
+            summary: Table::new("summary"),
+            rounds: Table::new("rounds"),
+            damage: Table::new("damage"),
+            sweep: Some(sweep),
+            heatmap: None,
+            exact_notes: Vec::new(),
+        }
+    }
+
+    fn sweep_table(xs: Cells, second: Option<Cells>) -> Table {
+        let mut t = Table::new("sweep");
+        t.columns.push(("O.ac".into(), xs));
+        if let Some(cells) = second {
+            t.columns.push(("O.hp".into(), cells));
+        }
+        let n = t.rows();
+        t.text("attacker", (0..n).map(|_| "F".to_string()));
+        t.text("target", (0..n).map(|_| "O".to_string()));
+        t.text("attack", (0..n).map(|_| "sword".to_string()));
+        t.int("index", (0..n).map(|_| 1));
+        t.float("p_hit", (0..n).map(|i| Some(i as f64 / 10.0)));
+        t.float("p_hit_lo", (0..n).map(|i| Some(i as f64 / 10.0 - 0.01)));
+        t.float("p_hit_hi", (0..n).map(|i| Some(i as f64 / 10.0 + 0.01)));
+        t.float("exact_p_hit", (0..n).map(|_| None));
+        t
+    }
+
+    #[test]
+    fn one_sweep_gives_one_series_over_numeric_values() {
+        let results = results_with_sweep(sweep_table(Cells::Int(vec![16, 18, 20]), None));
+        let (chart, unchanged) = sweep_input(&results).unwrap();
+        assert_eq!(unchanged, 0);
+        assert_eq!(chart.x, SweepAxis::Numeric(vec![16.0, 18.0, 20.0]));
+        assert_eq!(chart.x_label, "O.ac");
+        assert_eq!(chart.series.len(), 1);
+        assert_eq!(chart.series[0].label, "F → O: sword #1");
+        let hits: Vec<f64> = chart.series[0]
+            .points
+            .iter()
+            .map(|p| p.unwrap().value)
+            .collect();
+        assert_eq!(hits, [0.0, 0.1, 0.2]);
+        assert!((chart.series[0].points[2].unwrap().hi - 0.21).abs() < 1e-12);
+    }
+
+    #[test]
+    fn further_sweeps_split_series_and_text_values_are_categories() {
+        let xs = Cells::Text(vec!["1d6".into(), "1d8".into(), "1d6".into(), "1d8".into()]);
+        let hp = Cells::Int(vec![10, 10, 20, 20]);
+        let (chart, _) = sweep_input(&results_with_sweep(sweep_table(xs, Some(hp)))).unwrap();
+        assert_eq!(
+            chart.x,
+            SweepAxis::Categories(vec!["1d6".into(), "1d8".into()])
+        );
+        let labels: Vec<&str> = chart.series.iter().map(|s| s.label.as_str()).collect();
+        assert_eq!(
+            labels,
+            ["F → O: sword #1 (O.hp = 10)", "F → O: sword #1 (O.hp = 20)"]
+        );
+        assert_eq!(chart.series[1].points[1].unwrap().value, 0.3);
+    }
+
+    #[test]
+    fn attacks_the_sweep_does_not_change_are_left_out() {
+        let mut table = sweep_table(Cells::Int(vec![16, 16, 18, 18]), None);
+        table.columns[2].1 = Cells::Text(["O", "G", "O", "G"].map(String::from).to_vec());
+        table.int("effective_ac", [16, 14, 18, 14]);
+        let (chart, unchanged) = sweep_input(&results_with_sweep(table)).unwrap();
+        assert_eq!(unchanged, 1);
+        let labels: Vec<&str> = chart.series.iter().map(|s| s.label.as_str()).collect();
+        assert_eq!(labels, ["F → O: sword #1"]);
+        let hits: Vec<f64> = chart.series[0]
+            .points
+            .iter()
+            .map(|p| p.unwrap().value)
+            .collect();
+        assert_eq!(hits, [0.0, 0.2]);
+    }
+
+    #[test]
+    fn a_chart_failure_names_the_files_and_says_nothing_was_written() {
+        let err = drawn(
+            "rounds.svg/rounds.png",
+            Err(ChartError::Draw("backend".into())),
+        )
+        .unwrap_err();
+        assert_eq!(err.exit_code(), 1);
+        let message = err.to_string();
+        assert!(message.starts_with("writing rounds.svg/rounds.png: drawing a chart failed: backend; nothing was written, the CSV tables included"), "{message}");
+    }
+
+    #[test]
+    fn damage_too_unlikely_to_see_is_not_drawn() {
+        let point = |damage, probability, exact| DamagePoint {
+            damage,
+            probability,
+            interval: None,
+            exact,
+        };
+        let points = vec![
+            point(0, 0.0, Some(1e-12)),
+            point(1, 0.5, Some(0.5)),
+            point(2, 0.0, Some(0.001)),
+            point(3, 0.0009, None),
+            point(90, 0.0, Some(1e-9)),
+        ];
+        let kept: Vec<u32> = visible(points).iter().map(|p| p.damage).collect();
+        assert_eq!(kept, [1, 2]);
+        assert!(
+            visible(vec![point(5, 0.0, None)]).len() == 1,
+            "all zero: kept"
+        );
+    }
+
+    #[test]
+    fn the_damage_chart_grows_with_its_targets() {
+        assert_eq!(damage_height(1), 600);
+        assert_eq!(damage_height(5), 1120);
+        assert_eq!(damage_height(1000), ChartSize::MAX_SIDE);
+    }
+}

@@ -1,0 +1,336 @@
+//! Results + inputs + charts → the content of `report.html` and `summary.md`, with every
+//! number formatted here, so the templates in [`super::charts`] hold no logic.
+
+use super::charts::{Chart, ReportInput, Section, SectionContent, Table as PageTable};
+use super::figures::{DAMAGE_DRAWN_FROM, Figures, by_target};
+use super::inputs::Inputs;
+use super::results::Results;
+use super::table::{Cells, Table};
+use super::text::{attack_label, exact, float, int, interval, text, thousands};
+
+/// Damage values less likely than this (simulated and exact) are left out of the
+/// report's damage table; `damage.csv` keeps every value.
+const DAMAGE_SHOWN_FROM: f64 = 0.0005;
+
+/// Shown where an exact value was not computed.
+const NOT_COMPUTED: &str = "—";
+
+/// The printable report: the map, tables, charts, notes, the experiment file and the
+/// rule readings.
+pub(super) fn report(results: &Results, inputs: &Inputs, figures: &Figures) -> ReportInput {
+    let mut sections = Vec::new();
+    if let Some(map) = &figures.map {
+        sections.push(section("Map", svg(map)));
+    }
+    sections.extend(tables(results));
+    if let Some(chart) = &figures.rounds {
+        sections.push(section("Chart: down and dead by round", svg(chart)));
+    }
+    let mut notes = notes(results);
+    if let Some(chart) = &figures.damage {
+        sections.push(section("Chart: total damage taken", svg(chart)));
+        notes.push(format!(
+            "The damage chart does not draw values less likely than 1/{} of a panel's highest \
+             bar (they would be under half a pixel tall).",
+            (1.0 / DAMAGE_DRAWN_FROM).round()
+        ));
+    }
+    if let Some(sweep) = &figures.sweep {
+        let heading = format!("Chart: P(hit) against {}", sweep.field);
+        sections.push(section(&heading, svg(&sweep.chart)));
+        if sweep.unchanged > 0 {
+            let attacks = if sweep.unchanged == 1 {
+                "attack"
+            } else {
+                "attacks"
+            };
+            notes.push(format!(
+                "The sweep chart leaves out the {} {attacks} whose roll is the same for every \
+                 value of {}; sweep.csv holds every row.",
+                sweep.unchanged, sweep.field
+            ));
+        }
+    }
+    let (damage, damage_note) = damage_tables(&results.damage);
+    for (target, table) in damage {
+        let heading = format!("Total damage taken: {target}");
+        sections.push(section(&heading, SectionContent::Table(table)));
+    }
+    notes.extend(damage_note);
+    notes.push(
+        "Every number, with the ends of each interval, is in the CSV files beside this report."
+            .into(),
+    );
+    sections.push(section("Notes", SectionContent::Notes(notes)));
+    sections.push(section(
+        &format!("Experiment file: {}", inputs.file),
+        SectionContent::Preformatted(inputs.text.clone()),
+    ));
+    ReportInput {
+        sections,
+        rule_readings: inputs.rule_readings.clone(),
+        ..header(results)
+    }
+}
+
+/// The short Markdown version: the attack and round tables and the notes.
+pub(super) fn summary(results: &Results) -> ReportInput {
+    let mut sections: Vec<Section> = tables(results).collect();
+    let mut notes = notes(results);
+    notes.push(
+        "Charts, the damage distribution and the inputs are in report.html; every number is \
+         in the CSV files."
+            .into(),
+    );
+    sections.push(section("Notes", SectionContent::Notes(notes)));
+    ReportInput {
+        sections,
+        ..header(results)
+    }
+}
+
+/// Title, system, seed, trials and version.
+fn header(results: &Results) -> ReportInput {
+    ReportInput {
+        title: results.title.clone(),
+        system: results.system.clone(),
+        seed: results.seed.to_string(),
+        trials: thousands(results.trials),
+        version: env!("CARGO_PKG_VERSION").to_string(),
+        ..ReportInput::default()
+    }
+}
+
+fn section(heading: &str, content: SectionContent) -> Section {
+    Section {
+        heading: heading.to_string(),
+        content,
+    }
+}
+
+fn svg(chart: &Chart) -> SectionContent {
+    SectionContent::Svg(chart.svg.clone())
+}
+
+/// The attacks table, and the down/dead table when some target has hit points.
+fn tables(results: &Results) -> impl Iterator<Item = Section> {
+    let attacks = section(
+        "Attacks",
+        SectionContent::Table(attacks_table(&results.summary)),
+    );
+    let rounds = (results.rounds.rows() > 0).then(|| {
+        section(
+            "Down and dead by round",
+            SectionContent::Table(rounds_table(&results.rounds)),
+        )
+    });
+    std::iter::once(attacks).chain(rounds)
+}
+
+fn notes(results: &Results) -> Vec<String> {
+    let mut notes = vec![format!(
+        "± is half the width of the 95% interval (Wilson for probabilities, normal for means); \
+         “exact” is the value computed without simulation ({NOT_COMPUTED} where it was not)."
+    )];
+    notes.extend(results.exact_notes.iter().cloned());
+    notes
+}
+
+/// An estimate and its exact value, as two cells.
+fn measure(t: &Table, name: &str, row: usize) -> [String; 2] {
+    [
+        interval(t, name, row),
+        exact(t, name, row).unwrap_or_else(|| NOT_COMPUTED.into()),
+    ]
+}
+
+/// A table with `numeric` columns from the first right-aligned header onwards.
+fn page_table(header: &[&str], numeric_from: usize, rows: Vec<Vec<String>>) -> PageTable {
+    PageTable {
+        header: header.iter().map(|h| h.to_string()).collect(),
+        rows,
+        numeric_columns: (numeric_from..header.len()).collect(),
+    }
+}
+
+/// `+16 vs AC 17, flanking, soft cover, 20% miss chance`: the roll and what changed it.
+fn roll(t: &Table, row: usize) -> String {
+    let mut parts = vec![format!(
+        "{:+} vs AC {}",
+        int(t, "effective_bonus", row),
+        int(t, "effective_ac", row)
+    )];
+    if matches!(t.column("flanking"), Some(Cells::Bool(v)) if v[row]) {
+        parts.push("flanking".to_string());
+    }
+    let cover = text(t, "cover", row);
+    if cover != "none" && !cover.is_empty() {
+        parts.push(format!("{cover} cover"));
+    }
+    let miss = int(t, "miss_chance", row);
+    if miss > 0 {
+        parts.push(format!("{miss}% miss chance"));
+    }
+    parts.join(", ")
+}
+
+fn attacks_table(t: &Table) -> PageTable {
+    let leading = |row| {
+        let made = u64::try_from(int(t, "trials", row)).unwrap_or(0);
+        vec![attack_label(t, row), roll(t, row), thousands(made)]
+    };
+    page_table(
+        &[
+            "attack",
+            "roll",
+            "made",
+            "P(hit)",
+            "exact",
+            "P(crit)",
+            "exact",
+            "mean damage",
+            "exact",
+        ],
+        2,
+        measure_rows(t, leading, &["p_hit", "p_crit", "mean_damage"]),
+    )
+}
+
+fn rounds_table(t: &Table) -> PageTable {
+    let leading = |row| vec![text(t, "target", row), int(t, "round", row).to_string()];
+    page_table(
+        &[
+            "target",
+            "round",
+            "P(down)",
+            "exact",
+            "P(dead)",
+            "exact",
+            "mean damage taken",
+            "exact",
+        ],
+        1,
+        measure_rows(t, leading, &["p_down", "p_dead", "mean_damage"]),
+    )
+}
+
+/// One row per row of `t`: its `leading` cells, then each measure's estimate and exact value.
+fn measure_rows(
+    t: &Table,
+    leading: impl Fn(usize) -> Vec<String>,
+    measures: &[&str],
+) -> Vec<Vec<String>> {
+    (0..t.rows())
+        .map(|row| {
+            let mut cells = leading(row);
+            for name in measures {
+                cells.extend(measure(t, name, row));
+            }
+            cells
+        })
+        .collect()
+}
+
+/// Most (damage, probability, exact) blocks set side by side in a damage table.
+const DAMAGE_BLOCKS: usize = 3;
+
+/// One table per target of the damage values likely enough to matter, folded into
+/// blocks side by side, and a note on what was left out.
+fn damage_tables(t: &Table) -> (Vec<(String, PageTable)>, Option<String>) {
+    let likely = |row: usize| {
+        let p = float(t, "probability", row).unwrap_or(0.0);
+        let e = float(t, "exact_probability", row).unwrap_or(0.0);
+        p.max(e) >= DAMAGE_SHOWN_FROM
+    };
+    let shown = (0..t.rows()).filter(|&row| likely(row)).count();
+    let tables = by_target(t, |row| row)
+        .into_iter()
+        .map(|(target, rows)| {
+            let cells = rows
+                .into_iter()
+                .filter(|&row| likely(row))
+                .map(|row| {
+                    let [p, exact] = measure(t, "probability", row);
+                    [int(t, "damage", row).to_string(), p, exact]
+                })
+                .collect();
+            (target, folded(cells))
+        })
+        .collect();
+    let note = (shown < t.rows()).then(|| {
+        format!(
+            "The damage tables show the {shown} of {} damage values with a probability of at \
+             least {DAMAGE_SHOWN_FROM}; damage.csv holds them all.",
+            t.rows()
+        )
+    });
+    (tables, note)
+}
+
+/// Rows of three cells laid out in up to [`DAMAGE_BLOCKS`] blocks side by side, read
+/// down each block, then across.
+fn folded(rows: Vec<[String; 3]>) -> PageTable {
+    let blocks = rows.len().div_ceil(10).clamp(1, DAMAGE_BLOCKS);
+    let height = rows.len().div_ceil(blocks);
+    let mut out = vec![Vec::new(); height];
+    for (i, row) in rows.into_iter().enumerate() {
+        out[i % height].extend(row);
+    }
+    let header = ["damage", "probability", "exact"].repeat(blocks);
+    page_table(&header, 0, out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rows(n: usize) -> Vec<[String; 3]> {
+        (0..n)
+            .map(|i| [i.to_string(), format!("p{i}"), format!("e{i}")])
+            .collect()
+    }
+
+    #[test]
+    fn long_damage_tables_fold_into_blocks_read_down_then_across() {
+        let table = folded(rows(25));
+        assert_eq!(table.header.len(), 9);
+        assert_eq!(table.rows.len(), 9);
+        assert_eq!(table.rows[0][0], "0");
+        assert_eq!(table.rows[0][3], "9");
+        assert_eq!(table.rows[0][6], "18");
+        assert_eq!(table.rows[8], ["8", "p8", "e8", "17", "p17", "e17"]);
+        assert_eq!(table.numeric_columns, (0..9).collect::<Vec<_>>());
+        let short = folded(rows(5));
+        assert_eq!((short.header.len(), short.rows.len()), (3, 5));
+        assert!(folded(Vec::new()).rows.is_empty());
+    }
+
+    #[test]
+    fn unlikely_damage_values_are_left_out_with_a_note() {
+        let mut t = Table::new("damage");
+        t.text("target", ["O", "O", "O", "F"].map(String::from));
+        t.int("damage", [0, 1, 2, 0]);
+        t.float(
+            "probability",
+            [Some(0.5), Some(0.0001), Some(0.0), Some(1.0)],
+        );
+        t.float(
+            "exact_probability",
+            [Some(0.5), Some(0.0001), Some(0.0006), None],
+        );
+        let (tables, note) = damage_tables(&t);
+        let damages: Vec<(&str, Vec<&str>)> = tables
+            .iter()
+            .map(|(target, table)| {
+                let column: Vec<&str> = table.rows.iter().map(|r| r[0].as_str()).collect();
+                (target.as_str(), column)
+            })
+            .collect();
+        assert_eq!(damages, [("O", vec!["0", "2"]), ("F", vec!["0"])]);
+        assert_eq!(tables[1].1.rows[0][2], NOT_COMPUTED);
+        assert!(
+            note.unwrap()
+                .starts_with("The damage tables show the 3 of 4 damage values")
+        );
+    }
+}

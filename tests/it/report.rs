@@ -1,0 +1,203 @@
+//! The report folder end to end: every file of one run, charts that parse and name what
+//! they show, a self-contained report.html, and the sweep chart.
+
+use std::path::{Path, PathBuf};
+
+use crate::cli::{d20odds, repo, showcase};
+
+/// Runs `experiment` with few trials into a temporary folder; returns the folder and its
+/// report folder.
+fn run(experiment: &Path, trials: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let file = experiment.display().to_string();
+    let out = d20odds(&["run", &file, "--trials", trials, "--quiet"], dir.path());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stem = experiment.file_stem().unwrap();
+    let folder = dir.path().join("reports").join(stem);
+    (dir, folder)
+}
+
+fn read(folder: &Path, file: &str) -> String {
+    std::fs::read_to_string(folder.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"))
+}
+
+/// Checks that the SVG `file` parses as XML and has a text node equal to each of
+/// `expected`; returns the SVG.
+fn check_svg(folder: &Path, file: &str, expected: &[&str]) -> String {
+    let svg = read(folder, file);
+    let doc = roxmltree::Document::parse(&svg).unwrap_or_else(|e| panic!("{file}: {e}"));
+    assert_eq!(doc.root_element().tag_name().name(), "svg", "{file}");
+    for e in expected {
+        let found = doc
+            .descendants()
+            .any(|n| n.is_text() && n.text().map(str::trim) == Some(e));
+        assert!(found, "{file}: no text {e:?}");
+    }
+    svg
+}
+
+/// The same escaping report.html applies to text.
+fn escaped(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+        .replace('\'', "&#39;")
+}
+
+#[test]
+fn one_run_writes_the_whole_report_tree() {
+    let (_dir, folder) = run(Path::new(&showcase()), "20000");
+    let mut files: Vec<String> = std::fs::read_dir(&folder)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    assert_eq!(
+        files,
+        [
+            "damage.csv",
+            "damage.png",
+            "damage.svg",
+            "report.html",
+            "rounds.csv",
+            "rounds.png",
+            "rounds.svg",
+            "summary.csv",
+            "summary.md",
+        ]
+    );
+    for png in ["rounds.png", "damage.png"] {
+        let bytes = std::fs::read(folder.join(png)).unwrap();
+        assert_eq!(bytes[..8], *b"\x89PNG\r\n\x1a\n", "{png} is a PNG");
+        assert!(bytes.len() > 5_000, "{png} has a drawing");
+    }
+    let leftovers: Vec<_> = std::fs::read_dir(folder.parent().unwrap())
+        .unwrap()
+        .collect();
+    assert_eq!(leftovers.len(), 1, "no staging folder is left behind");
+}
+
+#[test]
+fn every_svg_parses_and_names_its_series_title_and_axes() {
+    let (_dir, folder) = run(Path::new(&showcase()), "20000");
+    check_svg(
+        &folder,
+        "rounds.svg",
+        &[
+            "Ogre in the corridor — down and dead by round",
+            "P(down) by the end of the round",
+            "P(dead) by the end of the round",
+            "round",
+            "probability",
+            "Ogre (O)",
+            "Fighter (F)",
+            "95% interval",
+            "exact value",
+        ],
+    );
+    check_svg(
+        &folder,
+        "damage.svg",
+        &[
+            "Ogre in the corridor — total damage taken per trial",
+            "damage (hp)",
+            "probability",
+            "Ogre (O)",
+            "Fighter (F)",
+            "simulated probability",
+            "95% interval",
+            "exact value",
+        ],
+    );
+}
+
+#[test]
+fn report_html_is_self_contained_and_holds_every_section() {
+    let (_dir, folder) = run(Path::new(&showcase()), "20000");
+    let page = read(&folder, "report.html");
+    for heading in [
+        "Map",
+        "Attacks",
+        "Down and dead by round",
+        "Chart: down and dead by round",
+        "Chart: total damage taken",
+        "Total damage taken: Ogre (O)",
+        "Total damage taken: Fighter (F)",
+        "Notes",
+        "Experiment file: ogre-corridor.toml",
+        "Rule readings",
+    ] {
+        assert!(page.contains(&format!("<h2>{heading}</h2>")), "{heading}");
+    }
+    let lower = page.to_lowercase();
+    assert!(!lower.contains("<script"), "no script");
+    assert!(
+        !lower.contains("http"),
+        "no link to anything outside the file"
+    );
+    assert_eq!(
+        page.matches("<svg").count(),
+        3,
+        "map, rounds and damage inline"
+    );
+    assert!(page.contains("<b>20,000</b>"), "trials");
+    assert!(page.contains("seed <b>7</b>"));
+    assert!(page.contains(concat!("d20odds ", env!("CARGO_PKG_VERSION"))));
+    let text = std::fs::read_to_string(showcase()).unwrap();
+    assert!(page.contains(&escaped(&text)), "the experiment file, whole");
+    for reading in d20odds::rules::SystemId::Pf1.rules().interpretations {
+        assert!(page.contains(&escaped(reading)), "{reading}");
+    }
+    // Longsword #1 (+16 vs AC 17) hits 19 times in 20: estimate ± half-width, exact beside.
+    let row = page
+        .lines()
+        .find(|l| l.starts_with("<tr><td>Fighter (F) → Ogre (O): longsword #1</td>"))
+        .expect("a row for longsword #1");
+    assert!(row.contains("<td>+16 vs AC 17, flanking</td>"), "{row}");
+    assert!(row.contains("<td class=\"num\">0.9500</td>"), "{row}");
+    assert!(row.contains("<td class=\"num\">0.9"), "{row}");
+    assert!(row.contains(" ±0.00"), "{row}");
+
+    let markdown = read(&folder, "summary.md");
+    assert!(markdown.starts_with("# Ogre in the corridor\n"));
+    assert!(markdown.contains("## Attacks") && markdown.contains("## Down and dead by round"));
+    assert!(markdown.contains("| Fighter (F) → Ogre (O): longsword #1 | +16 vs AC 17, flanking |"));
+}
+
+#[test]
+fn a_sweep_experiment_draws_its_sweep_chart() {
+    let (_dir, folder) = run(&repo().join("experiments/crit-fishing.toml"), "4000");
+    assert!(folder.join("sweep.csv").is_file());
+    assert!(folder.join("sweep.png").is_file());
+    let svg = check_svg(
+        &folder,
+        "sweep.svg",
+        &[
+            "T.ac",
+            "P(hit)",
+            "12",
+            "24",
+            "Scimitar barbarian (S) → Troll (T): keen scimitar #1",
+            "Greataxe barbarian (A) → Troll (T): greataxe #3",
+            "95% interval",
+            "exact value",
+        ],
+    );
+    assert!(
+        !svg.contains("Stone golem"),
+        "the golem's AC is not swept, so its attacks are left out"
+    );
+    let page = read(&folder, "report.html");
+    assert!(page.contains("<h2>Chart: P(hit) against T.ac</h2>"));
+    assert!(page.contains("leaves out the 6 attacks whose roll is the same"));
+    assert_eq!(
+        page.matches("<svg").count(),
+        4,
+        "map, rounds, damage and sweep"
+    );
+}
