@@ -6,8 +6,9 @@ use std::hash::Hash;
 
 use super::charts::{
     BattleMap, Chart, ChartError, ChartSize, Creature, DamageChart, DamagePoint, Estimate,
-    LinesChart, RoundPoint, RoundsChart, SweepAxis, SweepChart, SweepSeries, TargetDamage,
-    TargetRounds, damage_chart, down_dead_chart, lines_chart, sweep_chart,
+    HeatmapChart, LinesChart, RoundPoint, RoundsChart, SweepAxis, SweepChart, SweepSeries,
+    TargetDamage, TargetRounds, damage_chart, down_dead_chart, heatmap_chart, lines_chart,
+    sweep_chart,
 };
 use super::inputs::Inputs;
 use super::results::Results;
@@ -25,6 +26,8 @@ pub(super) struct Figures {
     pub(super) damage: Option<Chart>,
     /// P(hit) against the first swept field, when the experiment sweeps.
     pub(super) sweep: Option<SweepFigure>,
+    /// P(hit) on the first target with the heatmap's combatant on each square.
+    pub(super) heatmap: Option<Chart>,
 }
 
 /// The sweep chart and what the report says about it.
@@ -59,6 +62,9 @@ impl Figures {
                     })
                 })
                 .transpose()?,
+            heatmap: heatmap_input(results, inputs)
+                .map(|c| drawn("heatmap.svg/heatmap.png", heatmap_chart(&c)))
+                .transpose()?,
         })
     }
 
@@ -68,6 +74,7 @@ impl Figures {
             ("rounds", self.rounds.as_ref()),
             ("damage", self.damage.as_ref()),
             ("sweep", self.sweep.as_ref().map(|s| &s.chart)),
+            ("heatmap", self.heatmap.as_ref()),
         ];
         charts
             .into_iter()
@@ -288,9 +295,8 @@ fn series_label(s: &Table, swept: usize, row: usize) -> String {
     label
 }
 
-/// The map with its creatures, as the experiment draws it.
-fn map_input(results: &Results, inputs: &Inputs) -> Option<LinesChart> {
-    let cols = inputs.map.iter().map(|r| r.chars().count()).max()?;
+/// The map's terrain and creatures, as the experiment draws them.
+fn battle_map(inputs: &Inputs) -> BattleMap {
     let squares = (0u32..).zip(&inputs.map).flat_map(|(y, row)| {
         (0u32..)
             .zip(row.chars())
@@ -301,6 +307,15 @@ fn map_input(results: &Results, inputs: &Inputs) -> Option<LinesChart> {
         .into_iter()
         .map(|(letter, squares)| Creature { letter, squares })
         .collect();
+    BattleMap {
+        rows: inputs.map.clone(),
+        creatures,
+    }
+}
+
+/// A map chart's size: squares up to [`MAP_CELL`] pixels, the page's width at most.
+fn map_size(inputs: &Inputs) -> Option<ChartSize> {
+    let cols = inputs.map.iter().map(|r| r.chars().count()).max()?;
     let width = ChartSize::default().width;
     let cell = (width - 24) / u32::try_from(cols).unwrap_or(u32::MAX).max(1);
     let rows = u32::try_from(inputs.map.len()).unwrap_or(u32::MAX);
@@ -309,14 +324,49 @@ fn map_input(results: &Results, inputs: &Inputs) -> Option<LinesChart> {
         .saturating_mul(rows)
         .saturating_add(150)
         .clamp(ChartSize::MIN_HEIGHT, width);
+    Some(ChartSize { width, height })
+}
+
+/// The map with its creatures, as the experiment draws it.
+fn map_input(results: &Results, inputs: &Inputs) -> Option<LinesChart> {
     Some(LinesChart {
         title: format!("{} — the map", results.title),
-        size: ChartSize { width, height },
-        map: BattleMap {
-            rows: inputs.map.clone(),
-            creatures,
-        },
+        size: map_size(inputs)?,
+        map: battle_map(inputs),
         segments: Vec::new(),
+    })
+}
+
+/// heatmap.csv's first `T_p_hit` column drawn over the map, when the run has a heatmap.
+fn heatmap_input(results: &Results, inputs: &Inputs) -> Option<HeatmapChart> {
+    let t = results.heatmap.as_ref()?;
+    let column = t
+        .columns
+        .iter()
+        .map(|(name, _)| name.as_str())
+        .find(|name| name.ends_with("_p_hit"))?;
+    let target = column.trim_end_matches("_p_hit");
+    let mut values =
+        vec![vec![None; inputs.map.iter().map(|r| r.chars().count()).max()?]; inputs.map.len()];
+    for row in 0..t.rows() {
+        let (x, y) = (int(t, "x", row), int(t, "y", row));
+        if let Some(cell) = usize::try_from(y)
+            .ok()
+            .and_then(|y| values.get_mut(y))
+            .and_then(|r| usize::try_from(x).ok().and_then(|x| r.get_mut(x)))
+        {
+            *cell = float(t, column, row);
+        }
+    }
+    Some(HeatmapChart {
+        title: format!(
+            "{} — P(hit) on {target}, the heatmap's combatant on each square",
+            results.title
+        ),
+        size: map_size(inputs)?,
+        map: battle_map(inputs),
+        values,
+        value_label: format!("P(hit) on {target}"),
     })
 }
 

@@ -35,6 +35,9 @@ pub(super) fn report(results: &Results, inputs: &Inputs, figures: &Figures) -> R
             (1.0 / DAMAGE_DRAWN_FROM).round()
         ));
     }
+    if let Some(chart) = &figures.heatmap {
+        sections.push(section("Chart: heatmap (heatmap.csv)", svg(chart)));
+    }
     if let Some(sweep) = &figures.sweep {
         let heading = format!("Chart: P(hit) against {}", sweep.field);
         sections.push(section(&heading, svg(&sweep.chart)));

@@ -425,7 +425,14 @@ fn heatmap_tries_every_open_square_with_the_geometry_judged_anew() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let csv = std::fs::read_to_string(dir.path().join("r/pf1-cover-examples/heatmap.csv")).unwrap();
+    let folder = dir.path().join("r/pf1-cover-examples");
+    let svg = std::fs::read_to_string(folder.join("heatmap.svg")).unwrap();
+    assert!(
+        svg.contains("P(hit) on O"),
+        "the heatmap chart names its measure"
+    );
+    assert!(folder.join("heatmap.png").exists());
+    let csv = std::fs::read_to_string(folder.join("heatmap.csv")).unwrap();
     let columns = header(&csv);
     assert_eq!(&columns[..4], ["x", "y", "method", "O_p_hit"]);
     assert!(columns.contains(&"O_cover") && columns.contains(&"F_refused"));
