@@ -764,4 +764,53 @@ action = "full"
         let err = Plan::from_scenario(&Scenario::parse("p.toml", immune).unwrap()).unwrap_err();
         assert!(err.to_string().contains("immune to critical hits"), "{err}");
     }
+
+    #[test]
+    fn melee_must_reach_its_target_on_the_map() {
+        let apart = scenario("", "melee")
+            .source
+            .text
+            .replace("map = \"AB\"", "map = \"A.B\"");
+        let err =
+            Plan::from_scenario(&Scenario::parse("p.toml", apart.clone()).unwrap()).unwrap_err();
+        let text = err.to_string();
+        assert!(text.starts_with("p.toml:18:1: "), "{text}");
+        assert!(
+            text.contains("its reach is 5 ft and `B` is 10 ft away"),
+            "{text}"
+        );
+        let reach_weapon = apart.replace(
+            "damage = \"1d6\"",
+            "damage = \"1d6\"\nreach = 10\nreach_weapon = true",
+        );
+        assert!(
+            Plan::from_scenario(&Scenario::parse("p.toml", reach_weapon.clone()).unwrap()).is_ok()
+        );
+        let adjacent = reach_weapon.replace("map = \"A.B\"", "map = \"AB\"");
+        let err = Plan::from_scenario(&Scenario::parse("p.toml", adjacent).unwrap()).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("a reach weapon cannot strike an adjacent creature"),
+            "{err}"
+        );
+        let ranged = apart.replace("kind = \"melee\"", "kind = \"ranged\"");
+        assert!(Plan::from_scenario(&Scenario::parse("p.toml", ranged).unwrap()).is_ok());
+    }
+
+    #[test]
+    fn higher_ground_comes_from_the_terrain_under_the_attacker() {
+        let text = scenario("", "melee")
+            .source
+            .text
+            .replace(
+                "map = \"AB\"",
+                "map = \"AB\"\n[legend]\n\"^\" = { elevation = 5 }",
+            )
+            .replace("token = \"A\"", "token = \"A\"\nterrain = \"^\"");
+        let plan = Plan::from_scenario(&Scenario::parse("p.toml", text).unwrap()).unwrap();
+        assert_eq!(
+            plan.slots[0].profile.bonus, 7,
+            "+6 and +1 for higher ground"
+        );
+    }
 }
