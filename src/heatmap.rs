@@ -20,7 +20,7 @@ use crate::verdict::line_verdict;
 pub const SIMULATED_TRIALS: u64 = 20_000;
 
 /// One target's figures at one square.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, PartialEq)]
 struct TargetCell {
     /// Mean P(hit) of the attacks at the target on the plan lines that involve the moved
     /// combatant (all lines at the target when none does); `None` when none can be made.
@@ -100,29 +100,29 @@ pub fn heatmap_table(scenario: &Scenario, seed: u64) -> Option<Table> {
     );
     for (t, &combatant) in target_combatants(scenario).iter().enumerate() {
         let name = scenario.combatants[combatant].token;
-        let of = |c: &Cell| c.targets[t].clone();
-        table.float(format!("{name}_p_hit"), cells.iter().map(|c| of(c).p_hit));
+        let column: Vec<&TargetCell> = cells.iter().map(|c| &c.targets[t]).collect();
+        table.float(format!("{name}_p_hit"), column.iter().map(|c| c.p_hit));
         table.float(
             format!("{name}_p_down"),
-            cells.iter().map(|c| Some(of(c).p_down)),
+            column.iter().map(|c| Some(c.p_down)),
         );
         table.float(
             format!("{name}_mean_damage"),
-            cells.iter().map(|c| Some(of(c).mean_damage)),
+            column.iter().map(|c| Some(c.mean_damage)),
         );
-        table.text(format!("{name}_cover"), cells.iter().map(|c| of(c).cover));
+        table.text(
+            format!("{name}_cover"),
+            column.iter().map(|c| c.cover.clone()),
+        );
         table.int(
             format!("{name}_concealment"),
-            cells.iter().map(|c| i64::from(of(c).concealment)),
+            column.iter().map(|c| i64::from(c.concealment)),
         );
         table.bool(
             format!("{name}_flanking"),
-            cells.iter().map(|c| of(c).flanking),
+            column.iter().map(|c| c.flanking),
         );
-        table.bool(
-            format!("{name}_refused"),
-            cells.iter().map(|c| of(c).refused),
-        );
+        table.bool(format!("{name}_refused"), column.iter().map(|c| c.refused));
     }
     Some(table)
 }

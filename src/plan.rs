@@ -260,7 +260,7 @@ impl Plan {
             Some(level) => Self::coup_de_grace(rules, &attack, &defence, defender.helpless, level)?,
         };
         let flanking = situation.flanking.unwrap_or(false) && melee;
-        let higher_ground = if self.has_higher_ground(rules, &attack, &defence) {
+        let higher_ground = if has_higher_ground(rules, &attack, &defence) {
             if melee {
                 rules.higher_ground.0
             } else {
@@ -292,6 +292,7 @@ impl Plan {
         };
         let ac_mod = situation.ac_mod.unwrap_or(0) + rules.cover_ac(cover, melee) + condition_ac;
         let concealment = situation.concealment.unwrap_or(0);
+        let guess = situation.guess.unwrap_or(SquareGuess::KNOWN);
         let line = self.lines.len();
         for (index, &bonus) in attack.bonuses.iter().enumerate() {
             let mut profile = AttackProfile::new(
@@ -304,7 +305,7 @@ impl Plan {
             profile.miss_chance = concealment;
             profile.crits_possible = !defence.immune_to_crits;
             profile.resolution = resolution;
-            profile.guess = situation.guess.unwrap_or(SquareGuess::KNOWN);
+            profile.guess = guess;
             self.slots.push(Slot {
                 line,
                 index,
@@ -321,7 +322,7 @@ impl Plan {
                 cover,
                 concealment,
                 flanking,
-                guess: situation.guess.unwrap_or(SquareGuess::KNOWN),
+                guess,
                 attack_mod,
                 ac_mod,
             },
@@ -361,21 +362,6 @@ impl Plan {
             fort: defence.fort,
             dc: cdg.dc(level),
         })
-    }
-
-    /// Higher ground: PF1-style systems need the attacker higher at all; the variant
-    /// needs at least half the target's height (its space side) above it (Ambiguity 21).
-    fn has_higher_ground(
-        &self,
-        rules: &RuleSet,
-        attack: &LineAttack,
-        defence: &LineDefence,
-    ) -> bool {
-        let above = attack.elevation - defence.elevation;
-        match rules.system {
-            SystemId::Pf1Variant => 2 * above >= defence.size.row().squares * 5,
-            _ => above > 0,
-        }
     }
 
     /// Slots that attack one target, in order.
@@ -447,6 +433,14 @@ pub fn line_parts(
         fort: defender.fort,
     };
     Ok((line_attack, line_defence, situation))
+}
+
+/// Whether the attacker stands high enough above the target for the system's
+/// higher-ground bonus.
+fn has_higher_ground(rules: &RuleSet, attack: &LineAttack, defence: &LineDefence) -> bool {
+    let above = attack.elevation - defence.elevation;
+    above > 0
+        && (!rules.higher_ground_half_target_height || 2 * above >= defence.size.row().squares * 5)
 }
 
 /// Melee must reach its target, and a coup de grace with a ranged weapon needs the

@@ -68,15 +68,13 @@ pub fn cover_level(rules: &RuleSet, tally: &LineTally, melee: bool) -> CoverLeve
             CoverLevel::None
         };
     }
-    let mut candidates = vec![rules.cover_by_lines[usize::from(tally.k.min(4))]];
-    if tally.improved && tally.k > 0 {
-        candidates.push(rules.improved_cover);
-    }
-    if tally.soft {
-        candidates.push(CoverLevel::Soft);
-    }
-    candidates
+    // Scored for every candidate corner and square: no allocation here.
+    let by_lines = rules.cover_by_lines[usize::from(tally.k.min(4))];
+    let improved = (tally.improved && tally.k > 0).then_some(rules.improved_cover);
+    let soft = tally.soft.then_some(CoverLevel::Soft);
+    [Some(by_lines), improved, soft]
         .into_iter()
+        .flatten()
         .filter(|&level| rules.cover_bonus(level).is_some())
         .max_by_key(|&level| rules.cover_ac(level, melee))
         .unwrap_or(CoverLevel::None)

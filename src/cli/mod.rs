@@ -232,11 +232,7 @@ fn run_files(args: &RunArgs) -> Result<(), Error> {
         }
     }
     if args.sim.json {
-        let json = match documents.len() {
-            1 => documents.remove(0),
-            _ => serde_json::Value::Array(documents),
-        };
-        println!("{json:#}");
+        println!("{:#}", one_or_array(documents));
     }
     Ok(())
 }
@@ -359,6 +355,14 @@ fn simulate_plan(plan: &Plan, sim: &SimulationArgs, progress: &(dyn Fn(u64) + Sy
     Results::new(plan, &tally, &exact)
 }
 
+/// The `--json` document of several files: the one document, or an array of them.
+fn one_or_array(mut documents: Vec<serde_json::Value>) -> serde_json::Value {
+    match documents.len() {
+        1 => documents.remove(0),
+        _ => serde_json::Value::Array(documents),
+    }
+}
+
 fn check_files(files: &[PathBuf], json: bool) -> Result<(), Error> {
     let scenarios = files
         .iter()
@@ -366,11 +370,8 @@ fn check_files(files: &[PathBuf], json: bool) -> Result<(), Error> {
         .collect::<Result<Vec<_>, _>>()?;
     let checks: Vec<_> = scenarios.iter().map(d20odds::report::check).collect();
     if json {
-        let docs: Vec<_> = checks.into_iter().map(|(_, j)| j).collect();
-        match <[_; 1]>::try_from(docs) {
-            Ok([one]) => println!("{one:#}"),
-            Err(many) => println!("{:#}", serde_json::Value::Array(many)),
-        }
+        let docs = checks.into_iter().map(|(_, j)| j).collect();
+        println!("{:#}", one_or_array(docs));
     } else {
         for (text, _) in checks {
             print!("{text}");

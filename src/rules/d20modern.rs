@@ -114,6 +114,7 @@ pub static D20MODERN: RuleSet = RuleSet {
     flanking_bonus: 2,
     flank_partner: FlankPartner::AllyOfAttacker,
     higher_ground: (1, 0),
+    higher_ground_half_target_height: false,
     crit_rule: CritRule::ConfirmationRoll,
     miss_chance_timing: MissChanceTiming::AfterHit,
     total_concealment: 50,

@@ -353,6 +353,9 @@ pub struct RuleSet {
     pub flank_partner: FlankPartner,
     /// Attack bonus from higher ground: melee, ranged.
     pub higher_ground: (i32, i32),
+    /// Higher ground needs the attacker at least half the target's height (its space
+    /// side) above it, not merely higher (the variant, RULES.md Ambiguity 21).
+    pub higher_ground_half_target_height: bool,
     pub crit_rule: CritRule,
     pub miss_chance_timing: MissChanceTiming,
     /// Miss chance (percent) of total concealment.
@@ -428,8 +431,14 @@ impl RuleSet {
             }
         );
         out += &format!(
-            "Higher ground: {:+} melee, {:+} ranged\n",
-            self.higher_ground.0, self.higher_ground.1
+            "Higher ground: {:+} melee, {:+} ranged, when the attacker stands {}\n",
+            self.higher_ground.0,
+            self.higher_ground.1,
+            if self.higher_ground_half_target_height {
+                "at least half the target's height above it"
+            } else {
+                "higher than the target"
+            }
         );
         out += &format!(
             "Critical hits: {}\n",

@@ -19,6 +19,7 @@ pub static PF1: RuleSet = RuleSet {
     flanking_bonus: 2,
     flank_partner: FlankPartner::HostileToTarget,
     higher_ground: (1, 0),
+    higher_ground_half_target_height: false,
     crit_rule: CritRule::ConfirmationRoll,
     miss_chance_timing: MissChanceTiming::AfterHit,
     total_concealment: 50,

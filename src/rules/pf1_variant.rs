@@ -20,6 +20,7 @@ pub static PF1_VARIANT: RuleSet = RuleSet {
     flanking_bonus: 2,
     flank_partner: FlankPartner::HostileToTarget,
     higher_ground: (1, 1),
+    higher_ground_half_target_height: true,
     crit_rule: CritRule::ConfirmationRoll,
     miss_chance_timing: MissChanceTiming::BeforeAttack,
     total_concealment: 50,

@@ -143,6 +143,7 @@ pub static STARFINDER: RuleSet = RuleSet {
     flanking_bonus: 2,
     flank_partner: FlankPartner::HostileToTarget,
     higher_ground: (0, 0),
+    higher_ground_half_target_height: false,
     crit_rule: CritRule::NaturalTwentyReachingAc,
     miss_chance_timing: MissChanceTiming::AfterHit,
     total_concealment: 50,
