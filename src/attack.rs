@@ -45,6 +45,8 @@ pub struct AttackProfile {
     /// attacker strikes one of `candidates` squares, `right` of which are the target's;
     /// a wrong square is an automatic miss, before any roll (RULES.md §3.6).
     pub guess: SquareGuess,
+    /// A creature in the line gives the cover and may be struck instead (d20 Modern).
+    pub cover_strike: Option<CoverStrike>,
 }
 
 /// The odds of attacking the right square: `right` of `candidates`.
@@ -66,8 +68,9 @@ impl SquareGuess {
     }
 }
 
-/// How an attack resolves: an attack roll, or a coup de grace's automatic critical hit
-/// followed by a save-or-die that only the defender's Fort bonus affects.
+/// How an attack resolves: an attack roll, a coup de grace's automatic critical hit
+/// followed by a save-or-die that only the defender's Fort bonus affects, or an area
+/// effect's saving throw.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Resolution {
     Roll,
@@ -76,6 +79,55 @@ pub enum Resolution {
         fort: i32,
         dc: CdgDc,
     },
+    /// Damage is rolled, then the defender saves; each result deals a portion of it.
+    Save {
+        /// The defender's save bonus, cover's Reflex bonus included.
+        bonus: i32,
+        dc: i32,
+        on_failure: Portion,
+        on_success: Portion,
+    },
+}
+
+/// How much of the rolled damage a save's result deals (evasion turns a half into
+/// nothing, improved evasion a full into a half).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Portion {
+    Full,
+    /// Half, rounded down.
+    Half,
+    Nothing,
+}
+
+impl Portion {
+    pub fn of(self, damage: i64) -> i64 {
+        match self {
+            Portion::Full => damage,
+            Portion::Half => damage.div_euclid(2),
+            Portion::Nothing => 0,
+        }
+    }
+
+    pub fn key(self) -> &'static str {
+        match self {
+            Portion::Full => "full",
+            Portion::Half => "half",
+            Portion::Nothing => "none",
+        }
+    }
+}
+
+/// A creature in the line gives the target cover and can be hit instead (d20 Modern,
+/// RULES.md §3.1 "striking the cover").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CoverStrike {
+    /// The AC the cover adds to the target's.
+    pub cover_ac: i32,
+    /// The covering creature's Defense.
+    pub defense: i32,
+    /// Its positive Dex modifier: a roll that beats its Defense without it hits the
+    /// original target after all.
+    pub dex_bonus: i32,
 }
 
 /// What one attack did.
@@ -86,6 +138,19 @@ pub enum Outcome {
     Crit(i64),
     /// A critical hit after which the defender failed its save and died.
     Slain(i64),
+    /// The defender made its save and still took this much.
+    Saved(i64),
+    /// The attack struck the creature giving cover, for this much.
+    Struck(i64),
+}
+
+/// What a natural roll that misses the target does when a creature gives it cover.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum CoverRoll {
+    Miss,
+    Struck,
+    /// Only the covering creature's Dex saved it: the target is hit after all.
+    TargetHit,
 }
 
 impl AttackProfile {
@@ -103,6 +168,7 @@ impl AttackProfile {
             min_damage: rules.min_damage,
             resolution: Resolution::Roll,
             guess: SquareGuess::KNOWN,
+            cover_strike: None,
         }
     }
 
@@ -147,32 +213,68 @@ impl AttackProfile {
             .count() as i32
     }
 
-    /// Where each outcome is counted; cheap, needs no distribution.
-    pub fn layout(&self) -> OutcomeLayout {
-        let range = |dice: &Dice| {
-            let low = dice.min().max(self.min_damage);
-            (low, (dice.max().max(self.min_damage) - low + 1) as usize)
+    /// A natural roll that missed the target: did the cover take it?
+    fn cover_roll(&self, natural: i32) -> CoverRoll {
+        let Some(strike) = self.cover_strike else {
+            return CoverRoll::Miss;
         };
-        let (hit_min, hit_len) = range(&self.damage);
-        let (crit_min, crit_len) = range(&self.crit_damage());
-        let slain_len = match self.resolution {
-            Resolution::CoupDeGrace { .. } if self.crits_possible => crit_len,
-            _ => 0,
-        };
-        OutcomeLayout {
-            hit_min,
-            hit_len,
-            crit_min,
-            crit_len,
-            slain_len,
+        let total = natural + self.bonus;
+        if natural == 1 || total < self.ac - strike.cover_ac {
+            CoverRoll::Miss
+        } else if total >= strike.defense {
+            CoverRoll::Struck
+        } else if total >= strike.defense - strike.dex_bonus {
+            CoverRoll::TargetHit
+        } else {
+            CoverRoll::Miss
         }
     }
 
-    /// Probability that a coup de grace dealing `damage` is followed by a failed save.
-    fn p_save_fails(fort: i32, dc: CdgDc, damage: i64) -> f64 {
-        let dc = dc.value(damage);
-        let failing = (1..=20).filter(|&n| !save_succeeds(n, fort, dc)).count();
-        failing as f64 / 20.0
+    /// How many of the 20 faces give each cover result.
+    fn cover_faces(&self, result: CoverRoll) -> i32 {
+        (1..=20)
+            .filter(|&n| !self.roll_hits(n) && self.cover_roll(n) == result)
+            .count() as i32
+    }
+
+    /// Where each outcome is counted; cheap, needs no distribution.
+    pub fn layout(&self) -> OutcomeLayout {
+        let range = |dice: &Dice, portion: Portion| {
+            let low = portion.of(dice.min().max(self.min_damage));
+            let high = portion.of(dice.max().max(self.min_damage));
+            Section {
+                min: low,
+                len: (high - low + 1) as usize,
+            }
+        };
+        let mut sections = [Section::EMPTY; SECTIONS];
+        match self.resolution {
+            Resolution::Roll => {
+                sections[HIT] = range(&self.damage, Portion::Full);
+                sections[CRIT] = range(&self.crit_damage(), Portion::Full);
+                if self.cover_strike.is_some() {
+                    sections[STRUCK] = sections[HIT];
+                }
+            }
+            Resolution::CoupDeGrace { .. } => {
+                sections[HIT] = range(&self.damage, Portion::Full);
+                sections[CRIT] = range(&self.crit_damage(), Portion::Full);
+                if self.crits_possible {
+                    sections[SLAIN] = sections[CRIT];
+                }
+            }
+            Resolution::Save {
+                on_failure,
+                on_success,
+                ..
+            } => {
+                sections[HIT] = range(&self.damage, on_failure);
+                if on_success != Portion::Nothing {
+                    sections[SAVED] = range(&self.damage, on_success);
+                }
+            }
+        }
+        OutcomeLayout { sections }
     }
 
     /// The exact outcome distribution, or `None` when the damage expression is too large
@@ -182,66 +284,111 @@ impl AttackProfile {
         if crit_dice.distribution_cost() > MAX_EXACT_DICE_COST {
             return None;
         }
+        let layout = self.layout();
+        let mut table = OutcomeTable {
+            layout,
+            probs: vec![0.0; layout.len()],
+        };
         let hit = self.damage.distribution().clamped_below(self.min_damage);
-        let crit = crit_dice.distribution().clamped_below(self.min_damage);
-        if let Resolution::CoupDeGrace { fort, dc } = self.resolution {
-            return Some(if self.crits_possible {
-                let fails: Vec<f64> = crit
-                    .iter()
-                    .map(|(d, _)| Self::p_save_fails(fort, dc, d))
-                    .collect();
-                OutcomeTable::from_parts(
-                    0.0,
-                    (hit.min, vec![0.0; hit.probs.len()]),
-                    (
-                        crit.min,
-                        crit.probs
-                            .iter()
-                            .zip(&fails)
-                            .map(|(p, f)| p * (1.0 - f))
-                            .collect(),
-                    ),
-                    crit.probs.iter().zip(&fails).map(|(p, f)| p * f).collect(),
-                )
-            } else {
-                OutcomeTable::from_parts(
-                    0.0,
-                    (hit.min, hit.probs),
-                    (crit.min, vec![0.0; crit.probs.len()]),
-                    Vec::new(),
-                )
-            });
+        match self.resolution {
+            Resolution::CoupDeGrace { fort, dc } => {
+                let crit = crit_dice.distribution().clamped_below(self.min_damage);
+                if self.crits_possible {
+                    for (d, p) in crit.iter() {
+                        let fails = p_save_fails(fort, dc.value(d));
+                        table.add(Outcome::Crit(d), p * (1.0 - fails));
+                        table.add(Outcome::Slain(d), p * fails);
+                    }
+                } else {
+                    for (d, p) in hit.iter() {
+                        table.add(Outcome::Hit(d), p);
+                    }
+                }
+            }
+            Resolution::Save {
+                bonus,
+                dc,
+                on_failure,
+                on_success,
+            } => {
+                let fails = p_save_fails(bonus, dc);
+                for (d, p) in hit.iter() {
+                    table.add(Outcome::Hit(on_failure.of(d)), p * fails);
+                    let saved = if on_success == Portion::Nothing {
+                        Outcome::Miss
+                    } else {
+                        Outcome::Saved(on_success.of(d))
+                    };
+                    table.add(saved, p * (1.0 - fails));
+                }
+            }
+            Resolution::Roll => {
+                let crit = crit_dice.distribution().clamped_below(self.min_damage);
+                let guessed = self.guess.probability();
+                let concealed = f64::from(self.miss_chance) / 100.0;
+                let keep = (1.0 - concealed) * guessed;
+                let faces = |n: i32| f64::from(n) / 20.0;
+                let p_roll_hit =
+                    faces(self.hitting_faces() + self.cover_faces(CoverRoll::TargetHit));
+                let p_threat = faces(self.threatening_faces());
+                let p_crit = match self.crit_rule {
+                    CritRule::ConfirmationRoll => p_threat * faces(self.hitting_faces()),
+                    CritRule::NaturalTwentyReachingAc => p_threat,
+                } * keep;
+                let p_hit = p_roll_hit * keep - p_crit;
+                let p_struck = faces(self.cover_faces(CoverRoll::Struck))
+                    * guessed
+                    * match self.miss_chance_timing {
+                        MissChanceTiming::BeforeAttack => 1.0 - concealed,
+                        MissChanceTiming::AfterHit => 1.0,
+                    };
+                for (d, p) in hit.iter() {
+                    table.add(Outcome::Hit(d), p * p_hit);
+                    if p_struck > 0.0 {
+                        table.add(Outcome::Struck(d), p * p_struck);
+                    }
+                }
+                for (d, p) in crit.iter() {
+                    table.add(Outcome::Crit(d), p * p_crit);
+                }
+            }
         }
-        let keep = (1.0 - f64::from(self.miss_chance) / 100.0) * self.guess.probability();
-        let p_roll_hit = f64::from(self.hitting_faces()) / 20.0;
-        let p_threat = f64::from(self.threatening_faces()) / 20.0;
-        let p_crit = match self.crit_rule {
-            CritRule::ConfirmationRoll => p_threat * p_roll_hit,
-            CritRule::NaturalTwentyReachingAc => p_threat,
-        } * keep;
-        let p_hit = p_roll_hit * keep - p_crit;
-        Some(OutcomeTable::from_parts(
-            1.0 - p_hit - p_crit,
-            (hit.min, hit.probs.iter().map(|p| p * p_hit).collect()),
-            (crit.min, crit.probs.iter().map(|p| p * p_crit).collect()),
-            Vec::new(),
-        ))
+        table.probs[0] = (1.0 - table.probs[1..].iter().sum::<f64>()).max(0.0);
+        Some(table)
     }
 
     /// One attack rolled as at the table, in the system's order: d% (before or after the
     /// attack roll), d20, confirmation d20, damage dice.
     pub fn roll<R: RngExt + ?Sized>(&self, rng: &mut R) -> Outcome {
         let d20 = |rng: &mut R| rng.random_range(1..=20);
-        if let Resolution::CoupDeGrace { fort, dc } = self.resolution {
-            if !self.crits_possible {
-                return Outcome::Hit(self.damage.sample(rng).max(self.min_damage));
+        match self.resolution {
+            Resolution::Roll => {}
+            Resolution::CoupDeGrace { fort, dc } => {
+                if !self.crits_possible {
+                    return Outcome::Hit(self.roll_damage(rng));
+                }
+                let damage = self.roll_crit_damage(rng);
+                return if save_succeeds(d20(rng), fort, dc.value(damage)) {
+                    Outcome::Crit(damage)
+                } else {
+                    Outcome::Slain(damage)
+                };
             }
-            let damage = self.roll_crit_damage(rng);
-            return if save_succeeds(d20(rng), fort, dc.value(damage)) {
-                Outcome::Crit(damage)
-            } else {
-                Outcome::Slain(damage)
-            };
+            Resolution::Save {
+                bonus,
+                dc,
+                on_failure,
+                on_success,
+            } => {
+                let damage = self.roll_damage(rng);
+                return if !save_succeeds(d20(rng), bonus, dc) {
+                    Outcome::Hit(on_failure.of(damage))
+                } else if on_success == Portion::Nothing {
+                    Outcome::Miss
+                } else {
+                    Outcome::Saved(on_success.of(damage))
+                };
+            }
         }
         if self.guess.right < self.guess.candidates
             && rng.random_range(0..self.guess.candidates) >= self.guess.right
@@ -254,22 +401,31 @@ impl AttackProfile {
             return Outcome::Miss;
         }
         let natural = d20(rng);
-        if !self.roll_hits(natural) {
-            return Outcome::Miss;
-        }
-        let crit = self.face_threatens(natural)
-            && match self.crit_rule {
-                CritRule::ConfirmationRoll => self.roll_hits(d20(rng)),
-                CritRule::NaturalTwentyReachingAc => true,
-            };
+        let crit = if self.roll_hits(natural) {
+            self.face_threatens(natural)
+                && match self.crit_rule {
+                    CritRule::ConfirmationRoll => self.roll_hits(d20(rng)),
+                    CritRule::NaturalTwentyReachingAc => true,
+                }
+        } else {
+            match self.cover_roll(natural) {
+                CoverRoll::Miss => return Outcome::Miss,
+                CoverRoll::Struck => return Outcome::Struck(self.roll_damage(rng)),
+                CoverRoll::TargetHit => false,
+            }
+        };
         if self.miss_chance_timing == MissChanceTiming::AfterHit && concealed(rng) {
             return Outcome::Miss;
         }
         if crit {
             Outcome::Crit(self.roll_crit_damage(rng))
         } else {
-            Outcome::Hit(self.damage.sample(rng).max(self.min_damage))
+            Outcome::Hit(self.roll_damage(rng))
         }
+    }
+
+    fn roll_damage<R: RngExt + ?Sized>(&self, rng: &mut R) -> i64 {
+        self.damage.sample(rng).max(self.min_damage)
     }
 
     fn roll_crit_damage<R: RngExt + ?Sized>(&self, rng: &mut R) -> i64 {
@@ -285,75 +441,152 @@ fn save_succeeds(natural: i32, bonus: i32, dc: i32) -> bool {
     natural == 20 || (natural != 1 && natural + bonus >= dc)
 }
 
-/// Where each outcome sits in a flat list (miss, then each hit damage, then each crit
-/// damage, then each crit damage that also slew), so engines can count outcomes by index
-/// without knowing their probabilities.
+/// Probability that a save with `bonus` against `dc` fails.
+fn p_save_fails(bonus: i32, dc: i32) -> f64 {
+    let failing = (1..=20).filter(|&n| !save_succeeds(n, bonus, dc)).count();
+    failing as f64 / 20.0
+}
+
+/// One kind of outcome's damage values: `len` values from `min`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Section {
+    min: i64,
+    len: usize,
+}
+
+impl Section {
+    const EMPTY: Section = Section { min: 0, len: 0 };
+}
+
+const HIT: usize = 0;
+const CRIT: usize = 1;
+const SLAIN: usize = 2;
+const SAVED: usize = 3;
+const STRUCK: usize = 4;
+const SECTIONS: usize = 5;
+
+/// Where each outcome sits in a flat list (miss, then a section of damage values for each
+/// of hit, crit, crit that also slew, saved, cover struck), so engines can count outcomes
+/// by index without knowing their probabilities.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct OutcomeLayout {
-    hit_min: i64,
-    hit_len: usize,
-    crit_min: i64,
-    crit_len: usize,
-    slain_len: usize,
+    sections: [Section; SECTIONS],
 }
 
 impl OutcomeLayout {
     /// Number of distinct outcomes.
     pub fn len(&self) -> usize {
-        1 + self.hit_len + self.crit_len + self.slain_len
+        1 + self.sections.iter().map(|s| s.len).sum::<usize>()
     }
 
     pub fn is_empty(&self) -> bool {
         false
     }
 
+    fn start(&self, kind: usize) -> usize {
+        1 + self.sections[..kind].iter().map(|s| s.len).sum::<usize>()
+    }
+
+    /// The section and damage of a flat index (`None` for the miss).
+    fn locate(&self, index: usize) -> Option<(usize, i64)> {
+        let mut start = 1;
+        for (kind, s) in self.sections.iter().enumerate() {
+            if index < start + s.len && index >= start {
+                return Some((kind, s.min + (index - start) as i64));
+            }
+            start += s.len;
+        }
+        None
+    }
+
+    fn kind(&self, index: usize) -> Option<usize> {
+        self.locate(index).map(|(kind, _)| kind)
+    }
+
     /// The flat index of an outcome. Damage must lie within the profile's range.
     pub fn index(&self, outcome: Outcome) -> usize {
-        match outcome {
-            Outcome::Miss => 0,
-            Outcome::Hit(d) => 1 + (d - self.hit_min) as usize,
-            Outcome::Crit(d) => 1 + self.hit_len + (d - self.crit_min) as usize,
-            Outcome::Slain(d) => 1 + self.hit_len + self.crit_len + (d - self.crit_min) as usize,
-        }
+        let (kind, d) = match outcome {
+            Outcome::Miss => return 0,
+            Outcome::Hit(d) => (HIT, d),
+            Outcome::Crit(d) => (CRIT, d),
+            Outcome::Slain(d) => (SLAIN, d),
+            Outcome::Saved(d) => (SAVED, d),
+            Outcome::Struck(d) => (STRUCK, d),
+        };
+        self.start(kind) + (d - self.sections[kind].min) as usize
     }
 
     /// The outcome at a flat index.
     pub fn outcome(&self, index: usize) -> Outcome {
-        if index == 0 {
-            Outcome::Miss
-        } else if index <= self.hit_len {
-            Outcome::Hit(self.hit_min + index as i64 - 1)
-        } else if index <= self.hit_len + self.crit_len {
-            Outcome::Crit(self.crit_min + (index - 1 - self.hit_len) as i64)
-        } else {
-            Outcome::Slain(self.crit_min + (index - 1 - self.hit_len - self.crit_len) as i64)
+        match self.locate(index) {
+            None => Outcome::Miss,
+            Some((HIT, d)) => Outcome::Hit(d),
+            Some((CRIT, d)) => Outcome::Crit(d),
+            Some((SLAIN, d)) => Outcome::Slain(d),
+            Some((SAVED, d)) => Outcome::Saved(d),
+            Some((_, d)) => Outcome::Struck(d),
         }
     }
 
-    /// Damage dealt by the outcome at an index.
+    /// Damage the target takes from the outcome at an index.
     pub fn damage(&self, index: usize) -> i64 {
-        match self.outcome(index) {
-            Outcome::Miss => 0,
-            Outcome::Hit(d) | Outcome::Crit(d) | Outcome::Slain(d) => d,
+        match self.locate(index) {
+            Some((kind, d)) if kind != STRUCK => d,
+            _ => 0,
         }
     }
 
-    /// Largest damage any outcome deals.
-    pub fn max_damage(&self) -> i64 {
-        (self.crit_min + self.crit_len as i64 - 1).max(self.hit_min + self.hit_len as i64 - 1)
+    /// Damage the creature giving cover takes from the outcome at an index.
+    pub fn struck_damage(&self, index: usize) -> i64 {
+        match self.locate(index) {
+            Some((STRUCK, d)) => d,
+            _ => 0,
+        }
     }
 
+    fn section_max(&self, kinds: &[usize]) -> i64 {
+        kinds
+            .iter()
+            .map(|&k| self.sections[k])
+            .filter(|s| s.len > 0)
+            .map(|s| s.min + s.len as i64 - 1)
+            .max()
+            .unwrap_or(0)
+            .max(0)
+    }
+
+    /// Largest damage any outcome deals the target.
+    pub fn max_damage(&self) -> i64 {
+        self.section_max(&[HIT, CRIT, SLAIN, SAVED])
+    }
+
+    /// Largest damage any outcome deals the creature giving cover.
+    pub fn max_struck_damage(&self) -> i64 {
+        self.section_max(&[STRUCK])
+    }
+
+    /// The target was hit (a failed save counts as a hit).
     pub fn is_hit(&self, index: usize) -> bool {
-        index > 0
+        matches!(self.kind(index), Some(HIT | CRIT | SLAIN))
     }
 
     pub fn is_crit(&self, index: usize) -> bool {
-        index > self.hit_len
+        matches!(self.kind(index), Some(CRIT | SLAIN))
     }
 
     /// The outcome kills whatever damage the target has taken (a failed coup-de-grace save).
     pub fn slays(&self, index: usize) -> bool {
-        index > self.hit_len + self.crit_len
+        self.kind(index) == Some(SLAIN)
+    }
+
+    /// The attack struck the creature giving cover instead of the target.
+    pub fn struck(&self, index: usize) -> bool {
+        self.kind(index) == Some(STRUCK)
+    }
+
+    /// Whether the profile can strike its cover at all.
+    pub fn can_strike(&self) -> bool {
+        self.sections[STRUCK].len > 0
     }
 }
 
@@ -366,44 +599,49 @@ pub struct OutcomeTable {
 }
 
 impl OutcomeTable {
-    /// From the probability of a miss, of each hit damage and of each crit damage (each
-    /// section with its smallest damage), and of each crit damage that slew (aligned with
-    /// the crit section; empty when nothing can slay).
-    fn from_parts(
-        miss: f64,
-        (hit_min, hit): (i64, Vec<f64>),
-        (crit_min, crit): (i64, Vec<f64>),
-        slain: Vec<f64>,
-    ) -> Self {
-        let layout = OutcomeLayout {
-            hit_min,
-            hit_len: hit.len(),
-            crit_min,
-            crit_len: crit.len(),
-            slain_len: slain.len(),
-        };
-        let mut probs = Vec::with_capacity(layout.len());
-        probs.push(miss);
-        probs.extend(hit);
-        probs.extend(crit);
-        probs.extend(slain);
-        Self { layout, probs }
+    fn add(&mut self, outcome: Outcome, p: f64) {
+        let index = self.layout.index(outcome);
+        self.probs[index] += p;
     }
 
     /// P(hit), critical hits included.
     pub fn p_hit(&self) -> f64 {
-        self.probs[1..].iter().sum()
+        self.sum_where(|i| self.layout.is_hit(i))
     }
 
     pub fn p_crit(&self) -> f64 {
-        self.probs[1 + self.layout.hit_len..].iter().sum()
+        self.sum_where(|i| self.layout.is_crit(i))
     }
 
+    /// P(the creature giving cover is struck).
+    pub fn p_struck(&self) -> f64 {
+        self.sum_where(|i| self.layout.struck(i))
+    }
+
+    fn sum_where(&self, keep: impl Fn(usize) -> bool) -> f64 {
+        self.probs
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| keep(i))
+            .map(|(_, p)| p)
+            .fold(0.0, |a, b| a + b)
+    }
+
+    /// Mean damage the target takes.
     pub fn mean_damage(&self) -> f64 {
         self.probs
             .iter()
             .enumerate()
             .map(|(i, p)| p * self.layout.damage(i) as f64)
+            .sum()
+    }
+
+    /// Mean damage the creature giving cover takes.
+    pub fn mean_struck_damage(&self) -> f64 {
+        self.probs
+            .iter()
+            .enumerate()
+            .map(|(i, p)| p * self.layout.struck_damage(i) as f64)
             .sum()
     }
 }

@@ -31,6 +31,10 @@ pub struct SlotExact {
     pub p_hit: f64,
     pub p_crit: f64,
     pub mean_damage: f64,
+    /// P(the creature giving cover is struck instead), d20 Modern.
+    pub p_struck: f64,
+    /// Mean damage the creature giving cover takes.
+    pub mean_struck_damage: f64,
 }
 
 /// Exact figures of one target at the end of one round (cumulative).
@@ -56,6 +60,29 @@ pub struct Exact {
     pub targets: Vec<Result<TargetExact, String>>,
 }
 
+/// What an outcome does to the joint state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Effect {
+    /// Damage to the attacked target, which dies only past its threshold.
+    Damage,
+    /// Damage to the target, which dies whatever its hit points (a failed coup-de-grace save).
+    Slays,
+    /// Damage to the creature giving cover.
+    Struck,
+}
+
+/// One attack of a round, as the joint computation applies it.
+struct Step {
+    /// Position of the attacked target within its group.
+    target: usize,
+    /// Position of the creature giving cover, when the attack can strike it.
+    covering: Option<usize>,
+    /// The attack is made only at the end of every `period`-th round.
+    period: u32,
+    /// (damage, probability, effect), merged by damage and effect.
+    outcomes: Vec<(usize, f64, Effect)>,
+}
+
 /// Computes every exact figure within the work bound.
 pub fn compute(plan: &Plan) -> Exact {
     let tables: Vec<_> = plan.slots.iter().map(|s| s.profile.outcomes()).collect();
@@ -66,94 +93,186 @@ pub fn compute(plan: &Plan) -> Exact {
                 p_hit: t.p_hit(),
                 p_crit: t.p_crit(),
                 mean_damage: t.mean_damage(),
+                p_struck: t.p_struck(),
+                mean_struck_damage: t.mean_struck_damage(),
             })
         })
         .collect();
-    let targets = (0..plan.targets.len())
-        .map(|target| {
-            let steps = plan
-                .slots_against(target)
-                .map(|(s, _)| {
-                    tables[s]
-                        .as_ref()
-                        .map(|t| {
-                            let mut by_damage = vec![[0.0; 2]; t.layout.max_damage() as usize + 1];
-                            for (i, p) in t.probs.iter().enumerate() {
-                                by_damage[t.layout.damage(i) as usize]
-                                    [usize::from(t.layout.slays(i))] += p;
-                            }
-                            by_damage
-                                .into_iter()
-                                .enumerate()
-                                .flat_map(|(d, [lives, slain])| {
-                                    [(d, lives, false), (d, slain, true)]
-                                })
-                                .filter(|&(_, p, _)| p > 0.0)
-                                .collect::<Vec<_>>()
-                        })
-                        .ok_or_else(|| "a damage expression is too large to convolve".to_string())
-                })
-                .collect::<Result<Vec<_>, _>>()?;
-            target_exact(plan, target, &steps)
-        })
-        .collect();
+    let mut targets: Vec<Result<TargetExact, String>> =
+        vec![Err(String::new()); plan.targets.len()];
+    for group in groups(plan) {
+        let results = match group_exact(plan, &group, &tables) {
+            Ok(found) => found.into_iter().map(Ok).collect(),
+            Err(why) => vec![Err(why); group.len()],
+        };
+        for (&t, result) in group.iter().zip(results) {
+            targets[t] = result;
+        }
+    }
     Exact { slots, targets }
 }
 
-/// Carries the distribution of (damage taken, dead) through every round.
-/// `steps` holds, per attack at this target in plan order, its (damage, probability,
-/// slays outright) outcomes.
-fn target_exact(
+/// Targets whose fates are linked because an attack on one can strike another that
+/// gives it cover; every other target is a group of its own.
+fn groups(plan: &Plan) -> Vec<Vec<usize>> {
+    let mut group_of: Vec<usize> = (0..plan.targets.len()).collect();
+    for slot in &plan.slots {
+        if let Some(c) = slot.covering {
+            let (from, to) = (group_of[c], group_of[slot.target]);
+            for g in group_of.iter_mut().filter(|g| **g == from) {
+                *g = to;
+            }
+        }
+    }
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for (t, &g) in group_of.iter().enumerate() {
+        match groups.iter_mut().find(|members| group_of[members[0]] == g) {
+            Some(members) => members.push(t),
+            None => groups.push(vec![t]),
+        }
+    }
+    groups
+}
+
+/// The outcomes of one slot merged by (damage, effect), or why they are unknown.
+fn step_outcomes(
+    table: Option<&crate::attack::OutcomeTable>,
+) -> Result<Vec<(usize, f64, Effect)>, String> {
+    let t = table.ok_or_else(|| "a damage expression is too large to convolve".to_string())?;
+    let mut merged: Vec<(usize, f64, Effect)> = Vec::new();
+    for (i, &p) in t.probs.iter().enumerate().filter(|&(_, &p)| p > 0.0) {
+        let (damage, effect) = if t.layout.struck(i) {
+            (t.layout.struck_damage(i), Effect::Struck)
+        } else if t.layout.slays(i) {
+            (t.layout.damage(i), Effect::Slays)
+        } else {
+            (t.layout.damage(i), Effect::Damage)
+        };
+        let damage = damage as usize;
+        match merged
+            .iter_mut()
+            .find(|(d, _, e)| *d == damage && *e == effect)
+        {
+            Some(entry) => entry.1 += p,
+            None => merged.push((damage, p, effect)),
+        }
+    }
+    Ok(merged)
+}
+
+/// Carries the joint distribution of (damage taken, dead) of a group of targets through
+/// every round, death absorbing (a dead target takes no more attacks), and returns each
+/// member's figures.
+fn group_exact(
     plan: &Plan,
-    target: usize,
-    steps: &[Vec<(usize, f64, bool)>],
-) -> Result<TargetExact, String> {
-    let size = max_damage_taken(plan, target) as usize + 1;
-    let work =
-        steps.iter().map(|s| s.len() as u64).sum::<u64>() * size as u64 * u64::from(plan.rounds);
-    if work > MAX_EXACT_WORK {
+    group: &[usize],
+    tables: &[Option<crate::attack::OutcomeTable>],
+) -> Result<Vec<TargetExact>, String> {
+    let position = |t: usize| group.iter().position(|&g| g == t);
+    let steps = plan
+        .slots
+        .iter()
+        .enumerate()
+        .filter_map(|(s, slot)| position(slot.target).map(|target| (s, slot, target)))
+        .map(|(s, slot, target)| {
+            Ok(Step {
+                target,
+                covering: slot.covering.and_then(position),
+                period: slot.period,
+                outcomes: step_outcomes(tables[s].as_ref())?,
+            })
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    // Each member's digit in the joint state is 2 × damage taken + dead.
+    let sizes: Vec<usize> = group
+        .iter()
+        .map(|&t| max_damage_taken(plan, t) as usize + 1)
+        .collect();
+    let mut strides = Vec::with_capacity(group.len());
+    let mut states: u64 = 1;
+    for &size in &sizes {
+        strides.push(states as usize);
+        states = states.saturating_mul(2 * size as u64);
+    }
+    let work = steps.iter().map(|s| s.outcomes.len() as u64).sum::<u64>()
+        * states
+        * u64::from(plan.rounds);
+    if work > MAX_EXACT_WORK || states > MAX_EXACT_WORK {
         return Err(format!(
             "needs {work} steps, more than the bound of {MAX_EXACT_WORK}"
         ));
     }
-    let t = &plan.targets[target];
-    let down_at = t.down_at.map_or(usize::MAX, |d| d as usize);
-    let dead_at = t.dead_at.map_or(usize::MAX, |d| d as usize);
-    let mut alive = vec![0.0; size];
-    let mut dead = vec![0.0; size];
-    alive[0] = 1.0;
-    let mut rounds = Vec::with_capacity(plan.rounds as usize);
-    for _ in 0..plan.rounds {
-        for step in steps {
-            let mut next = vec![0.0; size];
-            for (d, &p) in alive.iter().enumerate().filter(|&(_, &p)| p > 0.0) {
-                for &(damage, q, slays) in step {
-                    let total = d + damage;
-                    if slays || total >= dead_at {
-                        dead[total] += p * q;
-                    } else {
-                        next[total] += p * q;
+    let limits: Vec<(usize, usize)> = group
+        .iter()
+        .map(|&t| {
+            let t = &plan.targets[t];
+            let at = |v: Option<i64>| v.map_or(usize::MAX, |d| d as usize);
+            (at(t.down_at), at(t.dead_at))
+        })
+        .collect();
+    let digit = |state: usize, k: usize| (state / strides[k]) % (2 * sizes[k]);
+    let mut probs = vec![0.0; states as usize];
+    probs[0] = 1.0;
+    let mut rounds = vec![Vec::with_capacity(plan.rounds as usize); group.len()];
+    for round in 1..=plan.rounds {
+        for step in steps.iter().filter(|s| round % s.period == 0) {
+            let mut next = vec![0.0; probs.len()];
+            for (state, &p) in probs.iter().enumerate().filter(|&(_, &p)| p > 0.0) {
+                let own = digit(state, step.target);
+                if own % 2 == 1 {
+                    next[state] += p;
+                    continue;
+                }
+                for &(damage, q, effect) in &step.outcomes {
+                    let k = match (effect, step.covering) {
+                        (Effect::Struck, Some(c)) => c,
+                        (Effect::Struck, None) => {
+                            next[state] += p * q;
+                            continue;
+                        }
+                        _ => step.target,
+                    };
+                    let d = digit(state, k);
+                    if d % 2 == 1 {
+                        next[state] += p * q;
+                        continue;
                     }
+                    let total = d / 2 + damage;
+                    let dead = effect == Effect::Slays || total >= limits[k].1;
+                    let moved =
+                        state - d * strides[k] + (2 * total + usize::from(dead)) * strides[k];
+                    next[moved] += p * q;
                 }
             }
-            alive = next;
+            probs = next;
         }
-        let p_dead: f64 = dead.iter().sum();
-        let p_down = p_dead + alive.iter().skip(down_at).sum::<f64>();
-        let mean_damage = alive
-            .iter()
-            .zip(&dead)
-            .enumerate()
-            .map(|(d, (a, k))| d as f64 * (a + k))
-            .sum();
-        rounds.push(RoundExact {
-            p_down,
-            p_dead,
-            mean_damage,
-        });
+        for (k, figures) in rounds.iter_mut().enumerate() {
+            let mut round = RoundExact {
+                p_down: 0.0,
+                p_dead: 0.0,
+                mean_damage: 0.0,
+            };
+            for (state, &p) in probs.iter().enumerate().filter(|&(_, &p)| p > 0.0) {
+                let d = digit(state, k);
+                let (taken, dead) = (d / 2, d % 2 == 1);
+                round.p_dead += if dead { p } else { 0.0 };
+                round.p_down += if dead || taken >= limits[k].0 { p } else { 0.0 };
+                round.mean_damage += taken as f64 * p;
+            }
+            figures.push(round);
+        }
     }
-    let damage = alive.iter().zip(&dead).map(|(a, k)| a + k).collect();
-    Ok(TargetExact { rounds, damage })
+    Ok(rounds
+        .into_iter()
+        .enumerate()
+        .map(|(k, rounds)| {
+            let mut damage = vec![0.0; sizes[k]];
+            for (state, &p) in probs.iter().enumerate() {
+                damage[digit(state, k) / 2] += p;
+            }
+            TargetExact { rounds, damage }
+        })
+        .collect())
 }
 
 #[cfg(test)]

@@ -4,13 +4,15 @@
 //! attack's effective bonus, AC and miss chance here, once; the engines never look at a
 //! rule table or a map.
 
-use crate::attack::{AttackProfile, Resolution, SquareGuess};
+use crate::attack::{AttackProfile, CoverStrike, Portion, Resolution, SquareGuess};
 use crate::dice::{CritSpec, Dice};
 use crate::error::InputError;
 use crate::rules::{
     Condition, CoverLevel, DexRule, RuleSet, Size, SystemId, combine, dex_adjustment,
 };
-use crate::scenario::{Action, AttackKind, PlanLine, Scenario};
+use crate::scenario::{
+    Action, AreaSave, ArmorClass, AttackKind, Evasion, PlanLine, SaveKind, Scenario,
+};
 use crate::verdict::{LineVerdict, line_verdict};
 
 /// A fully resolved experiment.
@@ -50,6 +52,39 @@ pub struct Modifiers {
     pub attack_mod: i32,
     /// Total added to the target's AC (cover included).
     pub ac_mod: i32,
+    /// Area attacks: the save the target makes.
+    pub save: Option<SaveRoll>,
+    /// The creature (target index) giving soft cover that the attack may strike instead
+    /// (d20 Modern).
+    pub covering: Option<usize>,
+    /// Rounds each attack of the line takes (2 for a PF1 coup de grace against a target
+    /// with total concealment); the attack lands at the end of the last.
+    pub period: u32,
+}
+
+/// An area attack's save once every modifier is known.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SaveRoll {
+    pub kind: SaveKind,
+    /// The target's save bonus, cover's Reflex bonus included.
+    pub bonus: i32,
+    pub dc: i32,
+    pub on_failure: Portion,
+    pub on_success: Portion,
+}
+
+impl SaveRoll {
+    /// `reflex +6 vs DC 17 (failure full, success half)`, for tables and reports.
+    pub fn describe(&self) -> String {
+        format!(
+            "{} {:+} vs DC {} (failure {}, success {})",
+            self.kind.key(),
+            self.bonus,
+            self.dc,
+            self.on_failure.key(),
+            self.on_success.key()
+        )
+    }
 }
 
 /// One plan line.
@@ -71,6 +106,10 @@ pub struct Slot {
     pub base_bonus: i32,
     pub target: usize,
     pub profile: AttackProfile,
+    /// The target index of the creature giving cover that this attack may strike.
+    pub covering: Option<usize>,
+    /// The attack is made only at the end of every `period`-th round.
+    pub period: u32,
 }
 
 /// What a GM or the map says about one attacker → target line.
@@ -83,6 +122,18 @@ pub struct Situation {
     pub flanking: Option<bool>,
     pub attack_mod: Option<i32>,
     pub ac_mod: Option<i32>,
+    /// A creature in the line gives the soft cover and can be struck (d20 Modern).
+    pub covering: Option<Covering>,
+}
+
+/// The creature giving soft cover, as striking the cover needs it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Covering {
+    /// Its index among the plan's targets.
+    pub target: usize,
+    pub defense: i32,
+    /// Its Dex modifier (included in `defense`).
+    pub dex: i32,
 }
 
 /// The attack side of a line, independent of where it comes from (file or flags).
@@ -102,6 +153,8 @@ pub struct LineAttack {
     pub elevation: i32,
     /// A coup de grace, with the attacker's level (for systems whose DC uses it).
     pub coup_de_grace: Option<i32>,
+    /// An area attack's save; such an attack rolls no attack.
+    pub area: Option<AreaSave>,
 }
 
 /// The defending side of a line.
@@ -115,8 +168,11 @@ pub struct LineDefence {
     pub immune_to_crits: bool,
     pub conditions: Vec<&'static Condition>,
     pub elevation: i32,
-    /// Fort save bonus, against a coup de grace.
+    /// Fort save bonus, against a coup de grace and Fort area effects.
     pub fort: i32,
+    pub reflex: i32,
+    pub will: i32,
+    pub evasion: Evasion,
 }
 
 impl LineAttack {
@@ -140,6 +196,7 @@ impl LineAttack {
             crossbow: false,
             elevation: 0,
             coup_de_grace: None,
+            area: None,
         }
     }
 }
@@ -156,6 +213,9 @@ impl LineDefence {
             conditions: Vec::new(),
             elevation: 0,
             fort: 0,
+            reflex: 0,
+            will: 0,
+            evasion: Evasion::None,
         }
     }
 }
@@ -188,22 +248,21 @@ impl Plan {
             slots: Vec::new(),
         };
         for line in &scenario.plan {
-            let defender = &scenario.combatants[line.target];
-            let target = match targets.iter().position(|(c, _)| *c == line.target) {
-                Some(i) => i,
-                None => {
-                    targets.push((
-                        line.target,
-                        Target::new(
-                            format!("{} ({})", defender.name, defender.token),
-                            defender.hp,
-                            defender.con,
-                        ),
-                    ));
-                    targets.len() - 1
-                }
+            let mut target_of = |combatant: usize| {
+                targets
+                    .iter()
+                    .position(|(c, _)| *c == combatant)
+                    .unwrap_or_else(|| {
+                        let c = &scenario.combatants[combatant];
+                        targets.push((
+                            combatant,
+                            Target::new(format!("{} ({})", c.name, c.token), c.hp, c.con),
+                        ));
+                        targets.len() - 1
+                    })
             };
-            let added = line_parts(scenario, line, target).and_then(|(a, d, s)| {
+            let target = target_of(line.target);
+            let added = line_parts(scenario, line, target, &mut target_of).and_then(|(a, d, s)| {
                 plan.add_line(rules, a, d, s)
                     .map_err(|m| scenario.source.error(line.span.clone(), m))
             });
@@ -239,12 +298,20 @@ impl Plan {
         let cover = situation.cover.unwrap_or(CoverLevel::None);
         if cover == CoverLevel::Total {
             return Err(format!(
-                "{} cannot attack: the target has total cover (no line of effect)",
-                attack.attacker
+                "{} cannot attack: the target has total cover (no line of effect{})",
+                attack.attacker,
+                if attack.area.is_some() {
+                    " from the effect's origin"
+                } else {
+                    ""
+                }
             ));
         }
         if rules.cover_bonus(cover).is_none() {
             return Err(format!("{} has no `{cover}` cover level", rules.name));
+        }
+        if let Some(area) = attack.area {
+            return self.add_area_line(rules, attack, &defence, situation, area);
         }
         let melee = attack.melee;
         let attacker = combine(&attack.conditions, melee);
@@ -255,9 +322,25 @@ impl Plan {
                 attack.attacker
             ));
         }
-        let resolution = match attack.coup_de_grace {
-            None => Resolution::Roll,
-            Some(level) => Self::coup_de_grace(rules, &attack, &defence, defender.helpless, level)?,
+        let concealment = situation.concealment.unwrap_or(0);
+        let (resolution, period) = match attack.coup_de_grace {
+            None => (Resolution::Roll, 1),
+            Some(level) => {
+                let resolution =
+                    Self::coup_de_grace(rules, &attack, &defence, defender.helpless, level)?;
+                let period = if concealment >= rules.total_concealment {
+                    rules.coup_de_grace.rounds_vs_total_concealment
+                } else {
+                    1
+                };
+                if period > self.rounds {
+                    return Err(format!(
+                        "{} needs {period} rounds for a coup de grace against a target with total concealment (one to find it, one to strike); set `rounds` to at least {period}",
+                        attack.attacker
+                    ));
+                }
+                (resolution, period)
+            }
         };
         let flanking = situation.flanking.unwrap_or(false) && melee;
         let higher_ground = if has_higher_ground(rules, &attack, &defence) {
@@ -290,9 +373,13 @@ impl Plan {
                 defender.ac + dex_adjustment(defender.dex.max(target_dex), defence.dex) + target_ac
             }
         };
-        let ac_mod = situation.ac_mod.unwrap_or(0) + rules.cover_ac(cover, melee) + condition_ac;
-        let concealment = situation.concealment.unwrap_or(0);
+        let cover_ac = rules.cover_ac(cover, melee);
+        let ac_mod = situation.ac_mod.unwrap_or(0) + cover_ac + condition_ac;
         let guess = situation.guess.unwrap_or(SquareGuess::KNOWN);
+        let covering = situation
+            .covering
+            .filter(|_| rules.striking_the_cover && cover == CoverLevel::Soft && cover_ac > 0)
+            .filter(|_| resolution == Resolution::Roll);
         let line = self.lines.len();
         for (index, &bonus) in attack.bonuses.iter().enumerate() {
             let mut profile = AttackProfile::new(
@@ -306,12 +393,19 @@ impl Plan {
             profile.crits_possible = !defence.immune_to_crits;
             profile.resolution = resolution;
             profile.guess = guess;
+            profile.cover_strike = covering.map(|c| CoverStrike {
+                cover_ac,
+                defense: c.defense,
+                dex_bonus: c.dex.max(0),
+            });
             self.slots.push(Slot {
                 line,
                 index,
                 base_bonus: bonus,
                 target: defence.target,
                 profile,
+                covering: covering.map(|c| c.target),
+                period,
             });
         }
         self.lines.push(Line {
@@ -325,6 +419,86 @@ impl Plan {
                 guess,
                 attack_mod,
                 ac_mod,
+                save: None,
+                covering: covering.map(|c| c.target),
+                period,
+            },
+        });
+        Ok(())
+    }
+
+    /// An area attack: no attack roll, no concealment or flanking; the target saves, with
+    /// cover's Reflex bonus against a Reflex save, and evasion (its own, or improved
+    /// evasion from cover) against a Reflex save for half (RULES.md §3.2).
+    fn add_area_line(
+        &mut self,
+        rules: &RuleSet,
+        attack: LineAttack,
+        defence: &LineDefence,
+        situation: Situation,
+        area: AreaSave,
+    ) -> Result<(), String> {
+        let cover = situation.cover.unwrap_or(CoverLevel::None);
+        let reflex = area.save == SaveKind::Reflex;
+        let cover_bonus = rules.cover_bonus(cover).filter(|_| reflex);
+        let base = match area.save {
+            SaveKind::Reflex => defence.reflex,
+            SaveKind::Fort => defence.fort,
+            SaveKind::Will => defence.will,
+        };
+        let bonus = base + cover_bonus.map_or(0, |c| c.reflex) + situation.attack_mod.unwrap_or(0);
+        let half_save = reflex && area.on_save == Portion::Half;
+        let improved = half_save
+            && (defence.evasion == Evasion::Improved
+                || cover_bonus.is_some_and(|c| c.improved_evasion));
+        let evades = half_save && (improved || defence.evasion == Evasion::Evasion);
+        let save = SaveRoll {
+            kind: area.save,
+            bonus,
+            dc: area.dc,
+            on_failure: if improved {
+                Portion::Half
+            } else {
+                Portion::Full
+            },
+            on_success: if evades {
+                Portion::Nothing
+            } else {
+                area.on_save
+            },
+        };
+        let mut profile = AttackProfile::new(rules, bonus, area.dc, attack.damage, attack.crit);
+        profile.crits_possible = false;
+        profile.resolution = Resolution::Save {
+            bonus,
+            dc: area.dc,
+            on_failure: save.on_failure,
+            on_success: save.on_success,
+        };
+        let line = self.lines.len();
+        self.slots.push(Slot {
+            line,
+            index: 0,
+            base_bonus: base,
+            target: defence.target,
+            profile,
+            covering: None,
+            period: 1,
+        });
+        self.lines.push(Line {
+            attacker: attack.attacker,
+            target: defence.target,
+            attack: attack.name,
+            modifiers: Modifiers {
+                cover,
+                concealment: 0,
+                flanking: false,
+                guess: SquareGuess::KNOWN,
+                attack_mod: bonus - base,
+                ac_mod: 0,
+                save: Some(save),
+                covering: None,
+                period: 1,
             },
         });
         Ok(())
@@ -379,6 +553,7 @@ pub fn line_parts(
     scenario: &Scenario,
     line: &PlanLine,
     target: usize,
+    target_of: &mut dyn FnMut(usize) -> usize,
 ) -> Result<(LineAttack, LineDefence, Situation), InputError> {
     let rules = scenario.system.rules();
     let attacker = &scenario.combatants[line.attacker];
@@ -397,6 +572,7 @@ pub fn line_parts(
         attack_mod: o.attack_mod,
         ac_mod: o.ac_mod,
         guess: None,
+        covering: None,
     };
     let mut grounds = (attacker.elevation, defender.elevation);
     if let Some(field) = &scenario.battlefield {
@@ -408,6 +584,16 @@ pub fn line_parts(
         situation.cover = situation.cover.or(Some(v.cover));
         situation.concealment = situation.concealment.or(Some(v.concealment));
         situation.flanking = situation.flanking.or(Some(v.flanking.is_some()));
+        if o.cover.is_none()
+            && let Some(c) = v.covering
+        {
+            let covering = &scenario.combatants[c];
+            situation.covering = Some(Covering {
+                target: target_of(c),
+                defense: covering.ac,
+                dex: covering.dex,
+            });
+        }
         grounds = (v.attacker_ground, v.target_ground);
     }
     let line_attack = LineAttack {
@@ -421,16 +607,23 @@ pub fn line_parts(
         crossbow: attack.crossbow,
         elevation: grounds.0,
         coup_de_grace: (line.action == Action::CoupDeGrace).then_some(attacker.level),
+        area: line.area,
     };
     let line_defence = LineDefence {
         target,
-        ac: defender.ac,
+        ac: match attack.vs {
+            ArmorClass::Eac => defender.eac,
+            ArmorClass::Kac => defender.kac,
+        },
         dex: defender.dex,
         size: defender.size,
         immune_to_crits: defender.immune_to_crits,
         conditions: conditions_of(rules, &defender.conditions),
         elevation: grounds.1,
         fort: defender.fort,
+        reflex: defender.reflex,
+        will: defender.will,
+        evasion: defender.evasion,
     };
     Ok((line_attack, line_defence, situation))
 }

@@ -33,6 +33,9 @@ pub struct LineVerdict {
     /// Under total concealment, the squares an attacker that has not pinpointed the
     /// target chooses among: the target's own and every open square next to its space.
     pub guess: SquareGuess,
+    /// With soft cover: the creature (combatant index) giving it, the first one the
+    /// deciding lines cross from the attacker's side.
+    pub covering: Option<usize>,
 }
 
 /// A flanking partner (combatant index) and the line between the two centres.
@@ -118,25 +121,44 @@ pub fn line_verdict(
     let target = &scenario.combatants[line.target];
     let attack = &attacker.attacks[line.attack];
     let melee = attack.kind == AttackKind::Melee;
+    let area = attack.kind == AttackKind::Area;
     let (from, to) = (&field.spaces[line.attacker], &field.spaces[line.target]);
+    let creatures = soft_cover_creatures(scenario, field, rules, line.target);
     let ctx = Ctx {
         attack: if melee {
             MapAttack::Melee
         } else {
             MapAttack::Ranged
         },
-        creatures: &field.spaces,
+        creatures: &creatures,
         vision: attacker.vision,
         config: map_config(rules),
     };
-    let score = |tally: &LineTally| rules.cover_ac(cover_level(rules, tally, melee), melee);
-    let cover_lines = map::cover(&field.grid, from, to, &ctx, &score);
+    let score = |tally: &LineTally| {
+        let level = cover_level(rules, tally, melee);
+        if area {
+            rules.cover_bonus(level).map_or(0, |c| c.reflex)
+        } else {
+            rules.cover_ac(level, melee)
+        }
+    };
+    let cover_lines = match line.origin.filter(|_| area) {
+        Some(origin) => map::cover_from_point(&field.grid, origin, to, &ctx, &score),
+        None => map::cover(&field.grid, from, to, &ctx, &score),
+    };
     let cover = if cover_lines.total {
         CoverLevel::Total
     } else {
         cover_level(rules, &cover_lines.tally, melee)
     };
-    let concealment_lines = map::concealment(&field.grid, from, to, &ctx);
+    let covering = (cover == CoverLevel::Soft)
+        .then(|| first_creature_crossed(scenario, field, &creatures, line, &cover_lines))
+        .flatten();
+    let concealment_lines = if area {
+        ConcealmentVerdict::default()
+    } else {
+        map::concealment(&field.grid, from, to, &ctx)
+    };
     let concealment = if concealment_lines.total {
         rules.total_concealment
     } else {
@@ -167,7 +189,54 @@ pub fn line_verdict(
         attacker_ground: map::ground_elevation(&field.grid, from, attacker.elevation),
         target_ground: map::ground_elevation(&field.grid, to, target.elevation),
         guess: square_guess(field, line.target),
+        covering,
     }
+}
+
+/// The spaces of every creature that can give soft cover against attacks on `target`:
+/// all of them, or in d20 Modern only those at least the target's size. The rest are
+/// left out of the map's view.
+fn soft_cover_creatures(
+    scenario: &Scenario,
+    field: &Battlefield,
+    rules: &RuleSet,
+    target: usize,
+) -> Vec<map::Space> {
+    let size = scenario.combatants[target].size;
+    field
+        .spaces
+        .iter()
+        .zip(&scenario.combatants)
+        .enumerate()
+        .filter(|&(i, (_, c))| i == target || !rules.soft_cover_needs_target_size || c.size >= size)
+        .map(|(_, (space, _))| *space)
+        .collect()
+}
+
+/// The creature (combatant index) whose space the deciding cover lines cross first,
+/// walking each line from the attacker's end.
+fn first_creature_crossed(
+    scenario: &Scenario,
+    field: &Battlefield,
+    creatures: &[map::Space],
+    line: &PlanLine,
+    cover: &CoverVerdict,
+) -> Option<usize> {
+    let (from, to) = (&field.spaces[line.attacker], &field.spaces[line.target]);
+    cover
+        .lines
+        .iter()
+        .filter(|l| l.creature)
+        .flat_map(|l| map::crossings(l.from, l.to))
+        .filter(|s| !from.contains(*s) && !to.contains(*s))
+        .find_map(|s| {
+            (0..scenario.combatants.len()).find(|&i| {
+                i != line.attacker
+                    && i != line.target
+                    && creatures.contains(&field.spaces[i])
+                    && field.spaces[i].contains(s)
+            })
+        })
 }
 
 /// The target's squares and the open squares around its space (on the map, not blocking,

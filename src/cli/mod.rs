@@ -302,6 +302,7 @@ fn run_attack(args: &AttackArgs) -> Result<(), Error> {
             attack_mod: None,
             ac_mod: None,
             guess: None,
+            covering: None,
         },
     )
     .map_err(|m| InputError::flag("--cover", m))?;

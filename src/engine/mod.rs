@@ -168,10 +168,15 @@ enum Draw<'a> {
 struct Kernel<'a> {
     target: usize,
     draw: Draw<'a>,
-    /// Damage of each outcome index.
+    /// Damage the target takes from each outcome index.
     damage: Vec<i64>,
     /// Whether each outcome index kills outright (a failed coup-de-grace save).
     slays: Vec<bool>,
+    /// The creature giving cover and the damage it takes from each outcome index, when
+    /// the attack can strike it (d20 Modern).
+    cover: Option<(usize, Vec<i64>)>,
+    /// The attack is made only at the end of every `period`-th round.
+    period: usize,
 }
 
 impl Kernel<'_> {
@@ -210,11 +215,19 @@ impl<'a> Kernels<'a> {
                     draw,
                     damage: (0..layout.len()).map(|i| layout.damage(i)).collect(),
                     slays: (0..layout.len()).map(|i| layout.slays(i)).collect(),
+                    cover: s.covering.filter(|_| layout.can_strike()).map(|c| {
+                        (
+                            c,
+                            (0..layout.len()).map(|i| layout.struck_damage(i)).collect(),
+                        )
+                    }),
+                    period: s.period.max(1) as usize,
                 }
             })
-            .collect();
-        let single_draws =
-            plan.rounds == 1 && (0..plan.targets.len()).all(|t| plan.slots_against(t).count() == 1);
+            .collect::<Vec<_>>();
+        let single_draws = plan.rounds == 1
+            && (0..plan.targets.len()).all(|t| plan.slots_against(t).count() == 1)
+            && slots.iter().all(|k| k.cover.is_none() && k.period == 1);
         Self {
             slots,
             down_at: plan
@@ -254,13 +267,20 @@ impl<'a> Kernels<'a> {
             for round in 0..self.rounds {
                 for (s, kernel) in self.slots.iter().enumerate() {
                     let t = kernel.target;
-                    if dead[t] {
+                    if dead[t] || (round + 1) % kernel.period != 0 {
                         continue;
                     }
                     let outcome = kernel.draw(rng);
                     tally.outcomes[s][outcome] += 1;
                     taken[t] += kernel.damage[outcome];
                     dead[t] = taken[t] >= self.dead_at[t] || kernel.slays[outcome];
+                    if let Some((c, struck)) = &kernel.cover
+                        && struck[outcome] > 0
+                        && !dead[*c]
+                    {
+                        taken[*c] += struck[outcome];
+                        dead[*c] = taken[*c] >= self.dead_at[*c];
+                    }
                 }
                 for t in 0..targets {
                     let r = &mut tally.rounds[t][round];

@@ -73,10 +73,26 @@ fn add_all(into: &mut [Vec<u64>], from: &[Vec<u64>]) {
     }
 }
 
-/// The most damage a target can take in one trial: every attack at it dealing its most.
+/// The most damage a target can take in one trial: every attack at it dealing its most,
+/// and every attack that can strike it as cover striking it for its most.
 pub fn max_damage_taken(plan: &Plan, target: usize) -> i64 {
-    plan.slots_against(target)
-        .map(|(_, s)| s.profile.layout().max_damage())
-        .sum::<i64>()
-        * i64::from(plan.rounds)
+    let per_round: i64 = plan
+        .slots
+        .iter()
+        .map(|s| {
+            let layout = s.profile.layout();
+            let own = if s.target == target {
+                layout.max_damage()
+            } else {
+                0
+            };
+            let as_cover = if s.covering == Some(target) {
+                layout.max_struck_damage()
+            } else {
+                0
+            };
+            own + as_cover
+        })
+        .sum();
+    per_round * i64::from(plan.rounds)
 }

@@ -9,8 +9,9 @@ const DIM_MISS: u8 = 20;
 /// Miss chance of total concealment; any source this high hides the target completely.
 const TOTAL_MISS: u8 = 50;
 
-/// A concealment verdict with what decided it, for `d20odds check`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A concealment verdict with what decided it, for `d20odds check`; the default is no
+/// concealment at all (what an area effect, which needs no sight, gets).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ConcealmentVerdict {
     /// The miss chance in percent: the highest that applies, never a sum.
     pub miss_chance: u8,

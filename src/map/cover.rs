@@ -141,6 +141,39 @@ pub fn cover(
     }
 }
 
+/// Cover of `target` against an effect spreading from a grid intersection (a burst's
+/// point of origin, RULES.md Ambiguity 22): the 4 lines from that point to the corners
+/// of the target square the effect reaches best; total when walls block every line from
+/// the point to any corner of the target's space.
+pub fn cover_from_point(
+    grid: &Grid,
+    origin: Point,
+    target: &Space,
+    ctx: &Ctx<'_>,
+    score: &dyn Fn(&LineTally) -> i32,
+) -> CoverVerdict {
+    let source = Space::new(origin.x, origin.y, 1).unwrap_or(*target);
+    let sight = Sightlines::new(grid, &source, target, ctx.creatures, &ctx.config);
+    let (pick, tally) = target
+        .squares()
+        .map(|to| Pick {
+            from: source.square_at(origin),
+            corner: Some(origin),
+            to,
+        })
+        .map(|p| (p, p.tally(&sight)))
+        .min_by_key(|(_, t)| (score(t), *t))
+        .unwrap_or_default();
+    CoverVerdict {
+        tally,
+        total: target.corners().all(|c| sight.get(origin, c).wall),
+        from: pick.from,
+        corner: pick.corner,
+        to: pick.to,
+        lines: pick.lines(&sight),
+    }
+}
+
 /// One choice the attacker can make: a corner and a target square (ranged procedure),
 /// or a square of each (adjacent melee, `corner` = `None`).
 #[derive(Clone, Copy, Debug, Default)]

@@ -47,7 +47,7 @@ mod props;
 use std::fmt;
 
 pub use concealment::{ConcealmentVerdict, concealment};
-pub use cover::{Attack, Config, CoverVerdict, Ctx, LineTally, Vision, cover};
+pub use cover::{Attack, Config, CoverVerdict, Ctx, LineTally, Vision, cover, cover_from_point};
 pub use flank::{Centre, FlankLine, flanking};
 pub use grid::{Grid, MAX_SIDE, ParsedMap, Terrain, Token, lookup, parse};
 pub use line::{Crossings, End, Touch, crossings, touches};

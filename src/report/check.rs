@@ -70,6 +70,20 @@ fn explain(scenario: &Scenario, index: usize) -> Explained {
         let v = line_verdict(scenario, field, rules, line);
         text += &verdict_text(scenario, &v);
         json["geometry"] = verdict_json(scenario, &v);
+        if let Some(c) = v.covering {
+            let covering = &scenario.combatants[c];
+            text += &format!(
+                "  soft cover from {} ({}){}\n",
+                covering.name,
+                covering.token,
+                if rules.striking_the_cover {
+                    ", which a roll that misses only because of it may strike instead"
+                } else {
+                    ""
+                }
+            );
+            json["covering"] = json!(covering.token.to_string());
+        }
     } else {
         text += "  no map: only the plan's overrides apply\n";
     }
@@ -77,24 +91,45 @@ fn explain(scenario: &Scenario, index: usize) -> Explained {
         text += &format!("  overridden by the plan: {}\n", overridden.join(", "));
     }
     let mut plan = Plan::empty(&scenario.title, scenario.system, 0, 1, 1);
-    let result = line_parts(scenario, line, 0)
+    let result = line_parts(scenario, line, 0, &mut |_| 0)
         .map_err(|e| e.message)
         .and_then(|(a, d, s)| plan.add_line(rules, a, d, s));
     match result {
         Ok(()) => {
             let m = &plan.lines[0].modifiers;
             let p = &plan.slots[0].profile;
-            text += &format!(
-                "  result: cover {}, concealment {}%, flanking {}; attack {:+} (mods {:+}) vs AC {} (mods {:+}), miss chance {}%\n",
-                m.cover,
-                m.concealment,
-                m.flanking,
-                p.bonus,
-                m.attack_mod,
-                p.ac,
-                m.ac_mod,
-                p.miss_chance
-            );
+            text += &match m.save {
+                Some(save) => format!(
+                    "  result: cover {}; {} save {:+} (cover {:+}) vs DC {}\n",
+                    m.cover,
+                    save.kind.key(),
+                    save.bonus,
+                    m.attack_mod,
+                    save.dc
+                ),
+                None => format!(
+                    "  result: cover {}, concealment {}%, flanking {}; attack {:+} (mods {:+}) vs AC {} (mods {:+}), miss chance {}%\n",
+                    m.cover,
+                    m.concealment,
+                    m.flanking,
+                    p.bonus,
+                    m.attack_mod,
+                    p.ac,
+                    m.ac_mod,
+                    p.miss_chance
+                ),
+            };
+            if let Some(save) = m.save {
+                text += &format!("  area effect: {}\n", save.describe());
+                json["save"] = json!(save.describe());
+                json["dc"] = json!(save.dc);
+            }
+            if m.period > 1 {
+                text += &format!(
+                    "  takes {} rounds per attack; it lands at the end of the last\n",
+                    m.period
+                );
+            }
             if m.guess.right < m.guess.candidates {
                 text += &format!(
                     "  not pinpointed: strikes {} of {} squares where the target may stand\n",

@@ -6,7 +6,7 @@ use super::figures::{DAMAGE_DRAWN_FROM, Figures, by_target};
 use super::inputs::Inputs;
 use super::results::Results;
 use super::table::{Cells, Table};
-use super::text::{attack_label, exact, float, int, interval, text, thousands};
+use super::text::{attack_label, exact, float, int, interval, text, thousands, versus};
 
 /// Damage values less likely than this (simulated and exact) are left out of the
 /// report's damage table; `damage.csv` keeps every value.
@@ -158,11 +158,7 @@ fn page_table(header: &[&str], numeric_from: usize, rows: Vec<Vec<String>>) -> P
 
 /// `+16 vs AC 17, flanking, soft cover, 20% miss chance`: the roll and what changed it.
 fn roll(t: &Table, row: usize) -> String {
-    let mut parts = vec![format!(
-        "{:+} vs AC {}",
-        int(t, "effective_bonus", row),
-        int(t, "effective_ac", row)
-    )];
+    let mut parts = vec![versus(t, row)];
     if matches!(t.column("flanking"), Some(Cells::Bool(v)) if v[row]) {
         parts.push("flanking".to_string());
     }

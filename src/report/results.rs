@@ -218,13 +218,80 @@ fn summary_table(plan: &Plan, tally: &Tally, exact: &Exact) -> Table {
             format!("{}/{}", g.right, g.candidates)
         }),
     );
+    t.text(
+        "save",
+        (0..n).map(|i| {
+            line(i)
+                .modifiers
+                .save
+                .map_or(String::new(), |s| s.describe())
+        }),
+    );
+    cover_struck_columns(&mut t, plan, tally, exact);
     t
+}
+
+/// d20 Modern striking the cover: which creature gives the soft cover, how often it is
+/// hit instead of the target, and the damage it takes per attack.
+fn cover_struck_columns(t: &mut Table, plan: &Plan, tally: &Tally, exact: &Exact) {
+    let slots = &plan.slots;
+    t.text(
+        "covering",
+        slots.iter().map(|s| {
+            s.covering
+                .map_or(String::new(), |c| plan.targets[c].label.clone())
+        }),
+    );
+    let mut struck = Vec::new();
+    let mut means = Vec::new();
+    for (i, slot) in slots.iter().enumerate() {
+        let layout = slot.profile.layout();
+        let counts = &tally.outcomes[i];
+        let made = tally.attacks_made(i);
+        struck.push(Estimate::proportion(
+            count_where(counts, |o| layout.struck(o)),
+            made,
+        ));
+        let (sum, squares) = counts
+            .iter()
+            .enumerate()
+            .fold((0u128, 0u128), |(s, q), (o, &c)| {
+                let d = layout.struck_damage(o) as u128;
+                (s + u128::from(c) * d, q + u128::from(c) * d * d)
+            });
+        means.push(Estimate::mean(sum, squares, made));
+    }
+    estimate_columns(
+        t,
+        ["p_cover_hit", "p_cover_hit_lo", "p_cover_hit_hi"],
+        &struck,
+    );
+    estimate_columns(
+        t,
+        [
+            "cover_mean_damage",
+            "cover_mean_damage_lo",
+            "cover_mean_damage_hi",
+        ],
+        &means,
+    );
+    t.float(
+        "exact_p_cover_hit",
+        exact.slots.iter().map(|e| e.map(|e| e.p_struck)),
+    );
+    t.float(
+        "exact_cover_mean_damage",
+        exact.slots.iter().map(|e| e.map(|e| e.mean_struck_damage)),
+    );
 }
 
 fn rounds_table(plan: &Plan, tally: &Tally, exact: &Exact) -> Table {
     let mut t = Table::new("rounds");
     let rows: Vec<(usize, usize)> = (0..plan.targets.len())
-        .filter(|&target| plan.targets[target].down_at.is_some())
+        .filter(|&target| {
+            plan.targets[target].down_at.is_some()
+                || plan.slots.iter().any(|s| s.covering == Some(target))
+        })
         .flat_map(|target| (0..plan.rounds as usize).map(move |round| (target, round)))
         .collect();
     let counts = |&(target, round): &(usize, usize)| &tally.rounds[target][round];

@@ -24,11 +24,7 @@ pub fn summary_text(results: &Results) -> String {
     for i in 0..s.rows() {
         rows.push(vec![
             attack_label(s, i),
-            format!(
-                "{:+} vs AC {}",
-                int(s, "effective_bonus", i),
-                int(s, "effective_ac", i)
-            ),
+            versus(s, i),
             format!("{}%", int(s, "miss_chance", i)),
             estimate(s, "p_hit", i),
             estimate(s, "p_crit", i),
@@ -93,6 +89,21 @@ pub(super) fn attack_label(t: &Table, row: usize) -> String {
         text(t, "attack", row),
         int(t, "index", row)
     )
+}
+
+/// `+7 vs AC 18` for an attack roll, `reflex +6 vs DC 15 (failure half, success none)`
+/// for an area attack's save.
+pub(super) fn versus(t: &Table, row: usize) -> String {
+    let save = text(t, "save", row);
+    if save.is_empty() {
+        format!(
+            "{:+} vs AC {}",
+            int(t, "effective_bonus", row),
+            int(t, "effective_ac", row)
+        )
+    } else {
+        save
+    }
 }
 
 pub(super) fn text(t: &Table, name: &str, row: usize) -> String {

@@ -108,7 +108,7 @@ pub static D20MODERN: RuleSet = RuleSet {
         CoverBonus::new(CoverLevel::Quarter, 2, 1, true),
         CoverBonus::new(CoverLevel::Half, 4, 2, true),
         CoverBonus::new(CoverLevel::ThreeQuarters, 7, 3, true),
-        CoverBonus::new(CoverLevel::NineTenths, 10, 4, true),
+        CoverBonus::new(CoverLevel::NineTenths, 10, 4, true).with_improved_evasion(),
         CoverBonus::new(CoverLevel::Soft, 4, 2, true),
     ],
     flanking_bonus: 2,
@@ -124,6 +124,7 @@ pub static D20MODERN: RuleSet = RuleSet {
     size_ac: [8, 4, 2, 1, 0, -1, -2, -4, -8],
     coup_de_grace: CoupDeGraceRule {
         dc_base: 10,
+        rounds_vs_total_concealment: 1,
         dc_adds: CdgDcAdds::DamageDealt,
         crit_immune_normal_hit: false,
     },
@@ -138,6 +139,8 @@ pub static D20MODERN: RuleSet = RuleSet {
     adjacent_melee_cover: CoverLevel::Half,
     low_wall_both_creatures: false,
     adjacent_concealment_whole_space: true,
+    soft_cover_needs_target_size: true,
+    striking_the_cover: true,
     interpretations: &[
         "cover degrees from the 4 corner lines: 1 blocked one-quarter, 2 one-half, 3 three-quarters, 4 (with line of effect) nine-tenths",
         "a creature in the line (soft cover) is one-half cover (+4 Defense)",

@@ -255,8 +255,13 @@ impl fmt::Display for CoverLevel {
 pub struct CoverBonus {
     pub level: CoverLevel,
     pub ac: i32,
+    /// Added to Reflex saves against effects from the far side of the cover.
     pub reflex: i32,
     pub applies_to_melee: bool,
+    /// Such a Reflex save also works as improved evasion: half damage on a failure,
+    /// none on a success (PF1 improved cover, the variant's improved, d20 Modern
+    /// nine-tenths).
+    pub improved_evasion: bool,
 }
 
 impl CoverBonus {
@@ -266,6 +271,15 @@ impl CoverBonus {
             ac,
             reflex,
             applies_to_melee,
+            improved_evasion: false,
+        }
+    }
+
+    /// The same level, granting improved evasion on Reflex saves.
+    pub const fn with_improved_evasion(self) -> Self {
+        Self {
+            improved_evasion: true,
+            ..self
         }
     }
 }
@@ -290,6 +304,9 @@ pub enum CdgDcAdds {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CoupDeGraceRule {
     pub dc_base: i32,
+    /// Full rounds one coup de grace takes against a target with total concealment (PF1:
+    /// one to find the target, one to deliver the blow).
+    pub rounds_vs_total_concealment: u32,
     pub dc_adds: CdgDcAdds,
     /// Against a crit-immune target the blow still hits for normal damage (Starfinder)
     /// instead of being impossible.
@@ -380,6 +397,11 @@ pub struct RuleSet {
     pub low_wall_both_creatures: bool,
     /// Adjacent melee: concealed only when the target's whole space is concealed.
     pub adjacent_concealment_whole_space: bool,
+    /// A creature gives soft cover only when it is at least the target's size (d20 Modern).
+    pub soft_cover_needs_target_size: bool,
+    /// An attack that misses only because of a creature's cover can strike that creature
+    /// (d20 Modern, RULES.md §3.1).
+    pub striking_the_cover: bool,
     /// Readings of ambiguous rules this system's numbers rely on, for reports.
     pub interpretations: &'static [&'static str],
 }
@@ -412,11 +434,16 @@ impl RuleSet {
         out += "  level            AC  Reflex  vs melee\n";
         for c in self.cover {
             out += &format!(
-                "  {:<14} {:>+3}  {:>+6}  {}\n",
+                "  {:<14} {:>+3}  {:>+6}  {}{}\n",
                 c.level.key(),
                 c.ac,
                 c.reflex,
-                if c.applies_to_melee { "yes" } else { "no" }
+                if c.applies_to_melee { "yes" } else { "no" },
+                if c.improved_evasion {
+                    "   Reflex saves: half on a failure, none on a success"
+                } else {
+                    ""
+                }
             );
         }
         out += "  total          no attack possible\n\n";
@@ -480,6 +507,19 @@ impl RuleSet {
                 "impossible"
             }
         );
+        if cdg.rounds_vs_total_concealment > 1 {
+            out += &format!(
+                "  against a target with total concealment it takes {} full rounds (the blow lands at the end of the last)\n",
+                cdg.rounds_vs_total_concealment
+            );
+        }
+        out += "Area attacks: damage rolled, then a save (natural 1 fails, 20 succeeds); cover from the point of origin adds its Reflex bonus; evasion: none on a successful Reflex save for half; improved evasion: also half on a failure\n";
+        if self.soft_cover_needs_target_size {
+            out += "Soft cover: only from a creature at least the target's size\n";
+        }
+        if self.striking_the_cover {
+            out += "Striking the cover: a roll that misses only because of a creature's cover hits that creature if it beats its Defense; if only its Dex bonus saved it, the target is hit\n";
+        }
         out += "\nConditions           attack     AC (melee/ranged)  Dex          attacked  target AC\n";
         for c in self.conditions {
             out += &format!(

@@ -14,7 +14,7 @@ pub static PF1: RuleSet = RuleSet {
         CoverBonus::new(CoverLevel::Partial, 2, 1, true),
         CoverBonus::new(CoverLevel::Cover, 4, 2, true),
         CoverBonus::new(CoverLevel::Soft, 4, 0, false),
-        CoverBonus::new(CoverLevel::Improved, 8, 4, true),
+        CoverBonus::new(CoverLevel::Improved, 8, 4, true).with_improved_evasion(),
     ],
     flanking_bonus: 2,
     flank_partner: FlankPartner::HostileToTarget,
@@ -29,6 +29,7 @@ pub static PF1: RuleSet = RuleSet {
     size_ac: [8, 4, 2, 1, 0, -1, -2, -4, -8],
     coup_de_grace: CoupDeGraceRule {
         dc_base: 10,
+        rounds_vs_total_concealment: 2,
         dc_adds: CdgDcAdds::DamageDealt,
         crit_immune_normal_hit: false,
     },
@@ -43,6 +44,8 @@ pub static PF1: RuleSet = RuleSet {
     adjacent_melee_cover: CoverLevel::Cover,
     low_wall_both_creatures: false,
     adjacent_concealment_whole_space: true,
+    soft_cover_needs_target_size: false,
+    striking_the_cover: false,
     interpretations: &[
         "a natural 20 on the confirmation roll confirms, a natural 1 fails (RULES.md Ambiguity 16)",
         "a critical hit rolls the damage expression `multiplier` times, constants included",

@@ -15,7 +15,7 @@ pub static PF1_VARIANT: RuleSet = RuleSet {
         CoverBonus::new(CoverLevel::None, 0, 0, true),
         CoverBonus::new(CoverLevel::Cover, 4, 2, true),
         CoverBonus::new(CoverLevel::Soft, 2, 1, true),
-        CoverBonus::new(CoverLevel::Improved, 8, 4, true),
+        CoverBonus::new(CoverLevel::Improved, 8, 4, true).with_improved_evasion(),
     ],
     flanking_bonus: 2,
     flank_partner: FlankPartner::HostileToTarget,
@@ -30,6 +30,7 @@ pub static PF1_VARIANT: RuleSet = RuleSet {
     size_ac: [8, 4, 2, 1, 0, -1, -2, -4, -8],
     coup_de_grace: CoupDeGraceRule {
         dc_base: 10,
+        rounds_vs_total_concealment: 2,
         dc_adds: CdgDcAdds::DamageDealt,
         crit_immune_normal_hit: false,
     },
@@ -44,6 +45,8 @@ pub static PF1_VARIANT: RuleSet = RuleSet {
     adjacent_melee_cover: CoverLevel::Cover,
     low_wall_both_creatures: true,
     adjacent_concealment_whole_space: false,
+    soft_cover_needs_target_size: false,
+    striking_the_cover: false,
     interpretations: &[
         "cover from the 4 corner lines: 1-2 blocked lines cover, 3-4 improved; no partial level",
         "soft cover (+2 AC / +1 Reflex) applies to every attack, melee included",

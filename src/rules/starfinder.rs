@@ -153,6 +153,7 @@ pub static STARFINDER: RuleSet = RuleSet {
     size_ac: [0; 9],
     coup_de_grace: CoupDeGraceRule {
         dc_base: 10,
+        rounds_vs_total_concealment: 1,
         dc_adds: CdgDcAdds::AttackerLevel,
         crit_immune_normal_hit: true,
     },
@@ -167,6 +168,8 @@ pub static STARFINDER: RuleSet = RuleSet {
     adjacent_melee_cover: CoverLevel::Cover,
     low_wall_both_creatures: false,
     adjacent_concealment_whole_space: true,
+    soft_cover_needs_target_size: false,
+    striking_the_cover: false,
     interpretations: &[
         "a critical hit is a natural 20 whose total also reaches AC; no threat ranges, no confirmation, damage rolled twice",
         "helpless: Dex counts as -5 and melee attacks get +4; not flat-footed unless its cause says so (Ambiguity 13)",

@@ -36,9 +36,10 @@ use std::path::Path;
 
 use toml::Spanned;
 
+use crate::attack::Portion;
 use crate::dice::{CritSpec, Dice};
 use crate::error::{Error, InputError, did_you_mean};
-use crate::map::{self, Grid, Space, Terrain, Vision};
+use crate::map::{self, Grid, Point, Space, Terrain, Vision};
 use crate::rules::{CoverLevel, RuleSet, SIZES, Size, SystemId};
 pub use raw::RawTerrain;
 use raw::{RawAttack, RawCombatant, RawExperiment, RawPlanLine};
@@ -89,6 +90,9 @@ pub struct Combatant {
     pub side: String,
     pub size: Size,
     pub ac: i32,
+    /// Starfinder energy and kinetic armor classes (each `ac` when not given).
+    pub eac: i32,
+    pub kac: i32,
     /// Dex modifier already inside `ac`.
     pub dex: i32,
     pub hp: Option<i64>,
@@ -96,6 +100,8 @@ pub struct Combatant {
     pub con: Option<i64>,
     pub fort: i32,
     pub reflex: i32,
+    pub will: i32,
+    pub evasion: Evasion,
     /// Character level (or CR): sets a Starfinder coup de grace's DC.
     pub level: i32,
     pub elevation: i32,
@@ -111,6 +117,55 @@ pub struct Combatant {
 pub enum AttackKind {
     Melee,
     Ranged,
+    /// A spell or other effect that rolls no attack: the defender saves against a DC.
+    Area,
+}
+
+/// A combatant's evasion: against a Reflex save for half, a success takes nothing;
+/// improved evasion also halves a failure.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Evasion {
+    #[default]
+    None,
+    Evasion,
+    Improved,
+}
+
+impl Evasion {
+    pub const KEYS: [&str; 3] = ["none", "evasion", "improved"];
+}
+
+/// The saving throw a defender makes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SaveKind {
+    Reflex,
+    Fort,
+    Will,
+}
+
+impl SaveKind {
+    pub const KEYS: [&str; 3] = ["reflex", "fort", "will"];
+
+    pub fn key(self) -> &'static str {
+        Self::KEYS[self as usize]
+    }
+}
+
+/// Which of a Starfinder defender's armor classes an attack targets.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum ArmorClass {
+    Eac,
+    #[default]
+    Kac,
+}
+
+/// An area attack's save: which, against what DC, and what a success deals.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AreaSave {
+    pub save: SaveKind,
+    pub dc: i32,
+    /// `Half` or `Nothing`.
+    pub on_save: Portion,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -127,6 +182,13 @@ pub struct Attack {
     /// A crossbow (or other weapon usable prone) in systems where prone forbids ranged.
     pub crossbow: bool,
     pub range_increment: i32,
+    /// Starfinder: the armor class the attack targets.
+    pub vs: ArmorClass,
+    /// Area attacks: the save as far as the attack sets it (the DC may come from the
+    /// plan line instead).
+    pub save: SaveKind,
+    pub dc: Option<i32>,
+    pub on_save: Portion,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -162,6 +224,11 @@ pub struct PlanLine {
     /// The attacker knows the square of a target it cannot see; `false` makes it guess
     /// among the squares the target could be in.
     pub pinpointed: bool,
+    /// Area attacks: the save, with the plan line's overrides applied.
+    pub area: Option<AreaSave>,
+    /// Area attacks: the grid intersection the effect bursts from (`None`: it comes from
+    /// the attacker, judged as a ranged attack).
+    pub origin: Option<Point>,
 }
 
 impl Scenario {
@@ -340,6 +407,33 @@ impl Validator<'_> {
         {
             return Err(self.err(con.span(), "con is the Constitution score: at least 1"));
         }
+        let starfinder = rules.system == SystemId::Starfinder;
+        if let Some(v) = c.eac.as_ref().or(c.kac.as_ref()).filter(|_| !starfinder) {
+            return Err(self.err(
+                v.span(),
+                format!(
+                    "`eac` and `kac` are Starfinder's armor classes; {} uses `ac`",
+                    rules.name
+                ),
+            ));
+        }
+        let ac = match (c.ac, &c.eac, &c.kac) {
+            (Some(ac), _, _) => ac,
+            (None, Some(_), Some(kac)) => *kac.get_ref(),
+            _ => {
+                return Err(self.err(
+                    raw.get_ref().token.span(),
+                    format!(
+                        "combatant `{token}` needs `ac = …`{}",
+                        if starfinder {
+                            " (or both `eac` and `kac`)"
+                        } else {
+                            ""
+                        }
+                    ),
+                ));
+            }
+        };
         let mut vision = Vision::default();
         for sense in &c.senses {
             match sense.get_ref().as_str() {
@@ -375,15 +469,27 @@ impl Validator<'_> {
                 conditions.push(condition.name);
             }
         }
-        if let Some(evasion) = &c.evasion
-            && evasion.get_ref() != "none"
-        {
-            return Err(self.err(evasion.span(), "evasion is not supported yet; use \"none\""));
-        }
+        let evasion = match &c.evasion {
+            None => Evasion::None,
+            Some(e) => match e.get_ref().as_str() {
+                "none" => Evasion::None,
+                "evasion" => Evasion::Evasion,
+                "improved" => Evasion::Improved,
+                other => {
+                    return Err(self.err(
+                        e.span(),
+                        format!(
+                            "unknown evasion `{other}`: expected none, evasion or improved{}",
+                            did_you_mean(other, Evasion::KEYS)
+                        ),
+                    ));
+                }
+            },
+        };
         let attacks = c
             .attacks
             .iter()
-            .map(|a| self.attack(a))
+            .map(|a| self.attack(a, starfinder))
             .collect::<Result<Vec<_>, _>>()?;
         for (i, a) in c.attacks.iter().enumerate() {
             if attacks[..i]
@@ -404,13 +510,17 @@ impl Validator<'_> {
             name: c.name.clone().unwrap_or_else(|| token.to_string()),
             side: c.side.clone().unwrap_or_else(|| token.to_string()),
             size,
-            ac: c.ac,
+            ac,
+            eac: c.eac.as_ref().map_or(ac, |v| *v.get_ref()),
+            kac: c.kac.as_ref().map_or(ac, |v| *v.get_ref()),
             dex: c.dex,
             hp: c.hp.as_ref().map(|h| *h.get_ref()),
             con: c.con.as_ref().map(|h| *h.get_ref()),
             fort: c.fort,
             level: c.level,
             reflex: c.reflex,
+            will: c.will,
+            evasion,
             elevation: c.elevation,
             immune_to_crits: c.immune_to_crits,
             conditions,
@@ -435,16 +545,14 @@ impl Validator<'_> {
         Ok(())
     }
 
-    fn attack(&self, raw: &Spanned<RawAttack>) -> Result<Attack, InputError> {
+    fn attack(&self, raw: &Spanned<RawAttack>, starfinder: bool) -> Result<Attack, InputError> {
         let a = raw.get_ref();
         let kind = match &a.kind {
             None => AttackKind::Melee,
             Some(k) => match k.get_ref().as_str() {
                 "melee" => AttackKind::Melee,
                 "ranged" => AttackKind::Ranged,
-                "area" => {
-                    return Err(self.err(k.span(), "area attacks are not supported yet"));
-                }
+                "area" => AttackKind::Area,
                 other => {
                     return Err(self.err(
                         k.span(),
@@ -457,12 +565,68 @@ impl Validator<'_> {
             },
         };
         let damage = self.parsed::<Dice>(&a.damage, "damage")?;
+        let area = kind == AttackKind::Area;
+        let bonus = match (&a.bonus, area) {
+            (Some(b), false) => b.get_ref().0.clone(),
+            (None, false) => {
+                return Err(self.err(
+                    a.name.span(),
+                    format!(
+                        "attack `{}` needs `bonus = …` (its attack bonus)",
+                        a.name.get_ref()
+                    ),
+                ));
+            }
+            (Some(b), true) => {
+                return Err(self.err(
+                    b.span(),
+                    "an area attack rolls no attack: remove `bonus` and give `dc` (its save DC)",
+                ));
+            }
+            (None, true) => vec![0],
+        };
+        if let Some(c) = a.crit.as_ref().filter(|_| area) {
+            return Err(self.err(
+                c.span(),
+                "an area attack cannot score a critical hit: remove `crit`",
+            ));
+        }
         let crit = match &a.crit {
             None => CritSpec::default(),
             Some(c) => self.parsed::<CritSpec>(c, "crit")?,
         };
+        let SaveFields { save, dc, on_save } =
+            self.save_fields(&a.save, &a.dc, &a.on_save, area)?;
+        let vs = match &a.vs {
+            None => ArmorClass::Kac,
+            Some(v) if !starfinder => {
+                return Err(self.err(
+                    v.span(),
+                    "`vs` picks a Starfinder armor class; this system has one AC",
+                ));
+            }
+            Some(v) if area => {
+                return Err(self.err(
+                    v.span(),
+                    "an area attack targets a save, not an armor class",
+                ));
+            }
+            Some(v) => match v.get_ref().as_str() {
+                "eac" => ArmorClass::Eac,
+                "kac" => ArmorClass::Kac,
+                other => {
+                    return Err(self.err(
+                        v.span(),
+                        format!(
+                            "unknown armor class `{other}`: expected eac or kac{}",
+                            did_you_mean(other, ["eac", "kac"])
+                        ),
+                    ));
+                }
+            },
+        };
         let reach = match &a.reach {
-            Some(r) if kind == AttackKind::Ranged => {
+            Some(r) if kind != AttackKind::Melee => {
                 return Err(self.err(r.span(), "reach is for melee attacks only"));
             }
             Some(r) if !(0..=100).contains(r.get_ref()) || r.get_ref() % 5 != 0 => {
@@ -472,7 +636,7 @@ impl Validator<'_> {
             None => None,
         };
         let range_increment = match &a.range_increment {
-            Some(r) if kind == AttackKind::Melee => {
+            Some(r) if kind != AttackKind::Ranged => {
                 return Err(self.err(r.span(), "range_increment is for ranged attacks only"));
             }
             Some(r) if !(0..=10_000).contains(r.get_ref()) => {
@@ -484,14 +648,81 @@ impl Validator<'_> {
         Ok(Attack {
             name: a.name.get_ref().clone(),
             kind,
-            bonus: a.bonus.get_ref().0.clone(),
+            bonus,
             damage,
             crit,
             reach,
             reach_weapon: a.reach_weapon,
             crossbow: a.crossbow,
             range_increment,
+            vs,
+            save: save.unwrap_or(SaveKind::Reflex),
+            dc,
+            on_save: on_save.unwrap_or(Portion::Half),
         })
+    }
+
+    /// The `save`, `dc` and `on_save` keys of an attack or a plan line: only area attacks
+    /// have them.
+    fn save_fields(
+        &self,
+        save: &Option<Spanned<String>>,
+        dc: &Option<Spanned<i64>>,
+        on_save: &Option<Spanned<String>>,
+        area: bool,
+    ) -> Result<SaveFields, InputError> {
+        if !area {
+            let given = [
+                save.as_ref().map(|s| s.span()),
+                dc.as_ref().map(|d| d.span()),
+                on_save.as_ref().map(|o| o.span()),
+            ];
+            if let Some(span) = given.into_iter().flatten().next() {
+                return Err(self.err(
+                    span,
+                    "`save`, `dc` and `on_save` are for area attacks only (`kind = \"area\"`)",
+                ));
+            }
+        }
+        let save = match save {
+            None => None,
+            Some(s) => Some(match s.get_ref().as_str() {
+                "reflex" => SaveKind::Reflex,
+                "fort" => SaveKind::Fort,
+                "will" => SaveKind::Will,
+                other => {
+                    return Err(self.err(
+                        s.span(),
+                        format!(
+                            "unknown save `{other}`: expected reflex, fort or will{}",
+                            did_you_mean(other, SaveKind::KEYS)
+                        ),
+                    ));
+                }
+            }),
+        };
+        let dc = match dc {
+            None => None,
+            Some(d) if (1..=100).contains(d.get_ref()) => Some(*d.get_ref() as i32),
+            Some(d) => return Err(self.err(d.span(), "dc is a save DC: 1 to 100")),
+        };
+        let on_save = match on_save {
+            None => None,
+            Some(o) => Some(match o.get_ref().as_str() {
+                "half" => Portion::Half,
+                "none" => Portion::Nothing,
+                other => {
+                    return Err(self.err(
+                        o.span(),
+                        format!(
+                            "unknown on_save `{other}`: expected half (half damage on a success) or none (no damage){}",
+                            did_you_mean(other, ["half", "none"])
+                        ),
+                    ));
+                }
+            }),
+        };
+        Ok(SaveFields { save, dc, on_save })
     }
 
     /// Parses a dice or crit string, pointing errors at the offending character.
@@ -723,11 +954,64 @@ impl Validator<'_> {
                 ));
             }
         };
+        let chosen = &attacks[attack];
+        let is_area = chosen.kind == AttackKind::Area;
+        let SaveFields { save, dc, on_save } =
+            self.save_fields(&p.save, &p.dc, &p.on_save, is_area)?;
+        let area = if is_area {
+            if let Some(a) = p.action.as_ref().filter(|_| action != Action::Single) {
+                return Err(self.err(
+                    a.span(),
+                    "an area attack is one effect: use action = \"single\" (or leave it out)",
+                ));
+            }
+            let dc = dc.or(chosen.dc).ok_or_else(|| {
+                self.err(
+                    raw.span(),
+                    format!(
+                        "area attack `{}` needs a save DC: give `dc = …` on the attack or the plan line",
+                        chosen.name
+                    ),
+                )
+            })?;
+            Some(AreaSave {
+                save: save.unwrap_or(chosen.save),
+                dc,
+                on_save: on_save.unwrap_or(chosen.on_save),
+            })
+        } else {
+            None
+        };
+        let origin = match &p.origin {
+            None => None,
+            Some(o) if !is_area => {
+                return Err(self.err(o.span(), "`origin` is for area attacks only"));
+            }
+            Some(o) => match o.get_ref()[..] {
+                [x, y]
+                    if (0..=i64::from(map::MAX_SIDE as i32)).contains(&x)
+                        && (0..=i64::from(map::MAX_SIDE as i32)).contains(&y) =>
+                {
+                    Some(Point {
+                        x: x as i32,
+                        y: y as i32,
+                    })
+                }
+                _ => {
+                    return Err(self.err(
+                        o.span(),
+                        "origin is a grid intersection `[x, y]`: two whole numbers, 0 up to the map's width and height",
+                    ));
+                }
+            },
+        };
         Ok(PlanLine {
             attacker,
             target,
             attack,
             action,
+            area,
+            origin,
             overrides: Overrides {
                 cover,
                 concealment,
@@ -739,6 +1023,13 @@ impl Validator<'_> {
             pinpointed: p.pinpointed,
         })
     }
+}
+
+/// The `save`, `dc` and `on_save` keys as written (each may be left out).
+struct SaveFields {
+    save: Option<SaveKind>,
+    dc: Option<i32>,
+    on_save: Option<Portion>,
 }
 
 /// Adds a "did you mean" to serde's "unknown field `x`, expected one of `a`, `b`".

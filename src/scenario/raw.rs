@@ -70,7 +70,10 @@ pub struct RawCombatant {
     pub name: Option<String>,
     pub side: Option<String>,
     pub size: Option<Spanned<String>>,
-    pub ac: i32,
+    pub ac: Option<i32>,
+    /// Starfinder: energy and kinetic armor class (`ac` serves both when they are absent).
+    pub eac: Option<Spanned<i32>>,
+    pub kac: Option<Spanned<i32>>,
     #[serde(default)]
     pub dex: i32,
     pub hp: Option<Spanned<i64>>,
@@ -81,6 +84,8 @@ pub struct RawCombatant {
     pub level: i32,
     #[serde(default)]
     pub reflex: i32,
+    #[serde(default)]
+    pub will: i32,
     #[serde(default)]
     pub elevation: i32,
     #[serde(default)]
@@ -101,9 +106,13 @@ pub struct RawCombatant {
 pub struct RawAttack {
     pub name: Spanned<String>,
     pub kind: Option<Spanned<String>>,
-    pub bonus: Spanned<Bonus>,
+    pub bonus: Option<Spanned<Bonus>>,
     pub damage: Spanned<String>,
     pub crit: Option<Spanned<String>>,
+    /// Area attacks: the save the defender makes, its DC, and what a success deals.
+    pub save: Option<Spanned<String>>,
+    pub dc: Option<Spanned<i64>>,
+    pub on_save: Option<Spanned<String>>,
     pub reach: Option<Spanned<i64>>,
     #[serde(default)]
     pub reach_weapon: bool,
@@ -126,6 +135,12 @@ pub struct RawPlanLine {
     pub ac_mod: Option<i32>,
     #[serde(default = "pinpointed_by_default")]
     pub pinpointed: bool,
+    /// Area attacks: the grid intersection the effect bursts from, and overrides of the
+    /// attack's save.
+    pub origin: Option<Spanned<Vec<i64>>>,
+    pub save: Option<Spanned<String>>,
+    pub dc: Option<Spanned<i64>>,
+    pub on_save: Option<Spanned<String>>,
 }
 
 fn pinpointed_by_default() -> bool {

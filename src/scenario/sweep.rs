@@ -15,13 +15,19 @@ use crate::error::InputError;
 pub const MAX_SWEEP_POINTS: usize = 100_000;
 
 /// Combatant fields a sweep may set.
-pub const COMBATANT_FIELDS: [&str; 10] = [
+pub const COMBATANT_FIELDS: [&str; 16] = [
     "ac",
+    "eac",
+    "kac",
     "dex",
     "hp",
     "con",
     "fort",
     "reflex",
+    "will",
+    "evasion",
+    "level",
+    "conditions",
     "elevation",
     "size",
     "immune_to_crits",
@@ -29,10 +35,14 @@ pub const COMBATANT_FIELDS: [&str; 10] = [
 ];
 
 /// Attack fields a sweep may set.
-pub const ATTACK_FIELDS: [&str; 7] = [
+pub const ATTACK_FIELDS: [&str; 11] = [
     "bonus",
+    "vs",
     "damage",
     "crit",
+    "dc",
+    "save",
+    "on_save",
     "kind",
     "reach",
     "reach_weapon",

@@ -5,11 +5,12 @@
 //! impossible or certain event (p = 0 or 1) must be observed exactly so; rare events in
 //! between are left to the figures that aggregate them.
 
-use d20odds::attack::SquareGuess;
+use d20odds::attack::{Portion, Resolution, SquareGuess};
 use d20odds::engine::{EngineConfig, SamplerKind, Tally, count_where, simulate};
 use d20odds::exact::{self, Exact};
-use d20odds::plan::{LineAttack, LineDefence, Plan, Situation, Target};
-use d20odds::rules::SystemId;
+use d20odds::plan::{Covering, LineAttack, LineDefence, Plan, Situation, Target};
+use d20odds::rules::{CoverLevel, SystemId};
+use d20odds::scenario::{AreaSave, Evasion, SaveKind};
 use d20odds::stats::{mean_z, proportion_z};
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -19,8 +20,10 @@ const TRIALS: u64 = 150_000;
 
 /// A random but valid plan in one of the four systems: one or two targets, one to three
 /// lines, iteratives, hp, Con, rounds, crit ranges and multipliers, miss chances, damage
-/// expressions, coups de grace on helpless targets, and guessed squares under total
-/// concealment.
+/// expressions, coups de grace on helpless targets (over two rounds under total
+/// concealment where the system says so), guessed squares under total concealment, area
+/// attacks with saves, cover and evasion, and d20 Modern attacks that can strike the
+/// other target when it gives soft cover.
 fn generated_plan(rng: &mut Pcg64Mcg, seed: u64) -> Plan {
     let rounds = rng.random_range(1..=3);
     let system = SystemId::ALL[seed as usize % SystemId::ALL.len()];
@@ -38,6 +41,10 @@ fn generated_plan(rng: &mut Pcg64Mcg, seed: u64) -> Plan {
         "20/x2", "19-20/x2", "18-20/x2", "20/x3", "20/x4", "19-20/x3",
     ];
     for _ in 0..rng.random_range(1..=3) {
+        if rng.random_bool(0.15) {
+            add_area_line(&mut plan, rng, targets, damages);
+            continue;
+        }
         let first = rng.random_range(-2..=16);
         let iteratives = rng.random_range(1..=3);
         let coup_de_grace = rng.random_bool(0.2);
@@ -59,20 +66,70 @@ fn generated_plan(rng: &mut Pcg64Mcg, seed: u64) -> Plan {
             defence.conditions = vec![rules.condition("helpless").unwrap()];
             defence.fort = rng.random_range(-2..=12);
         }
-        let concealment = [0, 0, 20, 50, 35][rng.random_range(0..5)];
+        let mut concealment = [0, 0, 20, 50, 35][rng.random_range(0..5)];
+        if coup_de_grace && rounds < 2 {
+            concealment = concealment.min(35);
+        }
         // Total concealment, sometimes without the square pinpointed: a guess among 9 (a
         // Medium target in the open) or 16 (Large) squares.
         let guess = (concealment == 50 && rng.random_bool(0.5))
             .then(|| [(1, 9), (4, 16)][rng.random_range(0..2)])
             .map(|(right, candidates)| SquareGuess { right, candidates });
-        let situation = Situation {
+        let mut situation = Situation {
             concealment: Some(concealment),
             guess,
             ..Situation::default()
         };
+        if rules.striking_the_cover && targets == 2 && !coup_de_grace && rng.random_bool(0.6) {
+            situation.cover = Some(CoverLevel::Soft);
+            situation.covering = Some(Covering {
+                target: 1 - defence.target,
+                defense: rng.random_range(10..=22),
+                dex: rng.random_range(-1..=4),
+            });
+        }
         plan.add_line(rules, attack, defence, situation).unwrap();
     }
     plan
+}
+
+/// An area attack on a random target: any save, DC, cover level of the system, evasion.
+fn add_area_line(plan: &mut Plan, rng: &mut Pcg64Mcg, targets: usize, damages: [&str; 7]) {
+    let rules = plan.system.rules();
+    let mut attack = LineAttack::plain(
+        "A",
+        "area",
+        false,
+        vec![0],
+        damages[rng.random_range(0..damages.len())].parse().unwrap(),
+        Default::default(),
+    );
+    attack.area = Some(AreaSave {
+        save: [
+            SaveKind::Reflex,
+            SaveKind::Reflex,
+            SaveKind::Fort,
+            SaveKind::Will,
+        ][rng.random_range(0..4)],
+        dc: rng.random_range(8..=25),
+        on_save: [Portion::Half, Portion::Half, Portion::Nothing][rng.random_range(0..3)],
+    });
+    let mut defence = LineDefence::plain(rng.random_range(0..targets), 15, false);
+    defence.reflex = rng.random_range(-1..=12);
+    defence.fort = rng.random_range(-1..=12);
+    defence.will = rng.random_range(-1..=12);
+    defence.evasion = [
+        Evasion::None,
+        Evasion::None,
+        Evasion::Evasion,
+        Evasion::Improved,
+    ][rng.random_range(0..4)];
+    let cover = rules.cover[rng.random_range(0..rules.cover.len())].level;
+    let situation = Situation {
+        cover: Some(cover),
+        ..Situation::default()
+    };
+    plan.add_line(rules, attack, defence, situation).unwrap();
 }
 
 /// Smallest n·p·(1−p) at which a proportion is z-tested.
@@ -120,6 +177,28 @@ fn z_scores(plan: &Plan, tally: &Tally, exact: &Exact) -> Vec<(String, f64)> {
             format!("slot {i} mean"),
             mean_z(sum, squares, made, e.mean_damage),
         ));
+        if layout.can_strike() {
+            let struck = count_where(counts, |o| layout.struck(o));
+            let (sum, squares) =
+                counts
+                    .iter()
+                    .enumerate()
+                    .fold((0u128, 0u128), |(s, q), (o, &c)| {
+                        let d = layout.struck_damage(o) as u128;
+                        (s + u128::from(c) * d, q + u128::from(c) * d * d)
+                    });
+            push_proportion(
+                &mut out,
+                format!("slot {i} p_struck"),
+                struck,
+                made,
+                e.p_struck,
+            );
+            out.push((
+                format!("slot {i} struck mean"),
+                mean_z(sum, squares, made, e.mean_struck_damage),
+            ));
+        }
     }
     for (t, rounds) in tally.rounds.iter().enumerate() {
         let e = exact.targets[t]
@@ -169,8 +248,14 @@ fn z_scores(plan: &Plan, tally: &Tally, exact: &Exact) -> Vec<(String, f64)> {
 fn check_agreement(sampler: SamplerKind) {
     let mut rng = Pcg64Mcg::seed_from_u64(2026);
     let mut checked = 0;
+    let mut kinds = [0; 3];
     for case in 0..32 {
         let plan = generated_plan(&mut rng, case);
+        for slot in &plan.slots {
+            kinds[0] += usize::from(matches!(slot.profile.resolution, Resolution::Save { .. }));
+            kinds[1] += usize::from(slot.profile.layout().can_strike());
+            kinds[2] += usize::from(slot.period > 1);
+        }
         let config = EngineConfig {
             sampler,
             ..EngineConfig::new(plan.trials)
@@ -186,6 +271,10 @@ fn check_agreement(sampler: SamplerKind) {
         }
     }
     assert!(checked > 1000, "only {checked} figures checked");
+    assert!(
+        kinds.iter().all(|&k| k > 0),
+        "area saves, cover strikes, two-round attacks generated: {kinds:?}"
+    );
 }
 
 #[test]

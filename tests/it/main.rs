@@ -3,3 +3,4 @@
 mod agreement;
 mod cli;
 mod report;
+mod systems;

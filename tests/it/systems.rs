@@ -1,0 +1,556 @@
+//! Each system's distinctive rules on small experiments whose figures are worked out by
+//! hand (the fraction and its reasoning beside each case). Every case goes the whole way —
+//! TOML text, map geometry, rule tables, plan — and each figure must equal the hand
+//! fraction in the exact engine (to rounding) and lie within 5 standard errors of it in a
+//! seeded Monte Carlo run.
+
+use d20odds::engine::{EngineConfig, Tally, count_where, simulate};
+use d20odds::exact::{self, Exact};
+use d20odds::plan::Plan;
+use d20odds::scenario::Scenario;
+use d20odds::stats::{mean_z, proportion_z};
+
+const TRIALS: u64 = 200_000;
+const Z_BOUND: f64 = 5.0;
+
+/// A figure of a run: per plan slot (0-based, in plan order) or per target token and
+/// round (1-based).
+#[derive(Debug, Clone, Copy)]
+enum Figure {
+    Hit(usize),
+    Crit(usize),
+    Mean(usize),
+    /// P(the creature giving cover is struck instead).
+    Struck(usize),
+    Dead(char, usize),
+}
+
+struct Case {
+    name: &'static str,
+    system: &'static str,
+    rounds: u32,
+    /// Map, legend, combatants and plan, in TOML.
+    body: &'static str,
+    /// Each figure with its hand-computed value as numerator / denominator.
+    expect: &'static [(Figure, i64, i64)],
+}
+
+use Figure::*;
+
+/// The exact value and the Monte Carlo z-score of one figure.
+fn measure(plan: &Plan, tally: &Tally, exact: &Exact, figure: Figure) -> (f64, f64) {
+    let slot = |i: usize| {
+        let layout = plan.slots[i].profile.layout();
+        let counts = &tally.outcomes[i];
+        (
+            layout,
+            counts,
+            tally.attacks_made(i),
+            exact.slots[i].unwrap(),
+        )
+    };
+    match figure {
+        Hit(i) => {
+            let (layout, counts, made, e) = slot(i);
+            let z = proportion_z(count_where(counts, |o| layout.is_hit(o)), made, e.p_hit);
+            (e.p_hit, z)
+        }
+        Crit(i) => {
+            let (layout, counts, made, e) = slot(i);
+            let z = proportion_z(count_where(counts, |o| layout.is_crit(o)), made, e.p_crit);
+            (e.p_crit, z)
+        }
+        Struck(i) => {
+            let (layout, counts, made, e) = slot(i);
+            let z = proportion_z(count_where(counts, |o| layout.struck(o)), made, e.p_struck);
+            (e.p_struck, z)
+        }
+        Mean(i) => {
+            let (layout, counts, made, e) = slot(i);
+            let (sum, squares) =
+                counts
+                    .iter()
+                    .enumerate()
+                    .fold((0u128, 0u128), |(s, q), (o, &c)| {
+                        let d = layout.damage(o) as u128;
+                        (s + u128::from(c) * d, q + u128::from(c) * d * d)
+                    });
+            (e.mean_damage, mean_z(sum, squares, made, e.mean_damage))
+        }
+        Dead(token, round) => {
+            let t = plan
+                .targets
+                .iter()
+                .position(|t| t.label.ends_with(&format!("({token})")))
+                .unwrap_or_else(|| panic!("no target {token}"));
+            let e = exact.targets[t].as_ref().unwrap().rounds[round - 1].p_dead;
+            let dead = tally.rounds[t][round - 1].dead;
+            (e, proportion_z(dead, tally.trials, e))
+        }
+    }
+}
+
+fn check(cases: &[Case]) {
+    assert!(cases.len() >= 6, "at least 6 scenarios per system");
+    for case in cases {
+        let text = format!(
+            "system = \"{}\"\ntrials = {TRIALS}\nseed = 11\nrounds = {}\n{}",
+            case.system, case.rounds, case.body
+        );
+        let scenario = Scenario::parse(format!("{}.toml", case.name), text)
+            .unwrap_or_else(|e| panic!("{}: {e}", case.name));
+        let plan = Plan::from_scenario(&scenario).unwrap_or_else(|e| panic!("{}: {e}", case.name));
+        let exact = exact::compute(&plan);
+        let tally = simulate(&plan, &EngineConfig::new(plan.trials), &|_| ());
+        for &(figure, numerator, denominator) in case.expect {
+            let want = numerator as f64 / denominator as f64;
+            let (value, z) = measure(&plan, &tally, &exact, figure);
+            assert!(
+                (value - want).abs() <= 1e-12,
+                "{} {figure:?}: exact {value} != {numerator}/{denominator}",
+                case.name
+            );
+            assert!(
+                z.abs() <= Z_BOUND,
+                "{} {figure:?}: Monte Carlo z = {z:.2}",
+                case.name
+            );
+        }
+    }
+}
+
+#[test]
+fn pathfinder_1e() {
+    check(&[
+        Case {
+            // 2d6+4 ×2 = 4d6+8 (12..32) against 20 hp, Fort +5 against DC 10 + damage: dead
+            // at 20+ damage, else the save fails below 5 + damage (a natural 20 saves).
+            // Summed over the 1296 rolls of 4d6: 25589/25920.
+            name: "coup-de-grace",
+            system: "pf1",
+            rounds: 1,
+            body: r#"map = "AT"
+combatant = [
+  { token = "A", ac = 15, hp = 10, attack = [{ name = "sword", bonus = 5, damage = "2d6+4" }] },
+  { token = "T", ac = 15, hp = 20, fort = 5, conditions = ["helpless"] },
+]
+plan = [{ attacker = "A", target = "T", attack = "sword", action = "coup-de-grace" }]"#,
+            expect: &[(Crit(0), 1, 1), (Dead('T', 1), 25589, 25920)],
+        },
+        Case {
+            // Improved cover: Reflex +3 +4 = +7 against DC 17 saves on 10+ (11/20). Improved
+            // evasion: a failure (9/20) takes half of 6d6, E[⌊6d6/2⌋] = (21 − ½)/2 = 41/4;
+            // a success nothing. Mean 9/20 · 41/4 = 369/80.
+            name: "improved-cover-fireball",
+            system: "pf1",
+            rounds: 1,
+            body: r#"map = "W...T"
+combatant = [
+  { token = "W", ac = 12, hp = 10, attack = [{ name = "fireball", kind = "area", damage = "6d6", dc = 17 }] },
+  { token = "T", ac = 15, hp = 90, reflex = 3 },
+]
+plan = [{ attacker = "W", target = "T", attack = "fireball", cover = "improved" }]"#,
+            expect: &[(Hit(0), 9, 20), (Mean(0), 369, 80), (Crit(0), 0, 1)],
+        },
+        Case {
+            // The cleric stands in the line. Arrow: soft cover +4 AC, 16 + 4 = 20, +10 hits on
+            // 10+ (11/20); ×3 threat on a 20 confirmed on 10+: 11/400. Burning hands from the
+            // archer: soft cover gives no Reflex bonus; +2 against DC 15 fails on 12- (3/5):
+            // 3/5 · 7 + 2/5 · E[⌊2d6/2⌋] = 21/5 + 2/5 · 13/4 = 11/2.
+            name: "soft-cover",
+            system: "pf1",
+            rounds: 1,
+            body: r#"map = "A.C.T"
+combatant = [
+  { token = "A", ac = 15, hp = 10, attack = [
+      { name = "bow", kind = "ranged", bonus = 10, damage = "1d8", crit = "20/x3" },
+      { name = "burning hands", kind = "area", damage = "2d6", dc = 15 },
+  ] },
+  { token = "C", side = "A", ac = 15, hp = 10 },
+  { token = "T", ac = 16, hp = 90, reflex = 2 },
+]
+plan = [
+  { attacker = "A", target = "T", attack = "bow" },
+  { attacker = "A", target = "T", attack = "burning hands" },
+]"#,
+            expect: &[
+                (Hit(0), 11, 20),
+                (Crit(0), 11, 400),
+                (Hit(1), 3, 5),
+                (Mean(1), 11, 2),
+            ],
+        },
+        Case {
+            // Helpless, AC 18 with Dex +3: Dex counts as −5 and −4 against melee, so 18 − 3 −
+            // 5 − 4 = 6: +0 hits on 6+ (3/4), threat on 20 confirmed on 6+: 3/80. Ranged:
+            // 18 − 3 − 5 = 10, hits on 10+ (11/20).
+            name: "helpless",
+            system: "pf1",
+            rounds: 1,
+            body: r#"map = "ATB"
+combatant = [
+  { token = "A", ac = 15, hp = 10, attack = [{ name = "club", bonus = 0, damage = "1d6" }] },
+  { token = "B", side = "A", ac = 15, hp = 10, attack = [{ name = "bow", kind = "ranged", bonus = 0, damage = "1d6" }] },
+  { token = "T", ac = 18, dex = 3, hp = 90, conditions = ["helpless"] },
+]
+plan = [
+  { attacker = "A", target = "T", attack = "club" },
+  { attacker = "B", target = "T", attack = "bow" },
+]"#,
+            expect: &[(Hit(0), 3, 4), (Crit(0), 3, 80), (Hit(1), 11, 20)],
+        },
+        Case {
+            // T lies in darkness and A has no darkvision: total concealment, so the coup de
+            // grace takes two rounds and lands at the end of the second. ×2 of 10 = 20
+            // against 30 hp and Fort +0 against DC 30: only a natural 20 saves. Dead after
+            // round 1: 0; after round 2: 19/20.
+            name: "two-round-coup-de-grace",
+            system: "pf1",
+            rounds: 2,
+            body: r#"map = "AT"
+combatant = [
+  { token = "A", ac = 15, hp = 10, attack = [{ name = "sword", bonus = 5, damage = "10" }] },
+  { token = "T", ac = 15, hp = 30, conditions = ["unconscious"], terrain = ":" },
+]
+plan = [{ attacker = "A", target = "T", attack = "sword", action = "coup-de-grace" }]"#,
+            expect: &[(Dead('T', 1), 0, 1), (Dead('T', 2), 19, 20)],
+        },
+        Case {
+            // Prone against a ranged attack: +4 AC; partial cover +2: 15 + 6 = 21. +10 hits
+            // on 11+ (1/2); threat on 20 confirmed on 11+: 1/40.
+            name: "prone-partial-cover",
+            system: "pf1",
+            rounds: 1,
+            body: r#"map = "A...T"
+combatant = [
+  { token = "A", ac = 15, hp = 10, attack = [{ name = "bow", kind = "ranged", bonus = 10, damage = "1d8" }] },
+  { token = "T", ac = 15, hp = 90, conditions = ["prone"] },
+]
+plan = [{ attacker = "A", target = "T", attack = "bow", cover = "partial" }]"#,
+            expect: &[(Hit(0), 1, 2), (Crit(0), 1, 40)],
+        },
+        Case {
+            // Evasion: Reflex +5 against DC 15 saves on 10+ (11/20) and takes nothing; a
+            // failure (9/20) takes 3d6: 9/20 · 21/2 = 189/40.
+            name: "evasion",
+            system: "pf1",
+            rounds: 1,
+            body: r#"map = "W..R"
+combatant = [
+  { token = "W", ac = 12, hp = 10, attack = [{ name = "lightning", kind = "area", damage = "3d6", dc = 15 }] },
+  { token = "R", ac = 17, hp = 90, reflex = 5, evasion = "evasion" },
+]
+plan = [{ attacker = "W", target = "R", attack = "lightning" }]"#,
+            expect: &[(Hit(0), 9, 20), (Mean(0), 189, 40)],
+        },
+    ]);
+}
+
+#[test]
+fn pathfinder_variant() {
+    check(&[
+        Case {
+            // A longspear reaches past the ally C: the variant's soft cover (+2) counts for
+            // melee too: 15 + 2 = 17, +7 hits on 10+ (11/20); ×3 threat on 20: 11/400.
+            name: "reach-through-an-ally",
+            system: "pf1-variant",
+            rounds: 1,
+            body: r#"map = "ACT"
+combatant = [
+  { token = "A", ac = 15, hp = 10, attack = [{ name = "longspear", bonus = 7, damage = "1d8", crit = "20/x3", reach = 10, reach_weapon = true }] },
+  { token = "C", side = "A", ac = 15, hp = 10 },
+  { token = "T", ac = 15, hp = 90 },
+]
+plan = [{ attacker = "A", target = "T", attack = "longspear" }]"#,
+            expect: &[(Hit(0), 11, 20), (Crit(0), 11, 400)],
+        },
+        Case {
+            // Higher ground counts for ranged attacks in the variant when the attacker
+            // stands at least half the target's height above it: 5 ft over a Medium
+            // target. +9 + 1 against 20 hits on 10+ (11/20).
+            name: "higher-ground-ranged",
+            system: "pf1-variant",
+            rounds: 1,
+            body: r#"map = "A...T"
+combatant = [
+  { token = "A", ac = 15, hp = 10, elevation = 5, attack = [{ name = "bow", kind = "ranged", bonus = 9, damage = "1d8" }] },
+  { token = "T", ac = 20, hp = 90 },
+]
+plan = [{ attacker = "A", target = "T", attack = "bow" }]"#,
+            expect: &[(Hit(0), 11, 20)],
+        },
+        Case {
+            // Improved cover (+8): 12 + 8 = 20, +10 hits on 10+ (11/20).
+            name: "improved-cover",
+            system: "pf1-variant",
+            rounds: 1,
+            body: r#"map = "A...T"
+combatant = [
+  { token = "A", ac = 15, hp = 10, attack = [{ name = "bow", kind = "ranged", bonus = 10, damage = "1d8" }] },
+  { token = "T", ac = 12, hp = 90 },
+]
+plan = [{ attacker = "A", target = "T", attack = "bow", cover = "improved" }]"#,
+            expect: &[(Hit(0), 11, 20)],
+        },
+        Case {
+            // The variant's soft cover gives +1 Reflex: +3 against DC 15 fails on 11-
+            // (11/20): 11/20 · 7 + 9/20 · 13/4 = 85/16.
+            name: "soft-cover-reflex",
+            system: "pf1-variant",
+            rounds: 1,
+            body: r#"map = "A.C.T"
+combatant = [
+  { token = "A", ac = 15, hp = 10, attack = [{ name = "burning hands", kind = "area", damage = "2d6", dc = 15 }] },
+  { token = "C", side = "A", ac = 15, hp = 10 },
+  { token = "T", ac = 16, hp = 90, reflex = 2 },
+]
+plan = [{ attacker = "A", target = "T", attack = "burning hands" }]"#,
+            expect: &[(Hit(0), 11, 20), (Mean(0), 85, 16)],
+        },
+        Case {
+            // Improved cover against an area: +4 Reflex (+6 against DC 15 fails on 8-, 2/5),
+            // half damage on a failure and none on a success: 2/5 · 13/4 = 13/10.
+            name: "improved-cover-area",
+            system: "pf1-variant",
+            rounds: 1,
+            body: r#"map = "A...T"
+combatant = [
+  { token = "A", ac = 15, hp = 10, attack = [{ name = "burning hands", kind = "area", damage = "2d6", dc = 15 }] },
+  { token = "T", ac = 16, hp = 90, reflex = 2 },
+]
+plan = [{ attacker = "A", target = "T", attack = "burning hands", cover = "improved" }]"#,
+            expect: &[(Hit(0), 2, 5), (Mean(0), 13, 10)],
+        },
+        Case {
+            // A low wall counts in the variant only when both creatures are Medium or
+            // smaller: the Large ogre's reach attack over it meets no cover (PF1 would give
+            // +4). +10 against 20 hits on 10+ (11/20); ×3 threat on 20: 11/400.
+            name: "low-wall-large-attacker",
+            system: "pf1-variant",
+            rounds: 1,
+            body: r#"map = """
+OO=T
+OO..
+"""
+combatant = [
+  { token = "O", size = "large", ac = 15, hp = 40, attack = [{ name = "greataxe", bonus = 10, damage = "3d6", crit = "20/x3" }] },
+  { token = "T", ac = 20, hp = 90 },
+]
+plan = [{ attacker = "O", target = "T", attack = "greataxe" }]"#,
+            expect: &[(Hit(0), 11, 20), (Crit(0), 11, 400)],
+        },
+    ]);
+}
+
+#[test]
+fn d20_modern() {
+    check(&[
+        Case {
+            // The bodyguard G (Defense 17, Dex +3) gives the boss one-half cover: 16 + 4 =
+            // 20, +5 hits on 15+ (6/20). Totals 16–19 miss only because of the cover: 17–19
+            // beat G's Defense and strike G (3/20); 16 beats it only without its Dex, so the
+            // boss is hit after all. Boss: 6/20 + 1/20 = 7/20.
+            name: "striking-the-cover",
+            system: "d20modern",
+            rounds: 1,
+            body: r#"map = "A.G.B"
+combatant = [
+  { token = "A", ac = 15, hp = 10, attack = [{ name = "pistol", kind = "ranged", bonus = 5, damage = "2d6" }] },
+  { token = "G", ac = 17, dex = 3, hp = 90 },
+  { token = "B", ac = 16, hp = 90 },
+]
+plan = [{ attacker = "A", target = "B", attack = "pistol" }]"#,
+            expect: &[(Hit(0), 7, 20), (Struck(0), 3, 20)],
+        },
+        Case {
+            // A helpless Large thug has Defense 5 − 1 = 4: +0 hits on 4+ (17/20); a 19–20
+            // threat confirmed on 4+: 2/20 · 17/20 = 17/200.
+            name: "helpless-defense",
+            system: "d20modern",
+            rounds: 1,
+            body: r#"map = """
+AUU
+.UU
+"""
+combatant = [
+  { token = "A", ac = 15, hp = 10, attack = [{ name = "knife", bonus = 0, damage = "1d4", crit = "19-20/x2" }] },
+  { token = "U", size = "large", ac = 18, dex = 2, hp = 90, conditions = ["unconscious"] },
+]
+plan = [{ attacker = "A", target = "U", attack = "knife" }]"#,
+            expect: &[(Hit(0), 17, 20), (Crit(0), 17, 200)],
+        },
+        Case {
+            // Nine-tenths cover against a grenade: +4 Reflex (+6 against DC 15 fails on 8-,
+            // 2/5), half damage on a failure, none on a success: 2/5 · E[⌊4d6/2⌋] = 2/5 ·
+            // 27/4 = 27/10.
+            name: "nine-tenths-grenade",
+            system: "d20modern",
+            rounds: 1,
+            body: r#"map = "T...S"
+combatant = [
+  { token = "T", ac = 15, hp = 10, attack = [{ name = "grenade", kind = "area", damage = "4d6", dc = 15 }] },
+  { token = "S", ac = 15, hp = 90, reflex = 2 },
+]
+plan = [{ attacker = "T", target = "S", attack = "grenade", cover = "nine-tenths" }]"#,
+            expect: &[(Hit(0), 2, 5), (Mean(0), 27, 10)],
+        },
+        Case {
+            // Dense foliage from the legend: three-quarters concealment, 30%. +7 against 13
+            // hits on 6+ (3/4) · 7/10 = 21/40; a 20 confirmed on 6+, kept 7/10: 21/800.
+            name: "concealment-degree",
+            system: "d20modern",
+            rounds: 1,
+            body: r#"map = "A.&&.T"
+legend = { "&" = { concealment = 30 } }
+combatant = [
+  { token = "A", ac = 15, hp = 10, attack = [{ name = "rifle", kind = "ranged", bonus = 7, damage = "2d8" }] },
+  { token = "T", ac = 13, hp = 90 },
+]
+plan = [{ attacker = "A", target = "T", attack = "rifle" }]"#,
+            expect: &[(Hit(0), 21, 40), (Crit(0), 21, 800)],
+        },
+        Case {
+            // A Small dog in the line gives a Medium target no cover in d20 Modern: +4
+            // against 12 hits on 8+ (13/20), and nothing can be struck instead.
+            name: "small-creature-no-cover",
+            system: "d20modern",
+            rounds: 1,
+            body: r#"map = "P.d.Q"
+combatant = [
+  { token = "P", ac = 15, hp = 10, attack = [{ name = "pistol", kind = "ranged", bonus = 4, damage = "2d6" }] },
+  { token = "d", size = "small", ac = 13, hp = 6 },
+  { token = "Q", ac = 12, hp = 90 },
+]
+plan = [{ attacker = "P", target = "Q", attack = "pistol" }]"#,
+            expect: &[(Hit(0), 13, 20), (Struck(0), 0, 1)],
+        },
+        Case {
+            // Coup de grace: ×2 of 3 = 6, Fort +5 against DC 10 + 6 = 16 fails on 10-: 1/2.
+            name: "coup-de-grace",
+            system: "d20modern",
+            rounds: 1,
+            body: r#"map = "AT"
+combatant = [
+  { token = "A", ac = 15, hp = 10, attack = [{ name = "knife", bonus = 2, damage = "3" }] },
+  { token = "T", ac = 15, hp = 20, fort = 5, conditions = ["helpless"] },
+]
+plan = [{ attacker = "A", target = "T", attack = "knife", action = "coup-de-grace" }]"#,
+            expect: &[(Dead('T', 1), 1, 2)],
+        },
+    ]);
+}
+
+#[test]
+fn starfinder() {
+    check(&[
+        Case {
+            // Only a natural 20 hits (+5 against 26); its total 25 does not reach the KAC,
+            // so it is no critical hit.
+            name: "natural-twenty-below-ac",
+            system: "starfinder",
+            rounds: 1,
+            body: r#"map = "A...T"
+combatant = [
+  { token = "A", ac = 15, hp = 10, attack = [{ name = "rifle", kind = "ranged", bonus = 5, damage = "1d8" }] },
+  { token = "T", ac = 26, hp = 90 },
+]
+plan = [{ attacker = "A", target = "T", attack = "rifle" }]"#,
+            expect: &[(Hit(0), 1, 20), (Crit(0), 0, 1)],
+        },
+        Case {
+            // +10 against 20 hits on 10+ (11/20); a natural 20 reaches AC: crit 1/20, damage
+            // doubled: 10/20 · 9/2 + 1/20 · 9 = 27/10.
+            name: "crit-on-twenty",
+            system: "starfinder",
+            rounds: 1,
+            body: r#"map = "A...T"
+combatant = [
+  { token = "A", ac = 15, hp = 10, attack = [{ name = "rifle", kind = "ranged", bonus = 10, damage = "1d8", crit = "19-20/x3" }] },
+  { token = "T", ac = 20, hp = 90 },
+]
+plan = [{ attacker = "A", target = "T", attack = "rifle" }]"#,
+            expect: &[(Hit(0), 11, 20), (Crit(0), 1, 20), (Mean(0), 27, 10)],
+        },
+        Case {
+            // EAC 14 and KAC 18: a laser (+5 vs EAC) hits on 9+ (3/5), a club (+5 vs KAC)
+            // on 13+ (2/5).
+            name: "eac-and-kac",
+            system: "starfinder",
+            rounds: 1,
+            body: r#"map = "AT"
+combatant = [
+  { token = "A", ac = 15, hp = 10, attack = [
+      { name = "laser", kind = "ranged", bonus = 5, damage = "1d4", vs = "eac" },
+      { name = "club", bonus = 5, damage = "1d6", vs = "kac" },
+  ] },
+  { token = "T", eac = 14, kac = 18, hp = 90 },
+]
+plan = [
+  { attacker = "A", target = "T", attack = "laser" },
+  { attacker = "A", target = "T", attack = "club" },
+]"#,
+            expect: &[(Hit(0), 3, 5), (Hit(1), 2, 5)],
+        },
+        Case {
+            // Coup de grace: DC 10 + level 5 whatever the damage; Fort +3 saves on 12+, so
+            // 11/20 die.
+            name: "coup-de-grace-level",
+            system: "starfinder",
+            rounds: 1,
+            body: r#"map = "AT"
+combatant = [
+  { token = "A", ac = 15, hp = 10, level = 5, attack = [{ name = "knife", bonus = 2, damage = "1d6" }] },
+  { token = "T", ac = 15, hp = 50, fort = 3, conditions = ["helpless"] },
+]
+plan = [{ attacker = "A", target = "T", attack = "knife", action = "coup-de-grace" }]"#,
+            expect: &[(Dead('T', 1), 11, 20), (Crit(0), 1, 1)],
+        },
+        Case {
+            // Against a crit-immune target the coup de grace is a plain automatic hit: no
+            // critical damage, no save, mean 7/2.
+            name: "coup-de-grace-crit-immune",
+            system: "starfinder",
+            rounds: 1,
+            body: r#"map = "AT"
+combatant = [
+  { token = "A", ac = 15, hp = 10, level = 5, attack = [{ name = "knife", bonus = 2, damage = "1d6" }] },
+  { token = "T", ac = 15, hp = 50, fort = 3, conditions = ["helpless"], immune_to_crits = true },
+]
+plan = [{ attacker = "A", target = "T", attack = "knife", action = "coup-de-grace" }]"#,
+            expect: &[
+                (Hit(0), 1, 1),
+                (Crit(0), 0, 1),
+                (Mean(0), 7, 2),
+                (Dead('T', 1), 0, 1),
+            ],
+        },
+        Case {
+            // Improved cover gives +4 Reflex but no evasion: +6 against DC 15 fails on 8-
+            // (2/5) for full damage, a success takes half: 2/5 · 7 + 3/5 · 13/4 = 19/4.
+            name: "improved-cover-area",
+            system: "starfinder",
+            rounds: 1,
+            body: r#"map = "A...T"
+combatant = [
+  { token = "A", ac = 15, hp = 10, attack = [{ name = "grenade", kind = "area", damage = "2d6", dc = 15 }] },
+  { token = "T", ac = 16, hp = 90, reflex = 2 },
+]
+plan = [{ attacker = "A", target = "T", attack = "grenade", cover = "improved" }]"#,
+            expect: &[(Hit(0), 2, 5), (Mean(0), 19, 4)],
+        },
+        Case {
+            // Helpless: Dex counts as −5 and melee attacks get +4: KAC 16 with Dex +2 becomes
+            // 9; +0 + 4 hits on 5+ (4/5).
+            name: "helpless",
+            system: "starfinder",
+            rounds: 1,
+            body: r#"map = "AT"
+combatant = [
+  { token = "A", ac = 15, hp = 10, attack = [{ name = "club", bonus = 0, damage = "1d6" }] },
+  { token = "T", ac = 16, dex = 2, hp = 90, conditions = ["helpless"] },
+]
+plan = [{ attacker = "A", target = "T", attack = "club" }]"#,
+            expect: &[(Hit(0), 4, 5)],
+        },
+    ]);
+}
