@@ -160,7 +160,10 @@ impl AttackProfile {
             bonus,
             ac,
             damage,
-            crit,
+            crit: CritSpec {
+                multiplier: rules.fixed_crit_multiplier.unwrap_or(crit.multiplier),
+                ..crit
+            },
             crits_possible: true,
             crit_rule: rules.crit_rule,
             miss_chance: 0,

@@ -24,6 +24,8 @@ use crate::plan::Plan;
 
 /// Most elementary steps (state × outcome) spent on one target before giving up.
 pub const MAX_EXACT_WORK: u64 = 400_000_000;
+/// Most joint states (each one `f64`, held twice) of a group of targets.
+pub const MAX_EXACT_STATES: u64 = 1 << 24;
 
 /// Exact figures of one attack slot.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -197,7 +199,12 @@ fn group_exact(
     let work = steps.iter().map(|s| s.outcomes.len() as u64).sum::<u64>()
         * states
         * u64::from(plan.rounds);
-    if work > MAX_EXACT_WORK || states > MAX_EXACT_WORK {
+    if states > MAX_EXACT_STATES {
+        return Err(format!(
+            "needs {states} states of damage taken, more than the bound of {MAX_EXACT_STATES}"
+        ));
+    }
+    if work > MAX_EXACT_WORK {
         return Err(format!(
             "needs {work} steps, more than the bound of {MAX_EXACT_WORK}"
         ));
@@ -382,6 +389,46 @@ mod tests {
         assert!((slot.p_hit - 1.0).abs() < 1e-12 && slot.p_crit == 0.0);
         assert!((slot.mean_damage - 3.5).abs() < 1e-12);
         assert_eq!(e.targets[0].as_ref().unwrap().rounds[0].p_dead, 0.0);
+    }
+
+    #[test]
+    fn a_struck_covering_creature_dies_once_and_takes_no_more() {
+        // d20 Modern: +0 against 16 + 4 (one-half cover from C) hits T only on a 20; 16–19
+        // miss only because of the cover and beat C's Defense 10: C is struck for 3 with
+        // 1/5 each round, and 3 kills it. Dead by round 1: 1/5; by round 2: 1 − (4/5)² =
+        // 9/25; its damage is 3 or 0, never 6.
+        let rules = SystemId::D20Modern.rules();
+        let mut plan = Plan::empty("t", SystemId::D20Modern, 0, 1, 2);
+        plan.targets.push(Target::new("T".into(), Some(100), None));
+        plan.targets.push(Target::new("C".into(), Some(3), None));
+        let attack = LineAttack::plain(
+            "A",
+            "a",
+            false,
+            vec![0],
+            "3".parse().unwrap(),
+            Default::default(),
+        );
+        let situation = Situation {
+            cover: Some(crate::rules::CoverLevel::Soft),
+            covering: Some(crate::plan::Covering {
+                target: 1,
+                defense: 10,
+                dex: 0,
+            }),
+            ..Situation::default()
+        };
+        plan.add_line(rules, attack, LineDefence::plain(0, 16, true), situation)
+            .unwrap();
+        let e = compute(&plan);
+        assert!((e.slots[0].unwrap().p_struck - 0.2).abs() < 1e-15);
+        let c = e.targets[1].as_ref().unwrap();
+        assert!((c.rounds[0].p_dead - 0.2).abs() < 1e-15);
+        assert!((c.rounds[1].p_dead - 9.0 / 25.0).abs() < 1e-15);
+        assert!((c.damage[3] - 9.0 / 25.0).abs() < 1e-15);
+        assert!(c.damage[6..].iter().all(|&p| p == 0.0));
+        let t = e.targets[0].as_ref().unwrap();
+        assert!((t.rounds[1].mean_damage - 2.0 * 3.0 / 20.0).abs() < 1e-15);
     }
 
     #[test]

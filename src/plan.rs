@@ -247,21 +247,14 @@ impl Plan {
             lines: Vec::new(),
             slots: Vec::new(),
         };
+        // Every line's target first, in order of first appearance (the heatmap relies on
+        // it); creatures that only give cover come after.
         for line in &scenario.plan {
-            let mut target_of = |combatant: usize| {
-                targets
-                    .iter()
-                    .position(|(c, _)| *c == combatant)
-                    .unwrap_or_else(|| {
-                        let c = &scenario.combatants[combatant];
-                        targets.push((
-                            combatant,
-                            Target::new(format!("{} ({})", c.name, c.token), c.hp, c.con),
-                        ));
-                        targets.len() - 1
-                    })
-            };
-            let target = target_of(line.target);
+            target_index(&mut targets, scenario, line.target);
+        }
+        for line in &scenario.plan {
+            let target = target_index(&mut targets, scenario, line.target);
+            let mut target_of = |c| target_index(&mut targets, scenario, c);
             let added = line_parts(scenario, line, target, &mut target_of).and_then(|(a, d, s)| {
                 plan.add_line(rules, a, d, s)
                     .map_err(|m| scenario.source.error(line.span.clone(), m))
@@ -446,7 +439,7 @@ impl Plan {
             SaveKind::Fort => defence.fort,
             SaveKind::Will => defence.will,
         };
-        let bonus = base + cover_bonus.map_or(0, |c| c.reflex) + situation.attack_mod.unwrap_or(0);
+        let bonus = base + cover_bonus.map_or(0, |c| c.reflex);
         let half_save = reflex && area.on_save == Portion::Half;
         let improved = half_save
             && (defence.evasion == Evasion::Improved
@@ -545,6 +538,25 @@ impl Plan {
             .enumerate()
             .filter(move |(_, s)| s.target == target)
     }
+}
+
+/// The plan target index of a combatant, adding it as a target when it is not one yet.
+fn target_index(
+    targets: &mut Vec<(usize, Target)>,
+    scenario: &Scenario,
+    combatant: usize,
+) -> usize {
+    targets
+        .iter()
+        .position(|(c, _)| *c == combatant)
+        .unwrap_or_else(|| {
+            let c = &scenario.combatants[combatant];
+            targets.push((
+                combatant,
+                Target::new(format!("{} ({})", c.name, c.token), c.hp, c.con),
+            ));
+            targets.len() - 1
+        })
 }
 
 /// One plan line's attack, defence and situation — the map's verdicts filled in where the

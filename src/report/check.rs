@@ -90,7 +90,7 @@ fn explain(scenario: &Scenario, index: usize) -> Explained {
     if !overridden.is_empty() {
         text += &format!("  overridden by the plan: {}\n", overridden.join(", "));
     }
-    let mut plan = Plan::empty(&scenario.title, scenario.system, 0, 1, 1);
+    let mut plan = Plan::empty(&scenario.title, scenario.system, 0, 1, scenario.rounds);
     let result = line_parts(scenario, line, 0, &mut |_| 0)
         .map_err(|e| e.message)
         .and_then(|(a, d, s)| plan.add_line(rules, a, d, s));
@@ -145,6 +145,7 @@ fn explain(scenario: &Scenario, index: usize) -> Explained {
                 ("effective_bonus", json!(p.bonus)),
                 ("effective_ac", json!(p.ac)),
                 ("miss_chance", json!(p.miss_chance)),
+                ("rounds_per_attack", json!(m.period)),
                 (
                     "square_guess",
                     json!(format!("{}/{}", m.guess.right, m.guess.candidates)),

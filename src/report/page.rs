@@ -135,6 +135,24 @@ fn notes(results: &Results) -> Vec<String> {
         "± is half the width of the 95% interval (Wilson for probabilities, normal for means); \
          “exact” is the value computed without simulation ({NOT_COMPUTED} where it was not)."
     )];
+    let s = &results.summary;
+    if (0..s.rows()).any(|i| !text(s, "save", i).is_empty()) {
+        notes.push(
+            "Area attacks roll no attack: their P(hit) is the probability that the save fails, \
+             and their mean damage includes what a successful save still takes."
+                .to_string(),
+        );
+    }
+    for i in (0..s.rows()).filter(|&i| !text(s, "covering", i).is_empty()) {
+        let [p, exact_p] = measure(s, "p_cover_hit", i);
+        let [damage, _] = measure(s, "cover_mean_damage", i);
+        notes.push(format!(
+            "{}: the shot strikes {} instead (it gives the soft cover) with probability {p} \
+             (exact {exact_p}), for {damage} damage per attack on average.",
+            attack_label(s, i),
+            text(s, "covering", i)
+        ));
+    }
     notes.extend(results.exact_notes.iter().cloned());
     notes
 }

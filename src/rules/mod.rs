@@ -374,9 +374,15 @@ pub struct RuleSet {
     /// side) above it, not merely higher (the variant, RULES.md Ambiguity 21).
     pub higher_ground_half_target_height: bool,
     pub crit_rule: CritRule,
+    /// A critical hit multiplies damage by this whatever the weapon's multiplier
+    /// (Starfinder: damage rolled twice).
+    pub fixed_crit_multiplier: Option<u32>,
     pub miss_chance_timing: MissChanceTiming,
     /// Miss chance (percent) of total concealment.
     pub total_concealment: u8,
+    /// The named degrees of concealment and their miss chances, for legend entries
+    /// (`concealment = 30`) and `d20odds rules`.
+    pub concealment_degrees: &'static [(&'static str, u8)],
     /// Damage a hit deals at the least, whatever the penalties.
     pub min_damage: i64,
     /// Every condition a combatant may list in this system.
@@ -485,6 +491,14 @@ impl RuleSet {
                     "rolled before the attack, at or under the miss chance no attack roll is made",
             },
             self.total_concealment
+        );
+        out += &format!(
+            "  degrees (legend `concealment = N`): {}\n",
+            self.concealment_degrees
+                .iter()
+                .map(|(name, miss)| format!("{name} {miss}%"))
+                .collect::<Vec<_>>()
+                .join(", ")
         );
         out += &format!(
             "Damage: minimum {} on a hit; natural 1 always misses, natural 20 always hits\n",

@@ -119,6 +119,8 @@ pub struct RawAttack {
     #[serde(default)]
     pub crossbow: bool,
     pub range_increment: Option<Spanned<i64>>,
+    /// Starfinder: the armor class the attack targets, `eac` or `kac`.
+    pub vs: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -48,7 +48,7 @@ fn run_writes_the_report_folder_with_the_spec_columns() {
         );
     }
     let summary = std::fs::read_to_string(folder.join("summary.csv")).unwrap();
-    let spec_summary = "attacker,target,attack,index,bonus,cover,concealment,flanking,attack_mod,ac_mod,effective_bonus,effective_ac,miss_chance,trials,p_hit,p_hit_lo,p_hit_hi,p_crit,p_crit_lo,p_crit_hi,mean_damage,mean_damage_lo,mean_damage_hi,exact_p_hit,exact_p_crit,exact_mean_damage,square_guess";
+    let spec_summary = "attacker,target,attack,index,bonus,cover,concealment,flanking,attack_mod,ac_mod,effective_bonus,effective_ac,miss_chance,trials,p_hit,p_hit_lo,p_hit_hi,p_crit,p_crit_lo,p_crit_hi,mean_damage,mean_damage_lo,mean_damage_hi,exact_p_hit,exact_p_crit,exact_mean_damage,square_guess,save,covering,p_cover_hit,p_cover_hit_lo,p_cover_hit_hi,cover_mean_damage,cover_mean_damage_lo,cover_mean_damage_hi,exact_p_cover_hit,exact_cover_mean_damage";
     assert_eq!(
         header(&summary),
         spec_summary.split(',').collect::<Vec<_>>()
@@ -336,19 +336,30 @@ fn bad_experiments_exit_2_name_the_place_and_write_nothing() {
 /// One `# expect: A>T key=value …` comment: attacker, target, and the expected values.
 type Expectation = (String, String, Vec<(String, String)>);
 
-/// The `# expect:` comments of a shipped experiment.
+/// The `# expect:` comments of a shipped experiment; a value may be quoted to hold spaces
+/// (`save="reflex +9 vs DC 17 (failure half, success none)"`).
 fn expectations(text: &str) -> Vec<Expectation> {
     text.lines()
         .filter_map(|l| l.strip_prefix("# expect:"))
         .map(|rest| {
-            let mut words = rest.split_whitespace();
-            let (attacker, target) = words.next().unwrap().split_once('>').unwrap();
-            let pairs = words
-                .map(|w| {
-                    let (k, v) = w.split_once('=').unwrap();
-                    (k.to_string(), v.to_string())
-                })
-                .collect();
+            let rest = rest.trim_start();
+            let (pair, mut rest) = rest.split_once(' ').unwrap_or((rest, ""));
+            let (attacker, target) = pair.split_once('>').unwrap();
+            let mut pairs = Vec::new();
+            while let Some((key, after)) = rest.trim_start().split_once('=') {
+                let (value, next) = match after.strip_prefix('"') {
+                    Some(quoted) => {
+                        let end = quoted.find('"').expect("a closing quote");
+                        (format!("\"{}\"", &quoted[..end]), &quoted[end + 1..])
+                    }
+                    None => {
+                        let (value, next) = after.split_once(' ').unwrap_or((after, ""));
+                        (value.to_string(), next)
+                    }
+                };
+                pairs.push((key.to_string(), value));
+                rest = next;
+            }
             (attacker.to_string(), target.to_string(), pairs)
         })
         .collect()
