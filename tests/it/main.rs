@@ -2,4 +2,5 @@
 
 mod agreement;
 mod cli;
+mod print;
 mod report;
