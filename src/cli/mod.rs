@@ -12,7 +12,9 @@ use d20odds::error::{Error, InputError};
 use d20odds::exact;
 use d20odds::heatmap::heatmap_table;
 use d20odds::plan::{LineAttack, LineDefence, Plan, Situation, Target};
-use d20odds::report::{Inputs, Results, report_files, summary_text, sweep_table, write_folder};
+use d20odds::report::{
+    Formats, Inputs, Results, report_files, summary_text, sweep_table, write_folder,
+};
 use d20odds::rules::{CoverLevel, SystemId};
 use d20odds::scenario::{Assignments, Scenario};
 
@@ -97,6 +99,9 @@ struct RunArgs {
     /// Folder in which each experiment's report folder <file stem>/ is written.
     #[arg(long, value_name = "DIR", default_value = "reports")]
     out: PathBuf,
+    /// Also write each CSV table as Parquet beside it (summary.parquet, …).
+    #[arg(long)]
+    parquet: bool,
     #[command(flatten)]
     sim: SimulationArgs,
 }
@@ -223,7 +228,13 @@ fn run_files(args: &RunArgs) -> Result<(), Error> {
         let results = job.run(&args.sim);
         write_folder(
             &report_folder(&args.out, job.path),
-            &report_files(&results, &job.inputs)?,
+            &report_files(
+                &results,
+                &job.inputs,
+                Formats {
+                    parquet: args.parquet,
+                },
+            )?,
         )?;
         if args.sim.json {
             documents.push(results.json());

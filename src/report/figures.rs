@@ -18,7 +18,7 @@ use crate::error::Error;
 
 /// The charts of one report; each is `None` where the run has nothing to show in it.
 pub(super) struct Figures {
-    /// The map as drawn in the experiment (shown in report.html only).
+    /// The map as drawn in the experiment, with the lines that decided cover and flanking.
     pub(super) map: Option<Chart>,
     /// Down and dead by round, when some target has hit points.
     pub(super) rounds: Option<Chart>,
@@ -45,7 +45,7 @@ impl Figures {
     pub(super) fn draw(results: &Results, inputs: &Inputs) -> Result<Self, Error> {
         Ok(Self {
             map: map_input(results, inputs)
-                .map(|c| drawn("the map in report.html", lines_chart(&c)))
+                .map(|c| drawn("map.svg/map.png", lines_chart(&c)))
                 .transpose()?,
             rounds: rounds_input(results)
                 .map(|c| drawn("rounds.svg/rounds.png", down_dead_chart(&c)))
@@ -68,9 +68,11 @@ impl Figures {
         })
     }
 
-    /// The chart files: `rounds.svg`, `rounds.png`, and likewise `damage` and `sweep`.
+    /// The chart files: `map.svg`, `map.png`, and likewise `rounds`, `damage`, `sweep`
+    /// and `heatmap`.
     pub(super) fn files(&self) -> Vec<(String, Vec<u8>)> {
         let charts = [
+            ("map", self.map.as_ref()),
             ("rounds", self.rounds.as_ref()),
             ("damage", self.damage.as_ref()),
             ("sweep", self.sweep.as_ref().map(|s| &s.chart)),
@@ -327,13 +329,22 @@ fn map_size(inputs: &Inputs) -> Option<ChartSize> {
     Some(ChartSize { width, height })
 }
 
-/// The map with its creatures, as the experiment draws it.
+/// The map with its creatures, as the experiment draws it, and the lines that decided
+/// each plan line's cover and flanking.
 fn map_input(results: &Results, inputs: &Inputs) -> Option<LinesChart> {
+    let title = if inputs.deciding_lines.is_empty() {
+        format!("{} — the map", results.title)
+    } else {
+        format!(
+            "{} — the map and the lines that decided cover and flanking",
+            results.title
+        )
+    };
     Some(LinesChart {
-        title: format!("{} — the map", results.title),
+        title,
         size: map_size(inputs)?,
         map: battle_map(inputs),
-        segments: Vec::new(),
+        segments: inputs.deciding_lines.clone(),
     })
 }
 

@@ -1,6 +1,10 @@
 //! The experiment as the user wrote it: what `report.html` shows besides the numbers.
 
-use crate::scenario::{RawTerrain, Scenario};
+use super::charts::{LineKind, Segment};
+use crate::map::{Centre, Line, Point, Square};
+use crate::rules::CoverLevel;
+use crate::scenario::{AttackKind, PlanLine, RawTerrain, Scenario};
+use crate::verdict::{LineVerdict, line_verdict};
 
 /// The inputs of one run, for the report: taken from the validated [`Scenario`], so the
 /// report never reads a file itself.
@@ -15,6 +19,11 @@ pub struct Inputs {
     pub map: Vec<String>,
     /// How the system's ambiguous rules are read (its `RuleSet::interpretations`).
     pub rule_readings: Vec<String>,
+    /// The lines that decided each plan line's cover and flanking — the same verdicts
+    /// `d20odds check` prints — so the map chart shows why a roll has its modifiers.
+    /// Segments of one plan line share a label naming attacker → target and the verdict;
+    /// plan lines with the same label (another attack of the same pair) are drawn once.
+    pub deciding_lines: Vec<Segment>,
 }
 
 impl Inputs {
@@ -44,8 +53,125 @@ impl Inputs {
                 .iter()
                 .map(|r| r.to_string())
                 .collect(),
+            deciding_lines: deciding_lines(scenario),
         }
     }
+}
+
+/// For every plan line: the cover lines from the attacker's chosen corner to the chosen
+/// target square's corners, dashed where they are blocked (by a wall, low wall or
+/// improved-cover terrain, or for a ranged attack by a creature), and the line between
+/// the flankers' centres when the attacker flanks. In adjacent melee only the blocked
+/// ones of the 16 corner-to-corner lines are drawn — all 16 would hide both creatures
+/// — or, when none is, one clear line between the two chosen squares' centres.
+fn deciding_lines(scenario: &Scenario) -> Vec<Segment> {
+    let Some(field) = &scenario.battlefield else {
+        return Vec::new();
+    };
+    let rules = scenario.system.rules();
+    let mut segments: Vec<Segment> = Vec::new();
+    for line in &scenario.plan {
+        let verdict = line_verdict(scenario, field, rules, line);
+        let ranged =
+            scenario.combatants[line.attacker].attacks[line.attack].kind == AttackKind::Ranged;
+        let stops = |l: &Line| l.blocked() || (ranged && l.creature);
+        let label = verdict_label(scenario, line, &verdict, &stops);
+        if segments.iter().any(|s| s.label == label) {
+            continue;
+        }
+        let cover = &verdict.cover_lines;
+        let segment = |from, to, kind| Segment {
+            from,
+            to,
+            kind,
+            label: label.clone(),
+        };
+        let drawn: Vec<&Line> = cover
+            .lines
+            .iter()
+            .filter(|l| cover.corner.is_some() || stops(l))
+            .collect();
+        if drawn.is_empty() {
+            segments.push(segment(
+                square_centre(cover.from),
+                square_centre(cover.to),
+                LineKind::Clear,
+            ));
+        }
+        for l in drawn {
+            let kind = if stops(l) {
+                LineKind::Blocked
+            } else {
+                LineKind::Clear
+            };
+            segments.push(segment(corner(l.from), corner(l.to), kind));
+        }
+        if let Some(flank) = verdict.flanking {
+            segments.push(segment(
+                centre(flank.line.from),
+                centre(flank.line.to),
+                LineKind::Flanking,
+            ));
+        }
+    }
+    segments
+}
+
+/// `F → O: partial cover (1 of 4 lines blocked), flanking with C`, and what the plan
+/// overrides, since then the lines did not decide it.
+fn verdict_label(
+    scenario: &Scenario,
+    line: &PlanLine,
+    verdict: &LineVerdict,
+    stops: &dyn Fn(&Line) -> bool,
+) -> String {
+    let token = |i: usize| scenario.combatants[i].token;
+    let cover = match verdict.cover {
+        CoverLevel::None => "no cover".to_string(),
+        CoverLevel::Cover => "cover".to_string(),
+        level => format!("{level} cover"),
+    };
+    let lines = &verdict.cover_lines.lines;
+    let blocked = lines.iter().filter(|l| stops(l)).count();
+    let by_creature = if lines.iter().any(|l| stops(l) && !l.blocked()) {
+        ", a creature in the way"
+    } else {
+        ""
+    };
+    let mut label = format!(
+        "{} → {}: {cover} ({blocked} of {} lines blocked{by_creature})",
+        token(line.attacker),
+        token(line.target),
+        lines.len()
+    );
+    if let Some(flank) = verdict.flanking {
+        label += &format!(", flanking with {}", token(flank.partner));
+    }
+    let o = &line.overrides;
+    let overridden: Vec<&str> = [
+        ("cover", o.cover.is_some()),
+        ("flanking", o.flanking.is_some()),
+    ]
+    .into_iter()
+    .filter_map(|(name, set)| set.then_some(name))
+    .collect();
+    if !overridden.is_empty() {
+        label += &format!(" — the plan sets {}", overridden.join(" and "));
+    }
+    label
+}
+
+fn square_centre(s: Square) -> (f64, f64) {
+    (f64::from(s.x) + 0.5, f64::from(s.y) + 0.5)
+}
+
+fn corner(p: Point) -> (f64, f64) {
+    (f64::from(p.x), f64::from(p.y))
+}
+
+/// A centre kept in doubled coordinates by the map, in squares.
+fn centre(c: Centre) -> (f64, f64) {
+    (c.x2 as f64 / 2.0, c.y2 as f64 / 2.0)
 }
 
 /// The built-in map symbol that looks most like a `[legend]` terrain.
@@ -89,5 +215,92 @@ mod tests {
             inputs.rule_readings,
             crate::rules::SystemId::Pf1.rules().interpretations
         );
+    }
+
+    #[test]
+    fn the_lines_that_decided_cover_and_flanking_are_those_check_prints() {
+        let text = include_str!("../../experiments/pf1-cover-examples.toml");
+        let scenario = Scenario::parse("pf1-cover-examples.toml", text).unwrap();
+        let segments = Inputs::from_scenario(&scenario).deciding_lines;
+        let mut groups: Vec<(&str, [usize; 3])> = Vec::new();
+        for s in &segments {
+            let at = match groups.iter().position(|(label, _)| *label == s.label) {
+                Some(at) => at,
+                None => {
+                    groups.push((&s.label, [0; 3]));
+                    groups.len() - 1
+                }
+            };
+            let kind = [LineKind::Clear, LineKind::Blocked, LineKind::Flanking]
+                .iter()
+                .position(|k| *k == s.kind)
+                .unwrap();
+            groups[at].1[kind] += 1;
+        }
+        // [clear, blocked, flanking] per plan line, from `d20odds check`.
+        assert_eq!(
+            groups,
+            [
+                (
+                    "F → O: no cover (0 of 16 lines blocked), flanking with C",
+                    [1, 0, 1]
+                ),
+                (
+                    "C → O: no cover (0 of 16 lines blocked), flanking with F",
+                    [1, 0, 1]
+                ),
+                ("R → O: cover (4 of 16 lines blocked)", [0, 4, 0]),
+                (
+                    "A → O: soft cover (2 of 4 lines blocked, a creature in the way)",
+                    [2, 2, 0]
+                ),
+                (
+                    "S → O: soft cover (4 of 4 lines blocked, a creature in the way)",
+                    [0, 4, 0]
+                ),
+                ("O → F: no cover (0 of 16 lines blocked)", [1, 0, 0]),
+            ]
+        );
+        let archer: Vec<((f64, f64), (f64, f64))> = segments
+            .iter()
+            .filter(|s| s.label.starts_with("A → O"))
+            .map(|s| (s.from, s.to))
+            .collect();
+        assert_eq!(
+            archer,
+            [
+                ((2.0, 6.0), (4.0, 3.0)),
+                ((2.0, 6.0), (5.0, 3.0)),
+                ((2.0, 6.0), (4.0, 4.0)),
+                ((2.0, 6.0), (5.0, 4.0))
+            ],
+            "from the chosen corner to the chosen target square's corners"
+        );
+        let flank = segments
+            .iter()
+            .find(|s| s.kind == LineKind::Flanking)
+            .unwrap();
+        assert_eq!((flank.from, flank.to), ((3.5, 3.5), (6.5, 4.5)));
+    }
+
+    #[test]
+    fn a_plan_override_is_named_and_no_map_draws_no_lines() {
+        let text = include_str!("../../experiments/pf1-cover-examples.toml").replacen(
+            "attack = \"greatclub\"",
+            "attack = \"greatclub\"\ncover = \"partial\"",
+            1,
+        );
+        let scenario = Scenario::parse("x.toml", text.as_str()).unwrap();
+        let last = Inputs::from_scenario(&scenario)
+            .deciding_lines
+            .pop()
+            .unwrap();
+        assert_eq!(
+            last.label,
+            "O → F: no cover (0 of 16 lines blocked) — the plan sets cover"
+        );
+        let mapless = "title = \"t\"\nsystem = \"pf1\"\n[[combatant]]\ntoken = \"A\"\nname = \"a\"\nside = \"x\"\nac = 10\n[[combatant.attack]]\nname = \"hit\"\nbonus = 1\ndamage = \"1d4\"\n[[combatant]]\ntoken = \"B\"\nname = \"b\"\nside = \"y\"\nac = 10\nhp = 5\n[[plan]]\nattacker = \"A\"\ntarget = \"B\"\nattack = \"hit\"\n";
+        let scenario = Scenario::parse("m.toml", mapless).unwrap();
+        assert!(Inputs::from_scenario(&scenario).deciding_lines.is_empty());
     }
 }

@@ -25,16 +25,31 @@ pub use results::{Results, sweep_table};
 pub use table::{Cells, Table};
 pub use text::summary_text;
 
+/// What a report folder holds besides the files every report has.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Formats {
+    /// Each table also as Parquet (`summary.parquet` beside `summary.csv`, …), for
+    /// dataframe tools that want the column types without parsing text (`run --parquet`).
+    pub parquet: bool,
+}
+
 /// The files of a report folder, by name: `summary.csv`, `rounds.csv`, `damage.csv`
-/// (`sweep.csv`), the charts `rounds`, `damage` (`sweep`) as `.svg` and `.png`,
-/// `report.html` and `summary.md`. A chart that cannot be drawn is an error, so no
-/// folder is written without it.
-pub fn report_files(results: &Results, inputs: &Inputs) -> Result<Vec<(String, Vec<u8>)>, Error> {
-    let mut files = results
-        .tables()
-        .iter()
-        .map(|t| Ok((format!("{}.csv", t.name), t.csv()?)))
-        .collect::<Result<Vec<_>, Error>>()?;
+/// (`sweep.csv`, `heatmap.csv`; each also as `.parquet` when `formats` asks), the charts
+/// `map`, `rounds`, `damage` (`sweep`, `heatmap`) as `.svg` and `.png`, `report.html` and
+/// `summary.md`. A chart that cannot be drawn is an error, so no folder is written
+/// without it.
+pub fn report_files(
+    results: &Results,
+    inputs: &Inputs,
+    formats: Formats,
+) -> Result<Vec<(String, Vec<u8>)>, Error> {
+    let mut files = Vec::new();
+    for table in results.tables() {
+        files.push((format!("{}.csv", table.name), table.csv()?));
+        if formats.parquet {
+            files.push((format!("{}.parquet", table.name), table.parquet()?));
+        }
+    }
     let figures = figures::Figures::draw(results, inputs)?;
     files.extend(figures.files());
     let report = page::report(results, inputs, &figures);

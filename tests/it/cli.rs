@@ -477,3 +477,74 @@ fn heatmap_tries_every_open_square_with_the_geometry_judged_anew() {
         assert_eq!(row[col("method")], "exact");
     }
 }
+
+#[test]
+fn parquet_files_hold_the_csv_columns_and_rows() {
+    use polars::prelude::{CsvReadOptions, ParquetReader, SerReader};
+    let dir = tempfile::tempdir().unwrap();
+    let experiment = repo()
+        .join("experiments/crit-fishing.toml")
+        .display()
+        .to_string();
+    let out = d20odds(
+        &[
+            "run",
+            &experiment,
+            "--trials",
+            "4000",
+            "--quiet",
+            "--parquet",
+        ],
+        dir.path(),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let folder = dir.path().join("reports/crit-fishing");
+    let tables = ["summary", "rounds", "damage", "sweep"];
+    for table in tables {
+        let csv = CsvReadOptions::default()
+            .with_has_header(true)
+            .try_into_reader_with_file_path(Some(folder.join(format!("{table}.csv"))))
+            .unwrap()
+            .finish()
+            .unwrap();
+        let file = std::fs::File::open(folder.join(format!("{table}.parquet")))
+            .unwrap_or_else(|e| panic!("{table}.parquet: {e}"));
+        let parquet = ParquetReader::new(file).finish().unwrap();
+        assert_eq!(
+            parquet.get_column_names(),
+            csv.get_column_names(),
+            "{table}: columns"
+        );
+        assert_eq!(parquet.height(), csv.height(), "{table}: rows");
+        assert!(parquet.height() > 0, "{table}: rows");
+    }
+    let parquets = std::fs::read_dir(&folder)
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == "parquet")
+        })
+        .count();
+    assert_eq!(parquets, tables.len(), "one Parquet file per CSV");
+
+    let plain = tempfile::tempdir().unwrap();
+    let out = d20odds(
+        &["run", &experiment, "--trials", "4000", "--quiet"],
+        plain.path(),
+    );
+    assert!(out.status.success());
+    assert!(
+        !plain
+            .path()
+            .join("reports/crit-fishing/summary.parquet")
+            .exists(),
+        "Parquet only when asked"
+    );
+}

@@ -2,5 +2,6 @@
 
 mod agreement;
 mod cli;
+mod print;
 mod report;
 mod systems;

@@ -63,6 +63,8 @@ fn one_run_writes_the_whole_report_tree() {
             "damage.csv",
             "damage.png",
             "damage.svg",
+            "map.png",
+            "map.svg",
             "report.html",
             "rounds.csv",
             "rounds.png",
@@ -71,7 +73,7 @@ fn one_run_writes_the_whole_report_tree() {
             "summary.md",
         ]
     );
-    for png in ["rounds.png", "damage.png"] {
+    for png in ["map.png", "rounds.png", "damage.png"] {
         let bytes = std::fs::read(folder.join(png)).unwrap();
         assert_eq!(bytes[..8], *b"\x89PNG\r\n\x1a\n", "{png} is a PNG");
         assert!(bytes.len() > 5_000, "{png} has a drawing");
@@ -200,4 +202,52 @@ fn a_sweep_experiment_draws_its_sweep_chart() {
         4,
         "map, rounds, damage and sweep"
     );
+}
+
+#[test]
+fn the_map_draws_the_lines_that_decided_cover_and_flanking() {
+    let (_dir, folder) = run(&repo().join("experiments/pf1-cover-examples.toml"), "2000");
+    // The verdicts `d20odds check` prints for this file (src/report/inputs.rs checks
+    // each line's ends): adjacent melee draws its blocked lines, or one clear line.
+    let labels = [
+        "F → O: no cover (0 of 16 lines blocked), flanking with C",
+        "C → O: no cover (0 of 16 lines blocked), flanking with F",
+        "R → O: cover (4 of 16 lines blocked)",
+        "A → O: soft cover (2 of 4 lines blocked, a creature in the way)",
+        "S → O: soft cover (4 of 4 lines blocked, a creature in the way)",
+        "O → F: no cover (0 of 16 lines blocked)",
+    ];
+    let mut expected = vec![
+        "Pathfinder cover and flanking examples — the map and the lines that decided cover and flanking",
+        "clear line",
+        "blocked line",
+        "flanking line",
+        "1",
+        "6",
+    ];
+    expected.extend(labels);
+    let svg = check_svg(&folder, "map.svg", &expected);
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    let strokes = |colour: &str| {
+        doc.descendants()
+            .filter(|n| n.has_tag_name("polyline") && n.attribute("stroke") == Some(colour))
+            .count()
+    };
+    // A clear line is one solid stroke: F, C and O's single lines, A's two, and the
+    // legend's sample.
+    assert_eq!(strokes("#141414"), 5 + 1, "clear lines");
+    assert!(strokes("#F05A3C") > 10, "blocked lines are drawn dashed");
+    assert!(strokes("#2166AC") > 2, "flanking lines are drawn dash-dot");
+    let badges = doc
+        .descendants()
+        .filter(|n| n.is_text() && n.text().is_some_and(|t| t.trim().parse::<u8>().is_ok()))
+        .count();
+    assert_eq!(
+        badges,
+        2 * labels.len(),
+        "one badge on the map, one in the legend, per plan line"
+    );
+    let page = read(&folder, "report.html");
+    assert!(page.contains("the lines that decided cover and flanking"));
+    assert!(folder.join("map.png").is_file());
 }

@@ -1,0 +1,356 @@
+//! report.html in a real browser: headless Chromium prints it on A4 and on Letter,
+//! poppler counts, reads and renders the pages, and a measuring copy of the page lists
+//! every element wider than the printable area.
+//!
+//! Needs the Debian packages `chromium` and `poppler-utils` (`.ci/run` installs them);
+//! without them these tests fail and say so rather than pass unchecked.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use crate::cli::{d20odds, repo};
+
+/// The page margin of report.html's `@page` rule, in millimetres.
+const MARGIN_MM: f64 = 12.0;
+
+/// CSS pixels per millimetre (96 per inch).
+const PX_PER_MM: f64 = 96.0 / 25.4;
+
+struct Paper {
+    /// The `@page { size }` keyword.
+    css: &'static str,
+    /// Width and height in millimetres.
+    mm: (f64, f64),
+    /// How pdfinfo names the size.
+    pdfinfo: &'static str,
+}
+
+const A4: Paper = Paper {
+    css: "A4",
+    mm: (210.0, 297.0),
+    pdfinfo: "(A4)",
+};
+
+const LETTER: Paper = Paper {
+    css: "letter",
+    mm: (215.9, 279.4),
+    pdfinfo: "(letter)",
+};
+
+impl Paper {
+    /// The width inside the margins, in CSS pixels: the layout width when printing.
+    fn printable_px(&self) -> u32 {
+        ((self.mm.0 - 2.0 * MARGIN_MM) * PX_PER_MM).floor() as u32
+    }
+}
+
+/// Runs an external tool, or fails saying how to install it.
+fn tool(program: &str, args: &[&str]) -> Output {
+    let out = Command::new(program)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| {
+            panic!(
+                "cannot run `{program}` ({e}). The print tests need headless Chromium and \
+             poppler: install the Debian packages with `apt-get install -y chromium \
+             poppler-utils` (.ci/run installs them when missing)."
+            )
+        });
+    assert!(
+        out.status.success(),
+        "{program} {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+/// Headless Chromium with a fresh profile in `work`, no network, no sandbox (CI runs
+/// as root), and `args` after the usual flags.
+fn chromium(work: &Path, args: &[&str]) -> Output {
+    let profile = format!("--user-data-dir={}", work.join("profile").display());
+    let mut all = vec![
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        profile.as_str(),
+    ];
+    all.extend_from_slice(args);
+    tool("chromium", &all)
+}
+
+fn file_url(path: &Path) -> String {
+    format!("file://{}", path.display())
+}
+
+/// The report of a shipped experiment, run with few trials into a temporary folder.
+fn report(stem: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let experiment = repo().join(format!("experiments/{stem}.toml"));
+    let out = d20odds(
+        &[
+            "run",
+            &experiment.display().to_string(),
+            "--trials",
+            "4000",
+            "--quiet",
+        ],
+        dir.path(),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let html = dir.path().join("reports").join(stem).join("report.html");
+    (dir, html)
+}
+
+/// A copy of the page beside it, with `extra` inserted before `</head>` (or `</body>`).
+fn copy_with(html: &Path, name: &str, before: &str, extra: &str) -> PathBuf {
+    let page = std::fs::read_to_string(html).unwrap();
+    assert_eq!(
+        page.matches(before).count(),
+        1,
+        "one {before} in report.html"
+    );
+    let copy = html.with_file_name(name);
+    std::fs::write(&copy, page.replace(before, &format!("{extra}{before}"))).unwrap();
+    copy
+}
+
+/// Prints `html` on `paper`; returns the PDF.
+fn print(html: &Path, paper: &Paper, work: &Path) -> PathBuf {
+    let sized = copy_with(
+        html,
+        &format!("report-{}.html", paper.css),
+        "</head>",
+        &format!("<style>@page {{ size: {}; }}</style>", paper.css),
+    );
+    let pdf = work.join(format!("report-{}.pdf", paper.css));
+    let to = format!("--print-to-pdf={}", pdf.display());
+    chromium(work, &["--no-pdf-header-footer", &to, &file_url(&sized)]);
+    pdf
+}
+
+/// `Pages:` and `Page size:` of a PDF, from pdfinfo.
+fn pdf_info(pdf: &Path) -> (usize, String) {
+    let out = tool("pdfinfo", &[&pdf.display().to_string()]);
+    let info = String::from_utf8(out.stdout).unwrap();
+    let field = |name: &str| {
+        info.lines()
+            .find_map(|l| l.strip_prefix(name))
+            .map(|v| v.trim().to_string())
+            .unwrap_or_else(|| panic!("pdfinfo gives no {name}\n{info}"))
+    };
+    (field("Pages:").parse().unwrap(), field("Page size:"))
+}
+
+/// The text of each page, its words joined by single spaces (pdftotext separates pages
+/// with form feeds).
+fn page_texts(pdf: &Path) -> Vec<String> {
+    let out = tool("pdftotext", &["-layout", &pdf.display().to_string(), "-"]);
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    // Words only: a sentence may wrap anywhere.
+    let mut pages: Vec<String> = text
+        .split('\u{c}')
+        .map(|p| p.split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect();
+    if pages.last().is_some_and(|p| p.trim().is_empty()) {
+        pages.pop();
+    }
+    pages
+}
+
+/// Width and height of a PNG, from its header.
+fn png_size(bytes: &[u8]) -> (u32, u32) {
+    assert_eq!(bytes[..8], *b"\x89PNG\r\n\x1a\n", "a PNG");
+    let be = |at: usize| u32::from_be_bytes(bytes[at..at + 4].try_into().unwrap());
+    (be(16), be(20))
+}
+
+/// Lays the page out with its print rules at `width` CSS pixels and returns the
+/// viewport width and every element whose right edge passes it, found by a script in
+/// a measuring copy (the report itself has no script).
+fn overflowing(html: &Path, width: u32, work: &Path, extra: &str) -> (u32, Vec<String>) {
+    let page = std::fs::read_to_string(html).unwrap();
+    assert_eq!(page.matches("@media print").count(), 1, "one print block");
+    let measured = html.with_file_name("measure.html");
+    let script = r#"<script>
+(function () {
+  var width = document.documentElement.clientWidth;
+  var wide = [];
+  document.querySelectorAll("body *").forEach(function (e) {
+    var right = e.getBoundingClientRect().right;
+    if (right > width + 0.5) {
+      var text = (e.textContent || "").trim().slice(0, 50);
+      wide.push(e.tagName.toLowerCase() + " right=" + right.toFixed(1) + " " + text);
+    }
+  });
+  var out = document.createElement("pre");
+  out.id = "overflow";
+  out.textContent = ["width=" + width].concat(wide).join("\n");
+  document.body.appendChild(out);
+})();
+</script>"#;
+    let copy = page
+        .replace("@media print", "@media all")
+        .replace("</body>", &format!("{extra}{script}</body>"));
+    std::fs::write(&measured, copy).unwrap();
+    let size = format!("--window-size={width},1200");
+    let out = chromium(
+        work,
+        &[
+            "--hide-scrollbars",
+            &size,
+            "--virtual-time-budget=5000",
+            "--dump-dom",
+            &file_url(&measured),
+        ],
+    );
+    let dom = String::from_utf8_lossy(&out.stdout);
+    let start = dom
+        .find("<pre id=\"overflow\">")
+        .unwrap_or_else(|| panic!("the measuring script did not run:\n{dom}"));
+    let body = &dom[start + "<pre id=\"overflow\">".len()..];
+    let body = &body[..body.find("</pre>").expect("the list ends")];
+    let mut lines = body.lines();
+    let viewport = lines
+        .next()
+        .and_then(|l| l.strip_prefix("width="))
+        .and_then(|w| w.parse().ok())
+        .expect("the viewport width");
+    (viewport, lines.map(str::to_string).collect())
+}
+
+/// Prints one report on A4 and Letter and checks the pages, then that nothing is wider
+/// than the narrower printable area.
+fn check_printed(stem: &str) {
+    let (dir, html) = report(stem);
+    let work = dir.path();
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(
+        !page.to_lowercase().contains("<script"),
+        "the report needs no script"
+    );
+    let sections = page.matches("<section").count();
+    let figures = page.matches("<figure>").count();
+    let title = page
+        .split_once("<h1>")
+        .and_then(|(_, rest)| rest.split_once("</h1>"))
+        .map(|(t, _)| t.to_string())
+        .unwrap();
+    // A chart fills the printable width and so about 0.4 of a page's height: at most two
+    // share a page. Each section takes at most about a page, the header one more.
+    let fewest = figures.div_ceil(2).max(2);
+    let most = sections + 2;
+    for paper in [A4, LETTER] {
+        let pdf = print(&html, &paper, work);
+        let (pages, size) = pdf_info(&pdf);
+        assert!(
+            size.ends_with(paper.pdfinfo),
+            "{stem} on {}: page size {size}",
+            paper.css
+        );
+        assert!(
+            (fewest..=most).contains(&pages),
+            "{stem} on {}: {pages} pages, expected {fewest} to {most} for {sections} sections \
+             and {figures} charts",
+            paper.css
+        );
+        let texts = page_texts(&pdf);
+        assert_eq!(texts.len(), pages, "{stem} on {}: text per page", paper.css);
+        for (i, text) in texts.iter().enumerate() {
+            assert!(
+                !text.trim().is_empty(),
+                "{stem} on {}: page {} is blank",
+                paper.css,
+                i + 1
+            );
+        }
+        assert!(
+            texts[0].contains(&title),
+            "{stem} on {}: page 1 lacks the title",
+            paper.css
+        );
+        assert!(
+            texts[pages - 1].contains("Same seed and trials give the same numbers."),
+            "{stem} on {}: the last page lacks the footer",
+            paper.css
+        );
+        let prefix = work.join(format!("page1-{}", paper.css));
+        tool(
+            "pdftoppm",
+            &[
+                "-r",
+                "50",
+                "-f",
+                "1",
+                "-l",
+                "1",
+                "-png",
+                "-singlefile",
+                &pdf.display().to_string(),
+                &prefix.display().to_string(),
+            ],
+        );
+        let png = std::fs::read(prefix.with_extension("png")).unwrap();
+        let expected = (
+            (paper.mm.0 / 25.4 * 50.0).round() as u32,
+            (paper.mm.1 / 25.4 * 50.0).round() as u32,
+        );
+        let (w, h) = png_size(&png);
+        assert!(
+            w.abs_diff(expected.0) <= 1 && h.abs_diff(expected.1) <= 1,
+            "{stem} on {}: page 1 rendered at {w}x{h}, expected {expected:?}",
+            paper.css
+        );
+        assert!(png.len() > 10_000, "{stem}: page 1 has a drawing");
+    }
+    let width = A4.printable_px().min(LETTER.printable_px());
+    let (viewport, wide) = overflowing(&html, width, work, "");
+    assert_eq!(
+        viewport, width,
+        "the measuring window is the printable width"
+    );
+    assert!(
+        wide.is_empty(),
+        "{stem}: wider than the {width}px printable area:\n{}",
+        wide.join("\n")
+    );
+}
+
+#[test]
+fn the_map_and_heatmap_report_prints_on_a4_and_letter() {
+    check_printed("pf1-cover-examples");
+}
+
+#[test]
+fn the_report_with_most_targets_prints_on_a4_and_letter() {
+    check_printed("goblin-ambush");
+}
+
+#[test]
+fn the_sweep_report_prints_on_a4_and_letter() {
+    check_printed("crit-fishing");
+}
+
+#[test]
+fn the_width_measure_finds_an_element_wider_than_the_page() {
+    let (dir, html) = report("ogre-corridor");
+    let width = A4.printable_px();
+    let (_, wide) = overflowing(
+        &html,
+        width,
+        dir.path(),
+        "<div style=\"width: 2000px\">too wide</div>",
+    );
+    assert!(
+        wide.iter()
+            .any(|w| w.starts_with("div ") && w.contains("too wide")),
+        "{wide:?}"
+    );
+}
