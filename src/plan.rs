@@ -597,6 +597,7 @@ pub fn line_parts(
         situation.concealment = situation.concealment.or(Some(v.concealment));
         situation.flanking = situation.flanking.or(Some(v.flanking.is_some()));
         if o.cover.is_none()
+            && rules.striking_the_cover
             && let Some(c) = v.covering
         {
             let covering = &scenario.combatants[c];
