@@ -389,6 +389,7 @@ mod tests {
             sweep: Some(sweep),
             heatmap: None,
             exact_notes: Vec::new(),
+            interrupted: false,
         }
     }
 
