@@ -1,5 +1,8 @@
 //! End-to-end and statistical tests, in one test binary (each binary links polars).
 
 mod agreement;
+mod bad_inputs;
 mod cli;
+mod fuzz;
 mod report;
+mod robust;
