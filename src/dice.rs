@@ -411,6 +411,8 @@ mod tests {
         assert_eq!(d.to_string(), "2d6+1d4-1");
         assert_eq!(dice("d20").to_string(), "1d20");
         assert_eq!(dice("5").to_string(), "5");
+        assert_eq!(dice("-3").to_string(), "-3");
+        assert_eq!(dice("0-3"), dice("-3"));
     }
 
     #[test]
@@ -425,6 +427,8 @@ mod tests {
             ("1d0", 2, "sides"),
             ("3-1d4", 2, "subtracted"),
             ("1dx", 2, "sides"),
+            ("1000000+1", 8, "add up to more than 1000000"),
+            ("-1d6", 1, "subtracted"),
         ];
         for (text, offset, fragment) in cases {
             let err = text.parse::<Dice>().unwrap_err();
@@ -479,6 +483,8 @@ mod tests {
         for bad in ["19-21/x2", "1-20", "20/2", "20/x1", "abc", "19-20/x99"] {
             assert!(bad.parse::<CritSpec>().is_err(), "{bad}");
         }
+        let multiplier = "\u{a0}19-20/×1".parse::<CritSpec>().unwrap_err();
+        assert_eq!(multiplier.offset, 7, "counted in characters: {multiplier}");
     }
 
     #[test]

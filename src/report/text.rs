@@ -13,7 +13,7 @@ pub fn summary_text(results: &Results) -> String {
         thousands(results.trials)
     );
     if results.interrupted {
-        out = format!("INTERRUPTED: {}\n{out}", super::interrupted_note(results));
+        out = format!("{}\n{out}", super::interrupted_note(results));
     }
     let s = &results.summary;
     let mut rows = vec![row(&[

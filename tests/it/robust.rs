@@ -112,7 +112,7 @@ fn ctrl_c_marks_the_terminal_summary_too() {
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(130));
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(stdout.starts_with("INTERRUPTED: "), "{stdout}");
+    assert!(stdout.starts_with("Interrupted (Ctrl-C): "), "{stdout}");
 }
 
 #[test]
