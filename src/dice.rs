@@ -21,6 +21,8 @@ use rand::RngExt;
 pub const MAX_DICE_PER_TERM: u32 = 1000;
 /// Most sides on one die.
 pub const MAX_SIDES: u32 = 1000;
+/// Largest total of the constants of an expression, in absolute value.
+pub const MAX_CONSTANT: i64 = 1_000_000;
 /// Largest critical multiplier accepted.
 pub const MAX_MULTIPLIER: u32 = 10;
 
@@ -204,6 +206,10 @@ impl FromStr for Dice {
             return fail(0, "empty dice expression: expected something like `1d8+3`");
         }
         let mut sign = 1i64;
+        if let Some(&(_, lead @ ('+' | '-'))) = chars.get(pos) {
+            sign = if lead == '-' { -1 } else { 1 };
+            pos += 1;
+        }
         loop {
             skip_space(&mut pos);
             let term_start = pos;
@@ -242,10 +248,13 @@ impl FromStr for Dice {
                     sides: sides as u32,
                 });
             } else if let Some(value) = count {
-                if value > 1_000_000 {
-                    return fail(term_start, "constant is too large (at most 1000000)");
+                constant += sign * value.min(MAX_CONSTANT as u64 + 1) as i64;
+                if constant.abs() > MAX_CONSTANT {
+                    return fail(
+                        term_start,
+                        format!("the constants add up to more than {MAX_CONSTANT}"),
+                    );
                 }
-                constant += sign * value as i64;
             } else {
                 return fail(
                     offset_at(pos),
@@ -317,49 +326,57 @@ impl FromStr for CritSpec {
 
     /// Accepts `20/x2`, `19-20/x2`, `18-20`, `x3` (natural 20 only) and `×` for `x`.
     fn from_str(text: &str) -> Result<Self, DiceError> {
-        const EXPECTED: &str = "expected a crit spec like `19-20/x2`, `20/x3` or `x3`";
-        let trimmed = text.trim();
-        let lead = text.len() - text.trim_start().len();
-        let (range, mult) = match trimmed.split_once('/') {
-            Some((r, m)) => (Some(r.trim()), Some((m.trim(), lead + r.len() + 1))),
-            None if trimmed.starts_with(['x', 'X', '×']) => (None, Some((trimmed, lead))),
-            None => (Some(trimmed), None),
-        };
-        let mut spec = CritSpec::default();
-        if let Some(range) = range {
-            let low = match range.split_once('-') {
-                Some((low, high)) => {
-                    if high.trim() != "20" {
-                        return fail(lead + low.len() + 1, "a threat range must end at 20");
-                    }
-                    low.trim()
-                }
-                None => range,
-            };
-            spec.threat_min = match low.parse::<u8>() {
-                Ok(v) if (2..=20).contains(&v) => v,
-                Ok(v) => return fail(lead, format!("threat range must start at 2 to 20, got {v}")),
-                Err(_) => return fail(lead, EXPECTED),
-            };
-        }
-        if let Some((mult, at)) = mult {
-            let digits = mult.trim_start_matches(['x', 'X', '×']);
-            if digits.len() == mult.len() {
-                return fail(at, "expected `x` before the multiplier, as in `/x2`");
-            }
-            spec.multiplier = match digits.trim().parse::<u32>() {
-                Ok(v) if (2..=MAX_MULTIPLIER).contains(&v) => v,
-                Ok(v) => {
-                    return fail(
-                        at,
-                        format!("crit multiplier must be 2 to {MAX_MULTIPLIER}, got {v}"),
-                    );
-                }
-                Err(_) => return fail(at, EXPECTED),
-            };
-        }
-        Ok(spec)
+        parse_crit(text).map_err(|e| DiceError {
+            offset: text[..e.offset.min(text.len())].chars().count(),
+            ..e
+        })
     }
+}
+
+/// [`CritSpec::from_str`] with error offsets in bytes (always at character boundaries).
+fn parse_crit(text: &str) -> Result<CritSpec, DiceError> {
+    const EXPECTED: &str = "expected a crit spec like `19-20/x2`, `20/x3` or `x3`";
+    let trimmed = text.trim();
+    let lead = text.len() - text.trim_start().len();
+    let (range, mult) = match trimmed.split_once('/') {
+        Some((r, m)) => (Some(r.trim()), Some((m.trim(), lead + r.len() + 1))),
+        None if trimmed.starts_with(['x', 'X', '×']) => (None, Some((trimmed, lead))),
+        None => (Some(trimmed), None),
+    };
+    let mut spec = CritSpec::default();
+    if let Some(range) = range {
+        let low = match range.split_once('-') {
+            Some((low, high)) => {
+                if high.trim() != "20" {
+                    return fail(lead + low.len() + 1, "a threat range must end at 20");
+                }
+                low.trim()
+            }
+            None => range,
+        };
+        spec.threat_min = match low.parse::<u8>() {
+            Ok(v) if (2..=20).contains(&v) => v,
+            Ok(v) => return fail(lead, format!("threat range must start at 2 to 20, got {v}")),
+            Err(_) => return fail(lead, EXPECTED),
+        };
+    }
+    if let Some((mult, at)) = mult {
+        let digits = mult.trim_start_matches(['x', 'X', '×']);
+        if digits.len() == mult.len() {
+            return fail(at, "expected `x` before the multiplier, as in `/x2`");
+        }
+        spec.multiplier = match digits.trim().parse::<u32>() {
+            Ok(v) if (2..=MAX_MULTIPLIER).contains(&v) => v,
+            Ok(v) => {
+                return fail(
+                    at,
+                    format!("crit multiplier must be 2 to {MAX_MULTIPLIER}, got {v}"),
+                );
+            }
+            Err(_) => return fail(at, EXPECTED),
+        };
+    }
+    Ok(spec)
 }
 
 impl fmt::Display for CritSpec {
@@ -394,6 +411,8 @@ mod tests {
         assert_eq!(d.to_string(), "2d6+1d4-1");
         assert_eq!(dice("d20").to_string(), "1d20");
         assert_eq!(dice("5").to_string(), "5");
+        assert_eq!(dice("-3").to_string(), "-3");
+        assert_eq!(dice("0-3"), dice("-3"));
     }
 
     #[test]
@@ -408,6 +427,8 @@ mod tests {
             ("1d0", 2, "sides"),
             ("3-1d4", 2, "subtracted"),
             ("1dx", 2, "sides"),
+            ("1000000+1", 8, "add up to more than 1000000"),
+            ("-1d6", 1, "subtracted"),
         ];
         for (text, offset, fragment) in cases {
             let err = text.parse::<Dice>().unwrap_err();
@@ -462,6 +483,8 @@ mod tests {
         for bad in ["19-21/x2", "1-20", "20/2", "20/x1", "abc", "19-20/x99"] {
             assert!(bad.parse::<CritSpec>().is_err(), "{bad}");
         }
+        let multiplier = "\u{a0}19-20/×1".parse::<CritSpec>().unwrap_err();
+        assert_eq!(multiplier.offset, 7, "counted in characters: {multiplier}");
     }
 
     #[test]

@@ -23,6 +23,8 @@ pub struct InputError {
     pub message: String,
     /// The source line the location points into, shown under the message with a caret.
     pub source_line: Option<String>,
+    /// How many characters of that line the mistake spans: the carets drawn under it.
+    pub width: usize,
 }
 
 impl InputError {
@@ -31,6 +33,7 @@ impl InputError {
             location: Location::Flag(flag.to_string()),
             message: message.into(),
             source_line: None,
+            width: 0,
         }
     }
 }
@@ -47,7 +50,8 @@ impl fmt::Display for InputError {
                         .take(column - 1)
                         .map(|c| if c == '\t' { '\t' } else { ' ' })
                         .collect();
-                    write!(f, "\n{gutter} |\n{line} | {text}\n{gutter} | {pad}^")?;
+                    let carets = "^".repeat(self.width.max(1));
+                    write!(f, "\n{gutter} |\n{line} | {text}\n{gutter} | {pad}{carets}")?;
                 }
                 Ok(())
             }
@@ -123,10 +127,16 @@ mod tests {
             },
             message: "bad damage".into(),
             source_line: Some("damage = \"1d8*3\"".into()),
+            width: 1,
         };
         assert_eq!(
             e.to_string(),
             "x.toml:12:14: bad damage\n   |\n12 | damage = \"1d8*3\"\n   |              ^"
+        );
+        let wide = InputError { width: 7, ..e };
+        assert!(
+            wide.to_string().ends_with("|              ^^^^^^^"),
+            "{wide}"
         );
     }
 }
@@ -143,13 +153,18 @@ pub enum Error {
     },
     #[error("writing {what}: {message}")]
     Output { what: String, message: String },
+    /// The first Ctrl-C: the completed trials were reported, marked interrupted.
+    #[error("interrupted (Ctrl-C): reported the trials completed before the stop")]
+    Interrupted,
 }
 
 impl Error {
-    /// The process exit code: 2 for input the user must fix, 1 for anything else.
+    /// The process exit code: 2 for input the user must fix, 130 (128 + SIGINT, as a
+    /// shell reports it) after Ctrl-C, 1 for anything else.
     pub fn exit_code(&self) -> u8 {
         match self {
             Error::Input(_) => 2,
+            Error::Interrupted => 130,
             Error::Io { .. } | Error::Output { .. } => 1,
         }
     }

@@ -3,6 +3,7 @@
 
 mod cli;
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use clap::Parser;
@@ -18,7 +19,7 @@ fn main() -> ExitCode {
     match cli::run(args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e}");
+            let _ = writeln!(std::io::stderr(), "error: {e}");
             ExitCode::from(e.exit_code())
         }
     }

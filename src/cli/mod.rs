@@ -2,21 +2,24 @@
 
 mod progress;
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use d20odds::dice::{CritSpec, Dice};
-use d20odds::engine::{EngineConfig, SamplerKind, simulate};
+use d20odds::engine::{EngineConfig, SamplerKind, check_tally_size, simulate_until};
 use d20odds::error::{Error, InputError};
 use d20odds::exact;
 use d20odds::heatmap::heatmap_table;
 use d20odds::plan::{LineAttack, LineDefence, Plan, Situation, Target};
 use d20odds::report::{
-    Formats, Inputs, Results, report_files, summary_text, sweep_table, write_folder,
+    Formats, Inputs, Results, check_folder, report_files, summary_text, sweep_table, write_folder,
 };
 use d20odds::rules::{CoverLevel, SystemId};
-use d20odds::scenario::{Assignments, Scenario};
+use d20odds::scenario::{Assignments, MAX_TRIALS, Scenario, display_value};
 
 const EXAMPLES: &str = "\
 Examples:
@@ -155,11 +158,32 @@ struct AttackArgs {
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> Result<(), Error> {
     match cli.command {
-        Command::Run(args) => run_files(&args),
-        Command::Attack(args) => run_attack(&args),
+        Command::Run(args) => run_files(&args, &*interrupt_flag()?),
+        Command::Attack(args) => run_attack(&args, &*interrupt_flag()?),
         Command::Rules { system } => print_rules(system.as_deref()),
         Command::Check { files, json } => check_files(&files, json),
     }
+}
+
+/// Set by the first Ctrl-C (the run stops at the next block and reports what it has);
+/// a second Ctrl-C exits at once with code 130. signal-hook runs the actions in the
+/// order they are registered, so the exit is armed only once the flag is already set.
+fn interrupt_flag() -> Result<Arc<AtomicBool>, Error> {
+    use signal_hook::consts::SIGINT;
+    use signal_hook::flag;
+    let stop = Arc::new(AtomicBool::new(false));
+    flag::register_conditional_shutdown(SIGINT, 130, Arc::clone(&stop))
+        .and_then(|_| flag::register(SIGINT, Arc::clone(&stop)))
+        .map_err(|e| Error::io("the Ctrl-C handler", e))?;
+    Ok(stop)
+}
+
+/// Prints to stdout, reporting a failed write (a full disk, a closed pipe) as an error.
+fn print_out(text: &str) -> Result<(), Error> {
+    let mut stdout = std::io::stdout().lock();
+    writeln!(stdout, "{text}")
+        .and_then(|()| stdout.flush())
+        .map_err(|e| Error::io("standard output", e))
 }
 
 /// One experiment file, fully validated: its plan, one plan per sweep point, and the
@@ -177,11 +201,14 @@ impl<'a> Job<'a> {
         let scenario = Scenario::load(path)?;
         let mut plan = Plan::from_scenario(&scenario)?;
         apply_overrides(&mut plan, sim)?;
+        check_size(&scenario, &plan)?;
         let mut sweep = Vec::new();
         if !scenario.sweeps.is_empty() {
             for (assignments, point) in scenario.sweep_points()? {
-                let mut point_plan = Plan::from_scenario(&point)?;
+                let mut point_plan = Plan::from_scenario(&point)
+                    .map_err(|e| at_sweep(&scenario, &assignments, &e.message))?;
                 apply_overrides(&mut point_plan, sim)?;
+                check_size(&scenario, &point_plan)?;
                 sweep.push((assignments, point_plan));
             }
         }
@@ -194,13 +221,14 @@ impl<'a> Job<'a> {
         })
     }
 
-    /// Simulates the plan and every sweep point under one progress bar.
-    fn run(&self, sim: &SimulationArgs) -> Results {
+    /// Simulates the plan and every sweep point under one progress bar; after a Ctrl-C,
+    /// the sweep points not started and the heatmap are left out.
+    fn run(&self, sim: &SimulationArgs, stop: &AtomicBool) -> Results {
         let total = self.plan.trials + self.sweep.iter().map(|(_, p)| p.trials).sum::<u64>();
         let bar = progress::Progress::new(total, sim.quiet);
         let mut done = 0;
         let mut simulate_one = |plan: &Plan| {
-            let results = simulate_plan(plan, sim, &|n| bar.set(done + n));
+            let results = simulate_plan(plan, sim, &|n| bar.set(done + n), stop);
             done += plan.trials;
             results
         };
@@ -208,24 +236,31 @@ impl<'a> Job<'a> {
         let points: Vec<_> = self
             .sweep
             .iter()
+            .take_while(|_| !stop.load(Ordering::Relaxed))
             .map(|(assignments, plan)| (assignments.clone(), simulate_one(plan)))
             .collect();
         results.sweep = sweep_table(&points);
         bar.finish();
-        results.heatmap = heatmap_table(&self.scenario, self.plan.seed);
+        results.interrupted = stop.load(Ordering::Relaxed);
+        if !results.interrupted {
+            results.heatmap = heatmap_table(&self.scenario, self.plan.seed);
+        }
         results
     }
 }
 
-fn run_files(args: &RunArgs) -> Result<(), Error> {
+fn run_files(args: &RunArgs, stop: &AtomicBool) -> Result<(), Error> {
     let jobs = args
         .files
         .iter()
         .map(|path| Job::load(path, &args.sim))
         .collect::<Result<Vec<_>, Error>>()?;
+    for job in &jobs {
+        check_folder(&report_folder(&args.out, job.path))?;
+    }
     let mut documents = Vec::new();
     for job in &jobs {
-        let results = job.run(&args.sim);
+        let results = job.run(&args.sim, stop);
         write_folder(
             &report_folder(&args.out, job.path),
             &report_files(
@@ -239,13 +274,45 @@ fn run_files(args: &RunArgs) -> Result<(), Error> {
         if args.sim.json {
             documents.push(results.json());
         } else {
-            println!("{}", summary_text(&results));
+            print_out(&summary_text(&results))?;
+        }
+        if results.interrupted {
+            break;
         }
     }
     if args.sim.json {
-        println!("{:#}", one_or_array(documents));
+        print_out(&format!("{:#}", one_or_array(documents)))?;
     }
-    Ok(())
+    interrupted(stop)
+}
+
+/// `Err(Interrupted)` (exit 130) once Ctrl-C was pressed, after the report is out.
+fn interrupted(stop: &AtomicBool) -> Result<(), Error> {
+    match stop.load(Ordering::Relaxed) {
+        true => Err(Error::Interrupted),
+        false => Ok(()),
+    }
+}
+
+/// A sweep point's plan error, placed at the first `[[sweep]]` of the file (the point's
+/// own text is generated, so its lines mean nothing to the user).
+fn at_sweep(scenario: &Scenario, assignments: &Assignments, why: &str) -> InputError {
+    let point: Vec<String> = assignments
+        .iter()
+        .map(|(set, value)| format!("{set} = {}", display_value(value)))
+        .collect();
+    let span = scenario.sweeps.first().map_or(0..0, |s| s.span.clone());
+    scenario
+        .source
+        .error(span, format!("sweep point ({}): {why}", point.join(", ")))
+}
+
+/// Refuses, at the plan line of its largest attack, a plan too large to tally.
+fn check_size(scenario: &Scenario, plan: &Plan) -> Result<(), InputError> {
+    check_tally_size(plan).map_err(|(line, why)| {
+        let span = scenario.plan.get(line).map_or(0..0, |l| l.span.clone());
+        scenario.source.error(span, why)
+    })
 }
 
 /// `reports/<file stem>` for `experiments/<file stem>.toml`.
@@ -256,7 +323,7 @@ fn report_folder(out: &Path, experiment: &Path) -> PathBuf {
     out.join(stem)
 }
 
-fn run_attack(args: &AttackArgs) -> Result<(), Error> {
+fn run_attack(args: &AttackArgs, stop: &AtomicBool) -> Result<(), Error> {
     let system: SystemId = args
         .system
         .parse()
@@ -318,22 +385,27 @@ fn run_attack(args: &AttackArgs) -> Result<(), Error> {
     )
     .map_err(|m| InputError::flag("--cover", m))?;
     apply_overrides(&mut plan, &args.sim)?;
+    check_tally_size(&plan).map_err(|(_, why)| InputError::flag("--damage", why))?;
     let bar = progress::Progress::new(plan.trials, args.sim.quiet);
-    let results = simulate_plan(&plan, &args.sim, &|n| bar.set(n));
+    let mut results = simulate_plan(&plan, &args.sim, &|n| bar.set(n), stop);
     bar.finish();
+    results.interrupted = stop.load(Ordering::Relaxed);
     if args.sim.json {
-        println!("{:#}", results.json());
+        print_out(&format!("{:#}", results.json()))?;
     } else {
-        println!("{}", summary_text(&results));
+        print_out(&summary_text(&results))?;
     }
-    Ok(())
+    interrupted(stop)
 }
 
 /// Applies --trials and --seed, and checks the simulation flags.
 fn apply_overrides(plan: &mut Plan, sim: &SimulationArgs) -> Result<(), InputError> {
     if let Some(trials) = sim.trials {
-        if trials == 0 {
-            return Err(InputError::flag("--trials", "at least 1"));
+        if !(1..=MAX_TRIALS).contains(&trials) {
+            return Err(InputError::flag(
+                "--trials",
+                format!("1 to {MAX_TRIALS} (10^12)"),
+            ));
         }
         plan.trials = trials;
     }
@@ -352,7 +424,12 @@ fn apply_overrides(plan: &mut Plan, sim: &SimulationArgs) -> Result<(), InputErr
     Ok(())
 }
 
-fn simulate_plan(plan: &Plan, sim: &SimulationArgs, progress: &(dyn Fn(u64) + Sync)) -> Results {
+fn simulate_plan(
+    plan: &Plan,
+    sim: &SimulationArgs,
+    progress: &(dyn Fn(u64) + Sync),
+    stop: &AtomicBool,
+) -> Results {
     let config = EngineConfig {
         trials: plan.trials,
         threads: sim.threads,
@@ -362,7 +439,7 @@ fn simulate_plan(plan: &Plan, sim: &SimulationArgs, progress: &(dyn Fn(u64) + Sy
         },
         precision: sim.precision,
     };
-    let tally = simulate(plan, &config, progress);
+    let tally = simulate_until(plan, &config, progress, stop);
     let exact = exact::compute(plan);
     Results::new(plan, &tally, &exact)
 }
@@ -383,11 +460,10 @@ fn check_files(files: &[PathBuf], json: bool) -> Result<(), Error> {
     let checks: Vec<_> = scenarios.iter().map(d20odds::report::check).collect();
     if json {
         let docs = checks.into_iter().map(|(_, j)| j).collect();
-        println!("{:#}", one_or_array(docs));
+        print_out(&format!("{:#}", one_or_array(docs)))?;
     } else {
-        for (text, _) in checks {
-            print!("{text}");
-        }
+        let text: String = checks.into_iter().map(|(text, _)| text).collect();
+        print_out(text.strip_suffix('\n').unwrap_or(&text))?;
     }
     Ok(())
 }
@@ -401,7 +477,7 @@ fn print_rules(system: Option<&str>) -> Result<(), Error> {
         None => SystemId::ALL.to_vec(),
     };
     for id in systems {
-        println!("{}", id.rules().describe());
+        print_out(&id.rules().describe())?;
     }
     Ok(())
 }

@@ -22,6 +22,8 @@
 mod alias;
 mod tally;
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use rayon::prelude::*;
@@ -30,7 +32,7 @@ use crate::attack::{AttackProfile, OutcomeLayout};
 use crate::plan::Plan;
 use crate::stats::Estimate;
 pub use alias::AliasTable;
-pub use tally::{RoundTally, Tally, max_damage_taken};
+pub use tally::{MAX_TALLY_CELLS, RoundTally, Tally, check_tally_size, max_damage_taken};
 
 /// Trials per block: the unit of seeding, parallel work and `--precision` stopping.
 pub const BLOCK_TRIALS: u64 = 1 << 16;
@@ -75,6 +77,18 @@ impl EngineConfig {
 /// Runs the plan and returns the merged tally. `progress` is called on the calling thread
 /// with the number of trials done after every batch.
 pub fn simulate(plan: &Plan, config: &EngineConfig, progress: &(dyn Fn(u64) + Sync)) -> Tally {
+    simulate_until(plan, config, progress, &AtomicBool::new(false))
+}
+
+/// [`simulate`], stopping early once `stop` is set (by a Ctrl-C handler): blocks not yet
+/// started are skipped, so the tally holds the trials of the blocks that completed. The
+/// first block always completes, so an interrupted tally is never empty.
+pub fn simulate_until(
+    plan: &Plan,
+    config: &EngineConfig,
+    progress: &(dyn Fn(u64) + Sync),
+    stop: &AtomicBool,
+) -> Tally {
     let kernels = Kernels::new(plan, config.sampler);
     let run = || {
         let blocks = config.trials.div_ceil(BLOCK_TRIALS);
@@ -85,6 +99,9 @@ pub fn simulate(plan: &Plan, config: &EngineConfig, progress: &(dyn Fn(u64) + Sy
             let batch = (next..end)
                 .into_par_iter()
                 .map(|block| {
+                    if block > 0 && stop.load(Ordering::Relaxed) {
+                        return Tally::zero(plan);
+                    }
                     let trials = BLOCK_TRIALS.min(config.trials - block * BLOCK_TRIALS);
                     kernels.run_block(plan, block_rng(plan.seed, block), trials)
                 })
@@ -92,9 +109,10 @@ pub fn simulate(plan: &Plan, config: &EngineConfig, progress: &(dyn Fn(u64) + Sy
             tally = tally.merge(batch);
             next = end;
             progress(tally.trials);
-            if config
-                .precision
-                .is_some_and(|e| widest_half_width(plan, &tally) <= e)
+            if stop.load(Ordering::Relaxed)
+                || config
+                    .precision
+                    .is_some_and(|e| widest_half_width(plan, &tally) <= e)
             {
                 break;
             }
@@ -345,5 +363,28 @@ mod tests {
         assert_ne!(first(0, 0), first(0, 1));
         assert_ne!(first(0, 0), first(1, 0));
         assert_eq!(first(5, 9), first(5, 9));
+    }
+
+    #[test]
+    fn a_stop_keeps_the_first_block_and_skips_the_rest() {
+        use crate::plan::{LineAttack, LineDefence, Situation, Target};
+        use crate::rules::SystemId;
+        let mut plan = Plan::empty("stop", SystemId::Pf1, 3, 10 * BLOCK_TRIALS, 2);
+        plan.targets.push(Target::new("T".into(), Some(20), None));
+        let attack = LineAttack::plain(
+            "A",
+            "a",
+            true,
+            vec![5],
+            "1d8".parse().unwrap(),
+            Default::default(),
+        );
+        let defence = LineDefence::plain(0, 15, false);
+        plan.add_line(SystemId::Pf1.rules(), attack, defence, Situation::default())
+            .unwrap();
+        let config = EngineConfig::new(plan.trials);
+        let stopped = simulate_until(&plan, &config, &|_| (), &AtomicBool::new(true));
+        assert_eq!(stopped.trials, BLOCK_TRIALS);
+        assert_eq!(simulate(&plan, &config, &|_| ()).trials, plan.trials);
     }
 }

@@ -73,6 +73,44 @@ fn add_all(into: &mut [Vec<u64>], from: &[Vec<u64>]) {
     }
 }
 
+/// Most counters one tally may hold (every slot's outcome counts plus every target's
+/// damage histogram). Several tallies are alive at once while blocks merge, so this is
+/// what keeps memory bounded (64 MiB a tally) whatever the dice and rounds.
+pub const MAX_TALLY_CELLS: u64 = 1 << 23;
+
+/// Refuses a plan whose tally would exceed [`MAX_TALLY_CELLS`]: the plan line (index) of
+/// its largest attack and why.
+pub fn check_tally_size(plan: &Plan) -> Result<(), (usize, String)> {
+    let outcomes: u64 = plan
+        .slots
+        .iter()
+        .map(|s| s.profile.layout().len() as u64)
+        .sum();
+    let damage: u64 = (0..plan.targets.len())
+        .map(|t| {
+            u64::try_from(max_damage_taken(plan, t))
+                .unwrap_or(0)
+                .saturating_add(1)
+        })
+        .fold(0, u64::saturating_add);
+    if outcomes.saturating_add(damage) <= MAX_TALLY_CELLS {
+        return Ok(());
+    }
+    let line = plan
+        .slots
+        .iter()
+        .max_by_key(|s| s.profile.layout().max_damage())
+        .map_or(0, |s| s.line);
+    Err((
+        line,
+        format!(
+            "too large to simulate: counting every damage total this plan can deal over {} round(s) takes {} counters, more than the limit of {MAX_TALLY_CELLS}; use smaller dice, fewer attacks or fewer rounds",
+            plan.rounds,
+            outcomes.saturating_add(damage)
+        ),
+    ))
+}
+
 /// The most damage a target can take in one trial: every attack at it dealing its most,
 /// and every attack that can strike it as cover striking it for its most.
 pub fn max_damage_taken(plan: &Plan, target: usize) -> i64 {
@@ -91,8 +129,8 @@ pub fn max_damage_taken(plan: &Plan, target: usize) -> i64 {
             } else {
                 0
             };
-            own + as_cover
+            own.saturating_add(as_cover)
         })
-        .sum();
-    per_round * i64::from(plan.rounds)
+        .fold(0, i64::saturating_add);
+    per_round.saturating_mul(i64::from(plan.rounds))
 }

@@ -8,6 +8,7 @@ mod figures;
 mod inputs;
 mod page;
 mod results;
+mod swap;
 mod table;
 mod text;
 
@@ -65,26 +66,67 @@ pub fn report_files(
     Ok(files)
 }
 
-/// Writes `files` as the folder `out`: first into a sibling temporary folder, then swapped
-/// in, so an interrupted or failed run leaves the previous report as it was.
-pub fn write_folder(out: &Path, files: &[(String, Vec<u8>)]) -> Result<(), Error> {
+/// What the terminal, `report.html` and `summary.md` say of a run stopped by Ctrl-C.
+fn interrupted_note(results: &Results) -> String {
+    format!(
+        "Interrupted (Ctrl-C): these figures come from the {} trials completed before the stop, not from all the trials asked for.",
+        results.trials
+    )
+}
+
+/// Checks, before anything is simulated, that the report folder `out` can be written: it
+/// is a folder or absent, and so is its parent (the `--out` folder), which is created when
+/// missing only if its own parent exists, so a mistyped `--out` is not silently built.
+pub fn check_folder(out: &Path) -> Result<(), Error> {
     if out.exists() && !out.is_dir() {
         return Err(Error::io(
             out,
             std::io::Error::other("exists and is not a folder; choose another --out"),
         ));
     }
-    let parent = match out.parent() {
+    let parent = parent_of(out);
+    if parent.is_dir() {
+        return Ok(());
+    }
+    if parent.exists() {
+        return Err(Error::io(
+            &parent,
+            std::io::Error::other("is not a folder; choose another --out"),
+        ));
+    }
+    let grandparent = parent_of(&parent);
+    if !grandparent.is_dir() {
+        return Err(Error::io(
+            &parent,
+            std::io::Error::other(format!(
+                "the --out folder cannot be created: {} does not exist",
+                grandparent.display()
+            )),
+        ));
+    }
+    Ok(())
+}
+
+fn parent_of(path: &Path) -> PathBuf {
+    match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
-    };
-    fs::create_dir_all(&parent).map_err(|e| Error::io(&parent, e))?;
+    }
+}
+
+/// Writes `files` as the folder `out`: first into a sibling temporary folder, then swapped
+/// in, so an interrupted, killed or failed run leaves the previous report as it was.
+pub fn write_folder(out: &Path, files: &[(String, Vec<u8>)]) -> Result<(), Error> {
+    check_folder(out)?;
+    let parent = parent_of(out);
+    if !parent.is_dir() {
+        fs::create_dir(&parent).map_err(|e| Error::io(&parent, e))?;
+    }
     let name = out
         .file_name()
         .map_or_else(|| "report".into(), |n| n.to_string_lossy().into_owned());
     let pid = std::process::id();
     let staging = parent.join(format!(".{name}.new-{pid}"));
-    let retired = parent.join(format!(".{name}.old-{pid}"));
     let staged = (|| {
         fs::create_dir(&staging).map_err(|e| Error::io(&staging, e))?;
         for (file, bytes) in files {
@@ -97,21 +139,7 @@ pub fn write_folder(out: &Path, files: &[(String, Vec<u8>)]) -> Result<(), Error
         let _ = fs::remove_dir_all(&staging);
         return Err(e);
     }
-    let had_previous = out.exists();
-    if had_previous {
-        fs::rename(out, &retired).map_err(|e| Error::io(out, e))?;
-    }
-    if let Err(e) = fs::rename(&staging, out) {
-        if had_previous {
-            let _ = fs::rename(&retired, out);
-        }
-        let _ = fs::remove_dir_all(&staging);
-        return Err(Error::io(out, e));
-    }
-    if had_previous {
-        fs::remove_dir_all(&retired).map_err(|e| Error::io(&retired, e))?;
-    }
-    Ok(())
+    swap::swap_in(&staging, out, &parent.join(format!(".{name}.old-{pid}")))
 }
 
 #[cfg(test)]

@@ -135,6 +135,9 @@ fn notes(results: &Results) -> Vec<String> {
         "± is half the width of the 95% interval (Wilson for probabilities, normal for means); \
          “exact” is the value computed without simulation ({NOT_COMPUTED} where it was not)."
     )];
+    if results.interrupted {
+        notes.insert(0, super::interrupted_note(results));
+    }
     let s = &results.summary;
     if (0..s.rows()).any(|i| !text(s, "save", i).is_empty()) {
         notes.push(

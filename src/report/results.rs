@@ -28,6 +28,8 @@ pub struct Results {
     pub heatmap: Option<Table>,
     /// Why exact figures are missing, where they are.
     pub exact_notes: Vec<String>,
+    /// The run was stopped by Ctrl-C: the figures come from the trials completed before.
+    pub interrupted: bool,
 }
 
 impl Results {
@@ -53,6 +55,7 @@ impl Results {
             sweep: None,
             heatmap: None,
             exact_notes,
+            interrupted: false,
         }
     }
 
@@ -75,6 +78,7 @@ impl Results {
             doc.insert(table.name.into(), table.json());
         }
         doc.insert("exact_notes".into(), Value::from(self.exact_notes.clone()));
+        doc.insert("interrupted".into(), Value::from(self.interrupted));
         Value::Object(doc)
     }
 }

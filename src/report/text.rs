@@ -12,6 +12,9 @@ pub fn summary_text(results: &Results) -> String {
         results.seed,
         thousands(results.trials)
     );
+    if results.interrupted {
+        out = format!("{}\n{out}", super::interrupted_note(results));
+    }
     let s = &results.summary;
     let mut rows = vec![row(&[
         "attack",

@@ -52,6 +52,9 @@ pub use sweep::{
 pub const DEFAULT_TRIALS: u64 = 1_000_000;
 /// Most rounds a trial may play.
 pub const MAX_ROUNDS: u32 = 1000;
+/// Most trials a run may ask for (10^12): counters are `u64` and memory does not grow
+/// with trials, so this only keeps a typo from meaning a run of years.
+pub const MAX_TRIALS: u64 = 1_000_000_000_000;
 
 /// A validated experiment: every name resolved, every number in range.
 #[derive(Debug, Clone)]
@@ -274,8 +277,13 @@ impl Validator<'_> {
         let rules = system.rules();
         let trials = match &raw.trials {
             None => DEFAULT_TRIALS,
-            Some(t) if *t.get_ref() >= 1 => *t.get_ref() as u64,
-            Some(t) => return Err(self.err(t.span(), "trials must be at least 1")),
+            Some(t) if (1..=MAX_TRIALS as i64).contains(t.get_ref()) => *t.get_ref() as u64,
+            Some(t) => {
+                return Err(self.err(
+                    t.span(),
+                    format!("trials must be 1 to {MAX_TRIALS} (10^12)"),
+                ));
+            }
         };
         let seed = match &raw.seed {
             None => 0,
@@ -307,8 +315,10 @@ impl Validator<'_> {
                         self.err(
                             token.span(),
                             format!(
-                                "no combatant has token `{}` to try on the heatmap",
-                                token.get_ref()
+                                "no combatant has token `{}` to try on the heatmap; known tokens: {}{}",
+                                token.get_ref(),
+                                tokens(&combatants).join(", "),
+                                token_suggestion(token.get_ref(), &combatants)
                             ),
                         )
                     })?;
@@ -326,8 +336,12 @@ impl Validator<'_> {
             .map(|line| self.plan_line(line, &combatants))
             .collect::<Result<Vec<_>, _>>()?;
         if plan.is_empty() {
-            return Err(self.err(0..0, "the experiment has no [[plan]] line: nothing attacks"));
+            return Err(self.err(
+                0..0,
+                "the experiment has no [[plan]] line: nothing attacks; add [[plan]] with attacker, target and attack",
+            ));
         }
+        let sweeps = self.sweeps(&raw.sweep, &combatants)?;
         Ok(Scenario {
             source: self.source.clone(),
             title: raw.title.unwrap_or_else(|| self.stem()),
@@ -341,7 +355,7 @@ impl Validator<'_> {
             legend,
             combatants,
             plan,
-            sweeps: self.sweeps(&raw.sweep)?,
+            sweeps,
         })
     }
 
@@ -754,9 +768,24 @@ impl Validator<'_> {
         for (i, c) in text.chars().enumerate() {
             if c.is_ascii_alphabetic() && !combatants.iter().any(|k| k.token == c) {
                 let offset = self.source.offset_in_string(&map.span(), i);
+                let off_map: Vec<String> = combatants
+                    .iter()
+                    .filter(|k| !text.contains(k.token))
+                    .map(|k| k.token.to_string())
+                    .collect();
+                let likely = off_map
+                    .iter()
+                    .find(|t| t.eq_ignore_ascii_case(&c.to_string()))
+                    .or(match off_map.as_slice() {
+                        [only] => Some(only),
+                        _ => None,
+                    });
+                let suggestion = likely.map_or(String::new(), |t| {
+                    format!(" (did you mean `{t}`, which is not on the map?)")
+                });
                 return Err(self.source.error_at(
                     offset,
-                    format!("map letter `{c}` has no combatant: add a [[combatant]] with token = \"{c}\""),
+                    format!("map letter `{c}` has no combatant: add a [[combatant]] with token = \"{c}\"{suggestion}"),
                 ));
             }
         }
@@ -865,19 +894,17 @@ impl Validator<'_> {
     ) -> Result<PlanLine, InputError> {
         let p = raw.get_ref();
         let find = |token: &Spanned<String>| -> Result<usize, InputError> {
-            let known = combatants
-                .iter()
-                .map(|c| c.token.to_string())
-                .collect::<Vec<_>>()
-                .join(", ");
+            let known = tokens(combatants);
             single_letter(token.get_ref())
                 .and_then(|t| combatants.iter().position(|c| c.token == t))
                 .ok_or_else(|| {
                     self.err(
                         token.span(),
                         format!(
-                            "no combatant has token `{}`; known tokens: {known}",
+                            "no combatant has token `{}`; known tokens: {}{}",
                             token.get_ref(),
+                            known.join(", "),
+                            token_suggestion(token.get_ref(), combatants)
                         ),
                     )
                 })
@@ -967,7 +994,7 @@ impl Validator<'_> {
             }
             let dc = dc.or(chosen.dc).ok_or_else(|| {
                 self.err(
-                    raw.span(),
+                    p.attack.span(),
                     format!(
                         "area attack `{}` needs a save DC: give `dc = …` on the attack or the plan line",
                         chosen.name
@@ -1042,6 +1069,20 @@ fn with_field_suggestion(message: &str) -> String {
             crate::error::nearest(typo, known).map(|n| format!(" (did you mean `{n}`?)"))
         });
     format!("{message}{}", suggestion.unwrap_or_default())
+}
+
+/// ` (did you mean `o`?)` for a token that differs from a combatant's only in case: any
+/// other letter is one edit from every token, so edit distance suggests nothing useful.
+fn token_suggestion(typo: &str, combatants: &[Combatant]) -> String {
+    combatants
+        .iter()
+        .find(|c| typo.eq_ignore_ascii_case(&c.token.to_string()))
+        .map_or(String::new(), |c| format!(" (did you mean `{}`?)", c.token))
+}
+
+/// Every combatant's token, in file order, for "known tokens" lists and suggestions.
+fn tokens(combatants: &[Combatant]) -> Vec<String> {
+    combatants.iter().map(|c| c.token.to_string()).collect()
 }
 
 fn single_letter(text: &str) -> Option<char> {

@@ -40,12 +40,22 @@ impl Source {
             },
             message: message.into(),
             source_line: self.text.lines().nth(line - 1).map(str::to_string),
+            width: 1,
         }
     }
 
-    /// An error at the start of a span.
+    /// An error underlining a span (up to the end of its first line).
     pub fn error(&self, span: Range<usize>, message: impl Into<String>) -> InputError {
-        self.error_at(span.start, message)
+        let start = floor_char_boundary(&self.text, span.start.min(self.text.len()));
+        let end = floor_char_boundary(&self.text, span.end.clamp(start, self.text.len()));
+        let width = self.text[start..end]
+            .lines()
+            .next()
+            .map_or(1, |first| first.trim_end().chars().count().max(1));
+        InputError {
+            width,
+            ..self.error_at(span.start, message)
+        }
     }
 
     /// Byte offset of the `chars`-th character inside a quoted string value whose span

@@ -8,8 +8,8 @@ use std::ops::Range;
 
 use toml::{Table, Value};
 
-use super::{Scenario, Validator};
-use crate::error::InputError;
+use super::{Combatant, Scenario, Validator};
+use crate::error::{InputError, did_you_mean};
 
 /// Most points a sweep (the product of all `[[sweep]]` lists) may have.
 pub const MAX_SWEEP_POINTS: usize = 100_000;
@@ -87,9 +87,10 @@ fn parse_path(set: &str) -> Result<FieldPath<'_>, String> {
     };
     if !allowed.contains(&field) {
         return Err(format!(
-            "`{field}` cannot be swept{}; expected one of {}",
+            "`{field}` cannot be swept{}; expected one of {}{}",
             attack.map_or(String::new(), |_| " on an attack".into()),
-            allowed.join(", ")
+            allowed.join(", "),
+            did_you_mean(field, allowed.iter().copied())
         ));
     }
     Ok(FieldPath {
@@ -97,6 +98,36 @@ fn parse_path(set: &str) -> Result<FieldPath<'_>, String> {
         attack,
         field,
     })
+}
+
+/// The token and attack a path names must exist; suggests the nearest when they do not.
+fn path_names_exist(path: &FieldPath, combatants: &[Combatant]) -> Result<(), String> {
+    let Some(combatant) = combatants
+        .iter()
+        .find(|c| c.token.to_string() == path.token)
+    else {
+        let known: Vec<String> = combatants.iter().map(|c| c.token.to_string()).collect();
+        return Err(format!(
+            "no combatant has token `{}`; known tokens: {}{}",
+            path.token,
+            known.join(", "),
+            super::token_suggestion(path.token, combatants)
+        ));
+    };
+    match path.attack {
+        Some(name) if !combatant.attacks.iter().any(|a| a.name == name) => Err(format!(
+            "`{}` has no attack named `{name}`; its attacks: {}{}",
+            path.token,
+            combatant
+                .attacks
+                .iter()
+                .map(|a| format!("`{}`", a.name))
+                .collect::<Vec<_>>()
+                .join(", "),
+            did_you_mean(name, combatant.attacks.iter().map(|a| a.name.as_str()))
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// Sets one field in the experiment document.
@@ -140,12 +171,15 @@ impl Validator<'_> {
     pub(super) fn sweeps(
         &self,
         raw: &[toml::Spanned<super::raw::RawSweep>],
+        combatants: &[Combatant],
     ) -> Result<Vec<Sweep>, InputError> {
         let mut points: usize = 1;
         let mut sweeps = Vec::new();
         for sweep in raw {
             let s = sweep.get_ref();
-            parse_path(s.set.get_ref()).map_err(|m| self.err(s.set.span(), m))?;
+            parse_path(s.set.get_ref())
+                .and_then(|path| path_names_exist(&path, combatants))
+                .map_err(|m| self.err(s.set.span(), m))?;
             if s.values.get_ref().is_empty() {
                 return Err(self.err(s.values.span(), "a sweep needs at least one value"));
             }
@@ -301,7 +335,15 @@ attack = "sword"
             ),
             (
                 "set = \"Q.ac\"\nvalues = [1]",
-                "s.toml:22:11: sweep value `1` for `Q.ac`: no combatant has token `Q`",
+                "s.toml:21:7: no combatant has token `Q`; known tokens: F, O",
+            ),
+            (
+                "set = \"O.acc\"\nvalues = [1]",
+                "s.toml:21:7: `acc` cannot be swept; expected one of ac, dex, hp, con, fort, reflex, elevation, size, immune_to_crits, side (did you mean `ac`?)",
+            ),
+            (
+                "set = \"F.swrod.bonus\"\nvalues = [1]",
+                "s.toml:21:7: `F` has no attack named `swrod`; its attacks: `sword` (did you mean `sword`?)",
             ),
             (
                 "set = \"O.ac\"\nvalues = []",

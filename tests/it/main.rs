@@ -1,7 +1,10 @@
 //! End-to-end and statistical tests, in one test binary (each binary links polars).
 
 mod agreement;
+mod bad_inputs;
 mod cli;
+mod fuzz;
 mod print;
 mod report;
+mod robust;
 mod systems;

@@ -1,0 +1,277 @@
+//! The binary under stress: Ctrl-C, `kill -9`, outputs that cannot be written, and the
+//! size limits. Unix only (signals, `/proc`, `/dev/full`); the tests run as root, where a
+//! read-only folder is still writable, so failing writes come from `/dev/full`, a file
+//! where a folder should be, or a file-size limit.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::cli::{d20odds, showcase};
+
+const BIN: &str = env!("CARGO_BIN_EXE_d20odds");
+
+/// Every file of a folder with its bytes.
+fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|f| {
+            let f = f.unwrap();
+            (
+                f.file_name().to_string_lossy().into_owned(),
+                std::fs::read(f.path()).unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// A report of the showcase in `dir/reports/ogre-corridor`, and its files.
+fn previous_report(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    let out = d20odds(&["run", &showcase(), "--trials", "20000", "--quiet"], dir);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    snapshot(&dir.join("reports/ogre-corridor"))
+}
+
+/// Starts a run that would take years, and returns once its Ctrl-C handler is installed
+/// (SIGINT appears in the caught-signal mask of `/proc/PID/status`).
+fn endless_run(dir: &Path, extra: &[&str]) -> Child {
+    let showcase = showcase();
+    let mut args = vec!["run", &showcase, "--trials", "1000000000000", "--quiet"];
+    args.extend(extra);
+    let child = Command::new(BIN)
+        .args(&args)
+        .current_dir(dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let status = format!("/proc/{}/status", child.id());
+    let catches_sigint = || {
+        std::fs::read_to_string(&status)
+            .ok()
+            .and_then(|s| {
+                let mask = s.lines().find_map(|l| l.strip_prefix("SigCgt:"))?;
+                u64::from_str_radix(mask.trim(), 16).ok()
+            })
+            .is_some_and(|mask| mask & (1 << (2 - 1)) != 0)
+    };
+    let start = Instant::now();
+    while !catches_sigint() {
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "no SIGINT handler"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child
+}
+
+fn signal(child: &Child, name: &str) {
+    let sent = Command::new("kill")
+        .args([name, &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+}
+
+#[test]
+fn ctrl_c_reports_the_completed_trials_marked_interrupted_and_exits_130() {
+    let dir = tempfile::tempdir().unwrap();
+    let child = endless_run(dir.path(), &["--json"]);
+    signal(&child, "-INT");
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert!(stderr.contains("interrupted"), "{stderr}");
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["interrupted"], true);
+    let trials = json["trials"].as_u64().unwrap();
+    assert!(
+        (65_536..1_000_000_000_000).contains(&trials),
+        "{trials} trials: at least the first block, not the whole run"
+    );
+    let report = dir.path().join("reports/ogre-corridor");
+    for file in ["report.html", "summary.md"] {
+        let text = std::fs::read_to_string(report.join(file)).unwrap();
+        assert!(text.contains("Interrupted (Ctrl-C)"), "{file} not marked");
+    }
+    let summary = std::fs::read_to_string(report.join("summary.csv")).unwrap();
+    assert!(summary.lines().count() > 1);
+}
+
+#[test]
+fn ctrl_c_marks_the_terminal_summary_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let child = endless_run(dir.path(), &[]);
+    signal(&child, "-INT");
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.starts_with("Interrupted (Ctrl-C): "), "{stdout}");
+}
+
+#[test]
+fn a_kill_mid_run_leaves_the_previous_report_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let before = previous_report(dir.path());
+    let child = endless_run(dir.path(), &[]);
+    signal(&child, "-KILL");
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), None, "killed by a signal");
+    assert_eq!(snapshot(&dir.path().join("reports/ogre-corridor")), before);
+}
+
+/// Runs the showcase with `args` and checks: exit 1, the error names `path`, no panic.
+fn fails_naming(dir: &Path, args: &[&str], path: &str) -> String {
+    let showcase = showcase();
+    let mut all = vec!["run", &showcase, "--trials", "20000", "--quiet"];
+    all.extend(args);
+    let out = d20odds(&all, dir);
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains(path), "{path} not named: {stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    stderr
+}
+
+#[test]
+fn an_out_folder_whose_parent_is_missing_is_an_error_and_nothing_is_made() {
+    let dir = tempfile::tempdir().unwrap();
+    fails_naming(dir.path(), &["--out", "missing/reports"], "missing/reports");
+    assert!(!dir.path().join("missing").exists());
+}
+
+#[test]
+fn an_out_folder_that_is_a_file_is_an_error_and_the_file_stays() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("notes.txt"), "keep").unwrap();
+    fails_naming(dir.path(), &["--out", "notes.txt"], "notes.txt");
+    fails_naming(dir.path(), &["--out", "notes.txt/reports"], "notes.txt");
+    assert_eq!(
+        std::fs::read(dir.path().join("notes.txt")).unwrap(),
+        b"keep"
+    );
+}
+
+#[test]
+fn a_report_folder_that_is_a_file_is_an_error_and_the_file_stays() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("reports")).unwrap();
+    let taken = dir.path().join("reports/ogre-corridor");
+    std::fs::write(&taken, "keep").unwrap();
+    fails_naming(dir.path(), &[], "reports/ogre-corridor");
+    assert_eq!(std::fs::read(&taken).unwrap(), b"keep");
+}
+
+#[test]
+fn a_failing_write_is_an_error_naming_the_file_and_the_previous_report_stays() {
+    let dir = tempfile::tempdir().unwrap();
+    let before = previous_report(dir.path());
+    let script = format!(
+        "trap '' XFSZ; ulimit -f 4; exec '{BIN}' run '{}' --trials 20000 --quiet",
+        showcase()
+    );
+    let out = Command::new("sh")
+        .args(["-c", &script])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains(".ogre-corridor.new-"), "{stderr}");
+    assert!(stderr.contains("File too large"), "{stderr}");
+    assert_eq!(snapshot(&dir.path().join("reports/ogre-corridor")), before);
+    let names: Vec<_> = std::fs::read_dir(dir.path().join("reports"))
+        .unwrap()
+        .map(|f| f.unwrap().file_name())
+        .collect();
+    assert_eq!(names, ["ogre-corridor"], "the staging folder is cleaned up");
+}
+
+#[test]
+fn a_full_standard_output_is_an_error_not_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in [
+        vec!["run", "SHOWCASE", "--trials", "20000", "--quiet"],
+        vec!["rules", "pf1"],
+        vec!["check", "SHOWCASE"],
+    ] {
+        let showcase = showcase();
+        let args: Vec<&str> = args
+            .iter()
+            .map(|a| {
+                if *a == "SHOWCASE" {
+                    showcase.as_str()
+                } else {
+                    *a
+                }
+            })
+            .collect();
+        let out = Command::new(BIN)
+            .args(&args)
+            .current_dir(dir.path())
+            .stdout(std::fs::File::create("/dev/full").unwrap())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(stderr.contains("standard output"), "{stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+}
+
+/// Runs `d20odds attack` with `args` and checks it is refused (exit 2) with `message`.
+fn attack_refused(args: &str, message: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let args: Vec<&str> = ["attack", "--bonus", "5", "--ac", "10"]
+        .into_iter()
+        .chain(args.split(' '))
+        .collect();
+    let out = d20odds(&args, dir.path());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains(message), "{stderr}");
+}
+
+#[test]
+fn trials_past_the_limit_are_refused_by_the_flag() {
+    attack_refused(
+        "--damage 1d8 --trials 1000000000001",
+        "--trials: 1 to 1000000000000",
+    );
+}
+
+#[test]
+fn dice_too_large_to_tally_are_refused_by_the_flag() {
+    attack_refused(
+        "--damage 1000d1000+1000d1000 --crit x10 --rounds 1000 --hp 10",
+        "--damage: too large to simulate",
+    );
+}
+
+#[test]
+fn the_exact_engine_says_why_it_did_not_compute_instead_of_stalling() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = d20odds(
+        &[
+            "attack", "--bonus", "5", "--ac", "10", "--damage", "100d100", "--hp", "100000",
+            "--rounds", "100", "--trials", "20000", "--json",
+        ],
+        dir.path(),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let note = json["exact_notes"][0].as_str().unwrap();
+    assert!(note.contains("not computed: needs"), "{note}");
+    assert!(note.contains("more than the bound"), "{note}");
+    assert!(json["rounds"][0]["exact_p_down"].is_null());
+}
