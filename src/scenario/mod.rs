@@ -333,7 +333,7 @@ impl Validator<'_> {
         let plan = raw
             .plan
             .iter()
-            .map(|line| self.plan_line(line, &combatants))
+            .map(|line| self.plan_line(line, &combatants, battlefield.as_ref()))
             .collect::<Result<Vec<_>, _>>()?;
         if plan.is_empty() {
             return Err(self.err(
@@ -891,6 +891,7 @@ impl Validator<'_> {
         &self,
         raw: &Spanned<RawPlanLine>,
         combatants: &[Combatant],
+        battlefield: Option<&Battlefield>,
     ) -> Result<PlanLine, InputError> {
         let p = raw.get_ref();
         let find = |token: &Spanned<String>| -> Result<usize, InputError> {
@@ -1014,10 +1015,18 @@ impl Validator<'_> {
             Some(o) if !is_area => {
                 return Err(self.err(o.span(), "`origin` is for area attacks only"));
             }
+            Some(o) if battlefield.is_none() => {
+                return Err(self.err(
+                    o.span(),
+                    "`origin` is a point on the map: draw a `map` or leave `origin` out",
+                ));
+            }
             Some(o) => match o.get_ref()[..] {
                 [x, y]
-                    if (0..=i64::from(map::MAX_SIDE as i32)).contains(&x)
-                        && (0..=i64::from(map::MAX_SIDE as i32)).contains(&y) =>
+                    if battlefield.is_some_and(|b| {
+                        (0..=b.grid.width() as i64).contains(&x)
+                            && (0..=b.grid.height() as i64).contains(&y)
+                    }) =>
                 {
                     Some(Point {
                         x: x as i32,
