@@ -252,17 +252,14 @@ impl AttackProfile {
         };
         let mut sections = [Section::EMPTY; SECTIONS];
         match self.resolution {
-            Resolution::Roll => {
+            Resolution::Roll | Resolution::CoupDeGrace { .. } => {
                 sections[HIT] = range(&self.damage, Portion::Full);
                 sections[CRIT] = range(&self.crit_damage(), Portion::Full);
                 if self.cover_strike.is_some() {
                     sections[STRUCK] = sections[HIT];
                 }
-            }
-            Resolution::CoupDeGrace { .. } => {
-                sections[HIT] = range(&self.damage, Portion::Full);
-                sections[CRIT] = range(&self.crit_damage(), Portion::Full);
-                if self.crits_possible {
+                if matches!(self.resolution, Resolution::CoupDeGrace { .. }) && self.crits_possible
+                {
                     sections[SLAIN] = sections[CRIT];
                 }
             }
@@ -316,13 +313,11 @@ impl AttackProfile {
             } => {
                 let fails = p_save_fails(bonus, dc);
                 for (d, p) in hit.iter() {
-                    table.add(Outcome::Hit(on_failure.of(d)), p * fails);
-                    let saved = if on_success == Portion::Nothing {
-                        Outcome::Miss
-                    } else {
-                        Outcome::Saved(on_success.of(d))
-                    };
-                    table.add(saved, p * (1.0 - fails));
+                    table.add(save_outcome(false, on_failure, on_success, d), p * fails);
+                    table.add(
+                        save_outcome(true, on_failure, on_success, d),
+                        p * (1.0 - fails),
+                    );
                 }
             }
             Resolution::Roll => {
@@ -384,13 +379,8 @@ impl AttackProfile {
                 on_success,
             } => {
                 let damage = self.roll_damage(rng);
-                return if !save_succeeds(d20(rng), bonus, dc) {
-                    Outcome::Hit(on_failure.of(damage))
-                } else if on_success == Portion::Nothing {
-                    Outcome::Miss
-                } else {
-                    Outcome::Saved(on_success.of(damage))
-                };
+                let saved = save_succeeds(d20(rng), bonus, dc);
+                return save_outcome(saved, on_failure, on_success, damage);
             }
         }
         if self.guess.right < self.guess.candidates
@@ -442,6 +432,16 @@ impl AttackProfile {
 /// A saving throw: a natural 20 always succeeds, a natural 1 always fails (RULES.md §6.2).
 fn save_succeeds(natural: i32, bonus: i32, dc: i32) -> bool {
     natural == 20 || (natural != 1 && natural + bonus >= dc)
+}
+
+/// What an area effect's rolled damage does after the save: a failure deals its portion
+/// as a hit, a success its portion as saved damage, or nothing at all.
+fn save_outcome(saved: bool, on_failure: Portion, on_success: Portion, damage: i64) -> Outcome {
+    match (saved, on_success) {
+        (false, _) => Outcome::Hit(on_failure.of(damage)),
+        (true, Portion::Nothing) => Outcome::Miss,
+        (true, portion) => Outcome::Saved(portion.of(damage)),
+    }
 }
 
 /// Probability that a save with `bonus` against `dc` fails.

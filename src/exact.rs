@@ -73,6 +73,10 @@ enum Effect {
     Struck,
 }
 
+impl Effect {
+    const ALL: [Effect; 3] = [Effect::Damage, Effect::Slays, Effect::Struck];
+}
+
 /// One attack of a round, as the joint computation applies it.
 struct Step {
     /// Position of the attacked target within its group.
@@ -141,25 +145,25 @@ fn step_outcomes(
     table: Option<&crate::attack::OutcomeTable>,
 ) -> Result<Vec<(usize, f64, Effect)>, String> {
     let t = table.ok_or_else(|| "a damage expression is too large to convolve".to_string())?;
-    let mut merged: Vec<(usize, f64, Effect)> = Vec::new();
-    for (i, &p) in t.probs.iter().enumerate().filter(|&(_, &p)| p > 0.0) {
-        let (damage, effect) = if t.layout.struck(i) {
-            (t.layout.struck_damage(i), Effect::Struck)
-        } else if t.layout.slays(i) {
-            (t.layout.damage(i), Effect::Slays)
+    let layout = &t.layout;
+    let most = layout.max_damage().max(layout.max_struck_damage()) as usize;
+    let mut by_damage = vec![[0.0; Effect::ALL.len()]; most + 1];
+    for (i, &p) in t.probs.iter().enumerate() {
+        let (damage, effect) = if layout.struck(i) {
+            (layout.struck_damage(i), Effect::Struck)
+        } else if layout.slays(i) {
+            (layout.damage(i), Effect::Slays)
         } else {
-            (t.layout.damage(i), Effect::Damage)
+            (layout.damage(i), Effect::Damage)
         };
-        let damage = damage as usize;
-        match merged
-            .iter_mut()
-            .find(|(d, _, e)| *d == damage && *e == effect)
-        {
-            Some(entry) => entry.1 += p,
-            None => merged.push((damage, p, effect)),
-        }
+        by_damage[damage as usize][effect as usize] += p;
     }
-    Ok(merged)
+    Ok(by_damage
+        .into_iter()
+        .enumerate()
+        .flat_map(|(d, ps)| Effect::ALL.into_iter().zip(ps).map(move |(e, p)| (d, p, e)))
+        .filter(|&(_, p, _)| p > 0.0)
+        .collect())
 }
 
 /// Carries the joint distribution of (damage taken, dead) of a group of targets through

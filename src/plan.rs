@@ -54,12 +54,6 @@ pub struct Modifiers {
     pub ac_mod: i32,
     /// Area attacks: the save the target makes.
     pub save: Option<SaveRoll>,
-    /// The creature (target index) giving soft cover that the attack may strike instead
-    /// (d20 Modern).
-    pub covering: Option<usize>,
-    /// Rounds each attack of the line takes (2 for a PF1 coup de grace against a target
-    /// with total concealment); the attack lands at the end of the last.
-    pub period: u32,
 }
 
 /// An area attack's save once every modifier is known.
@@ -108,7 +102,8 @@ pub struct Slot {
     pub profile: AttackProfile,
     /// The target index of the creature giving cover that this attack may strike.
     pub covering: Option<usize>,
-    /// The attack is made only at the end of every `period`-th round.
+    /// Rounds each attack takes (2 for a PF1 coup de grace against a target with total
+    /// concealment): it is made only at the end of every `period`-th round.
     pub period: u32,
 }
 
@@ -413,8 +408,6 @@ impl Plan {
                 attack_mod,
                 ac_mod,
                 save: None,
-                covering: covering.map(|c| c.target),
-                period,
             },
         });
         Ok(())
@@ -490,8 +483,6 @@ impl Plan {
                 attack_mod: bonus - base,
                 ac_mod: 0,
                 save: Some(save),
-                covering: None,
-                period: 1,
             },
         });
         Ok(())

@@ -285,7 +285,7 @@ impl<'a> Kernels<'a> {
             for round in 0..self.rounds {
                 for (s, kernel) in self.slots.iter().enumerate() {
                     let t = kernel.target;
-                    if dead[t] || (round + 1) % kernel.period != 0 {
+                    if dead[t] || (kernel.period > 1 && (round + 1) % kernel.period != 0) {
                         continue;
                     }
                     let outcome = kernel.draw(rng);

@@ -124,10 +124,11 @@ fn explain(scenario: &Scenario, index: usize) -> Explained {
                 json["save"] = json!(save.describe());
                 json["dc"] = json!(save.dc);
             }
-            if m.period > 1 {
+            let period = plan.slots[0].period;
+            if period > 1 {
                 text += &format!(
                     "  takes {} rounds per attack; it lands at the end of the last\n",
-                    m.period
+                    period
                 );
             }
             if m.guess.right < m.guess.candidates {
@@ -145,7 +146,7 @@ fn explain(scenario: &Scenario, index: usize) -> Explained {
                 ("effective_bonus", json!(p.bonus)),
                 ("effective_ac", json!(p.ac)),
                 ("miss_chance", json!(p.miss_chance)),
-                ("rounds_per_attack", json!(m.period)),
+                ("rounds_per_attack", json!(period)),
                 (
                     "square_guess",
                     json!(format!("{}/{}", m.guess.right, m.guess.candidates)),

@@ -187,14 +187,7 @@ fn summary_table(plan: &Plan, tally: &Tally, exact: &Exact) -> Table {
             count_where(counts, |o| layout.is_crit(o)),
             made,
         ));
-        let (sum, squares) = counts
-            .iter()
-            .enumerate()
-            .fold((0u128, 0u128), |(s, q), (o, &c)| {
-                let d = layout.damage(o) as u128;
-                (s + u128::from(c) * d, q + u128::from(c) * d * d)
-            });
-        means.push(Estimate::mean(sum, squares, made));
+        means.push(mean_damage(counts, made, |o| layout.damage(o)));
     }
     estimate_columns(&mut t, ["p_hit", "p_hit_lo", "p_hit_hi"], &hits);
     estimate_columns(&mut t, ["p_crit", "p_crit_lo", "p_crit_hi"], &crits);
@@ -235,6 +228,18 @@ fn summary_table(plan: &Plan, tally: &Tally, exact: &Exact) -> Table {
     t
 }
 
+/// The mean damage per attack made, from outcome counts and each outcome's damage.
+fn mean_damage(counts: &[u64], made: u64, damage: impl Fn(usize) -> i64) -> Estimate {
+    let (sum, squares) = counts
+        .iter()
+        .enumerate()
+        .fold((0u128, 0u128), |(s, q), (o, &c)| {
+            let d = damage(o) as u128;
+            (s + u128::from(c) * d, q + u128::from(c) * d * d)
+        });
+    Estimate::mean(sum, squares, made)
+}
+
 /// d20 Modern striking the cover: which creature gives the soft cover, how often it is
 /// hit instead of the target, and the damage it takes per attack.
 fn cover_struck_columns(t: &mut Table, plan: &Plan, tally: &Tally, exact: &Exact) {
@@ -256,14 +261,7 @@ fn cover_struck_columns(t: &mut Table, plan: &Plan, tally: &Tally, exact: &Exact
             count_where(counts, |o| layout.struck(o)),
             made,
         ));
-        let (sum, squares) = counts
-            .iter()
-            .enumerate()
-            .fold((0u128, 0u128), |(s, q), (o, &c)| {
-                let d = layout.struck_damage(o) as u128;
-                (s + u128::from(c) * d, q + u128::from(c) * d * d)
-            });
-        means.push(Estimate::mean(sum, squares, made));
+        means.push(mean_damage(counts, made, |o| layout.struck_damage(o)));
     }
     estimate_columns(
         t,
