@@ -54,5 +54,6 @@ pub mod plan;
 pub mod report;
 pub mod rules;
 pub mod scenario;
+pub mod situation;
 pub mod stats;
 pub mod verdict;

@@ -8,11 +8,12 @@ use crate::attack::{AttackProfile, CoverStrike, Portion, Resolution, SquareGuess
 use crate::dice::{CritSpec, Dice};
 use crate::error::InputError;
 use crate::rules::{
-    Condition, CoverLevel, DexRule, RuleSet, Size, SystemId, combine, dex_adjustment,
+    Condition, CoverLevel, CritRule, DexRule, RuleSet, Size, SystemId, combine, dex_adjustment,
 };
 use crate::scenario::{
     Action, AreaSave, ArmorClass, AttackKind, Evasion, PlanLine, SaveKind, Scenario,
 };
+use crate::situation::{self, Perception};
 use crate::verdict::{LineVerdict, line_verdict};
 
 /// A fully resolved experiment.
@@ -27,6 +28,9 @@ pub struct Plan {
     pub lines: Vec<Line>,
     /// Every attack of a round, in the order they are made.
     pub slots: Vec<Slot>,
+    /// What planning changed from the file as written (a crit spec the system does not
+    /// use), for the summary, the report and the JSON.
+    pub notes: Vec<String>,
 }
 
 /// A creature that is attacked, with its thresholds in damage taken.
@@ -54,6 +58,12 @@ pub struct Modifiers {
     pub ac_mod: i32,
     /// Area attacks: the save the target makes.
     pub save: Option<SaveRoll>,
+    /// Range increments' penalty (inside `attack_mod`).
+    pub range_penalty: i32,
+    /// Shooting into melee's penalty (inside `attack_mod`).
+    pub into_melee: i32,
+    /// Whether the attacker sees the target, and the senses that reach it.
+    pub perception: Perception,
 }
 
 /// An area attack's save once every modifier is known.
@@ -119,6 +129,13 @@ pub struct Situation {
     pub ac_mod: Option<i32>,
     /// A creature in the line gives the soft cover and can be struck (d20 Modern).
     pub covering: Option<Covering>,
+    /// The attacker stands next to the target (d20 Modern's posture footnote).
+    pub adjacent: bool,
+    /// Range increments' penalty.
+    pub range_penalty: i32,
+    /// Shooting into melee's penalty.
+    pub into_melee: i32,
+    pub perception: Perception,
 }
 
 /// The creature giving soft cover, as striking the cover needs it.
@@ -241,6 +258,7 @@ impl Plan {
             targets: Vec::new(),
             lines: Vec::new(),
             slots: Vec::new(),
+            notes: Vec::new(),
         };
         // Every line's target first, in order of first appearance (the heatmap relies on
         // it); creatures that only give cover come after.
@@ -271,6 +289,7 @@ impl Plan {
             targets: Vec::new(),
             lines: Vec::new(),
             slots: Vec::new(),
+            notes: Vec::new(),
         }
     }
 
@@ -302,8 +321,8 @@ impl Plan {
             return self.add_area_line(rules, attack, &defence, situation, area);
         }
         let melee = attack.melee;
-        let attacker = combine(&attack.conditions, melee);
-        let defender = combine(&defence.conditions, melee);
+        let attacker = combine(&attack.conditions, melee, situation.adjacent);
+        let defender = combine(&defence.conditions, melee, situation.adjacent);
         if attacker.no_ranged && !melee && !attack.crossbow {
             return Err(format!(
                 "{} is prone and cannot use a ranged weapon other than a crossbow (set `crossbow = true` on the attack if it is one)",
@@ -340,7 +359,14 @@ impl Plan {
         } else {
             0
         };
+        let (range_penalty, into_melee) = if melee {
+            (0, 0)
+        } else {
+            (situation.range_penalty, situation.into_melee)
+        };
         let attack_mod = situation.attack_mod.unwrap_or(0)
+            + range_penalty
+            + into_melee
             + if flanking { rules.flanking_bonus } else { 0 }
             + higher_ground
             + attacker.attack
@@ -368,6 +394,11 @@ impl Plan {
             .covering
             .filter(|_| rules.striking_the_cover && cover == CoverLevel::Soft && cover_ac > 0)
             .filter(|_| resolution == Resolution::Roll);
+        if let Some(note) = unused_crit_note(rules, &attack) {
+            if !self.notes.contains(&note) {
+                self.notes.push(note);
+            }
+        }
         let line = self.lines.len();
         for (index, &bonus) in attack.bonuses.iter().enumerate() {
             let mut profile = AttackProfile::new(
@@ -377,7 +408,12 @@ impl Plan {
                 attack.damage.clone(),
                 attack.crit,
             );
-            profile.miss_chance = concealment;
+            // A coup de grace hits automatically: concealment only lengthens it.
+            profile.miss_chance = if resolution == Resolution::Roll {
+                concealment
+            } else {
+                0
+            };
             profile.crits_possible = !defence.immune_to_crits;
             profile.resolution = resolution;
             profile.guess = guess;
@@ -408,6 +444,9 @@ impl Plan {
                 attack_mod,
                 ac_mod,
                 save: None,
+                range_penalty,
+                into_melee,
+                perception: situation.perception,
             },
         });
         Ok(())
@@ -483,6 +522,9 @@ impl Plan {
                 attack_mod: bonus - base,
                 ac_mod: 0,
                 save: Some(save),
+                range_penalty: 0,
+                into_melee: 0,
+                perception: Perception::default(),
             },
         });
         Ok(())
@@ -570,22 +612,33 @@ pub fn line_parts(
     let o = &line.overrides;
     let mut situation = Situation {
         cover: o.cover,
-        concealment: o.concealment,
+        concealment: None,
         flanking: o.flanking,
         attack_mod: o.attack_mod,
         ac_mod: o.ac_mod,
-        guess: None,
-        covering: None,
+        ..Situation::default()
     };
     let mut grounds = (attacker.elevation, defender.elevation);
+    let mut seen = Sighting::without_map(defender);
     if let Some(field) = &scenario.battlefield {
         let v = line_verdict(scenario, field, rules, line);
         check_reach(scenario, line, &v, attack)?;
-        if v.concealment_lines.total && !line.pinpointed {
-            situation.guess = Some(v.guess);
+        if attack.kind != AttackKind::Area {
+            seen = Sighting {
+                miss_chance: v.concealment,
+                total: v.concealment_lines.total,
+                guess: v.guess,
+                distance_ft: Some(v.distance_ft),
+            };
+            let range = situation::range(rules, attack, v.distance_ft)
+                .map_err(|m| scenario.source.error(line.span.clone(), m))?;
+            situation.range_penalty = range.map_or(0, |r| r.penalty);
+            if situation::engaged_ally(scenario, field, rules, line).is_some() {
+                situation.into_melee = situation::into_melee_penalty(rules, attacker, attack);
+            }
         }
+        situation.adjacent = v.adjacent;
         situation.cover = situation.cover.or(Some(v.cover));
-        situation.concealment = situation.concealment.or(Some(v.concealment));
         situation.flanking = situation.flanking.or(Some(v.flanking.is_some()));
         if o.cover.is_none()
             && rules.striking_the_cover
@@ -599,6 +652,19 @@ pub fn line_parts(
             });
         }
         grounds = (v.attacker_ground, v.target_ground);
+    }
+    if attack.kind != AttackKind::Area {
+        let perception = situation::perceive(rules, attacker, defender, seen.distance_ft);
+        let (miss_chance, total) = seen.with(rules, defender, perception);
+        let pinpointed =
+            perception.blindsense || line.pinpointed.unwrap_or(perception.unseen.is_none());
+        if total && !pinpointed {
+            situation.guess = Some(seen.guess);
+        }
+        situation.concealment = o.concealment.or(Some(miss_chance));
+        situation.perception = perception;
+    } else {
+        situation.concealment = o.concealment;
     }
     let line_attack = LineAttack {
         attacker: format!("{} ({})", attacker.name, attacker.token),
@@ -630,6 +696,82 @@ pub fn line_parts(
         evasion: defender.evasion,
     };
     Ok((line_attack, line_defence, situation))
+}
+
+/// What the map says the attacker sees of the target, before its senses and the
+/// target's own concealment.
+struct Sighting {
+    miss_chance: u8,
+    total: bool,
+    /// The squares to guess among under total concealment.
+    guess: SquareGuess,
+    /// `None` without a map.
+    distance_ft: Option<i64>,
+}
+
+impl Sighting {
+    /// Without a map nothing conceals the target but itself; a guess is among its own
+    /// squares and the ring around them.
+    fn without_map(defender: &crate::scenario::Combatant) -> Sighting {
+        let side = defender.size.row().squares.max(1) as u32;
+        Sighting {
+            miss_chance: 0,
+            total: false,
+            guess: SquareGuess {
+                right: side * side,
+                candidates: (side + 2) * (side + 2),
+            },
+            distance_ft: None,
+        }
+    }
+
+    /// The miss chance and whether it is total, once the attacker's senses and the
+    /// target's own concealment are known: blindsight ignores all of it, an unseen target
+    /// has total concealment, the highest miss chance counts.
+    fn with(
+        &self,
+        rules: &RuleSet,
+        defender: &crate::scenario::Combatant,
+        perception: Perception,
+    ) -> (u8, bool) {
+        if perception.blindsight {
+            return (0, false);
+        }
+        let unseen = perception.unseen.is_some();
+        let miss = self.miss_chance.max(defender.concealment).max(if unseen {
+            rules.total_concealment
+        } else {
+            0
+        });
+        (miss, self.total || unseen)
+    }
+}
+
+/// A crit spec the system's crit rule overrides (Starfinder: no threat range, always ×2),
+/// said rather than silently ignored.
+fn unused_crit_note(rules: &RuleSet, attack: &LineAttack) -> Option<String> {
+    let range_unused =
+        rules.crit_rule == CritRule::NaturalTwentyReachingAc && attack.crit.threat_min != 20;
+    let multiplier_unused = rules
+        .fixed_crit_multiplier
+        .is_some_and(|m| m != attack.crit.multiplier);
+    (range_unused || multiplier_unused).then(|| {
+        format!(
+            "{}'s {}: crit `{}` is not used in {}: a critical hit is {}",
+            attack.attacker,
+            attack.name,
+            attack.crit,
+            rules.name,
+            match (rules.crit_rule, rules.fixed_crit_multiplier) {
+                (CritRule::NaturalTwentyReachingAc, Some(m)) =>
+                    format!("a natural 20 whose total reaches AC, damage x{m}"),
+                (CritRule::NaturalTwentyReachingAc, None) =>
+                    "a natural 20 whose total reaches AC".to_string(),
+                (CritRule::ConfirmationRoll, Some(m)) => format!("a confirmed threat, damage x{m}"),
+                (CritRule::ConfirmationRoll, None) => "a confirmed threat".to_string(),
+            }
+        )
+    })
 }
 
 /// Whether the attacker stands high enough above the target for the system's
@@ -825,7 +967,7 @@ action = "full"
         );
         let cases: &[Case] = &[
             (PF, true, "dazzled", (-1, 0, -1, 0)),
-            (PF, true, "entangled", (-2, 0, -2, 0)),
+            (PF, true, "entangled", (-2, 0, -4, 0)),
             (PF, true, "invisible", (2, -3, 2, -3)),
             (PF, true, "prone", (-4, 0, 0, 0)),
             (PF, true, "shaken", (-2, 0, -2, 0)),
@@ -833,12 +975,13 @@ action = "full"
             (PF, true, "squeezing", (-4, 0, -4, 0)),
             (PF, false, "blinded", (0, -5, 0, -5)),
             (PF, false, "cowering", (0, -5, 0, -5)),
-            (PF, false, "entangled", (0, 0, 0, 0)),
+            (PF, false, "entangled", (0, -2, 0, -2)),
             (PF, false, "flat-footed", (0, -3, 0, -3)),
             (PF, false, "grappling", (0, 0, 0, 0)),
             (PF, false, "helpless", (0, -12, 0, -8)),
             (PF, false, "paralyzed", (0, -12, 0, -8)),
             (PF, false, "unconscious", (0, -12, 0, -8)),
+            (PF, false, "bound", (0, -12, 0, -8)),
             (PF, false, "kneeling", (0, -2, 0, 2)),
             (PF, false, "sitting", (0, -2, 0, 2)),
             (PF, false, "pinned", (0, -7, 0, -3)),
@@ -853,6 +996,7 @@ action = "full"
             (&[D20Modern], false, "stunned", (0, -5, 0, -5)),
             (&[D20Modern], false, "cowering", (0, -5, 0, -5)),
             (&[D20Modern], false, "climbing", (0, -5, 0, -5)),
+            (&[D20Modern], false, "blinded", (0, -5, 0, -5)),
             (&[D20Modern], false, "flat-footed", (0, -3, 0, -3)),
             (&[D20Modern], false, "running", (0, -3, 0, -1)),
             (&[D20Modern], false, "grappling", (0, -3, 0, -3)),
@@ -928,7 +1072,7 @@ action = "full"
             (
                 "",
                 "melee",
-                "the target is not helpless (give it one of: helpless, paralyzed, unconscious, asleep)",
+                "the target is not helpless (give it one of: helpless, paralyzed, unconscious, asleep, bound)",
             ),
             ("", "ranged", "not helpless"),
         ];

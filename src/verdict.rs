@@ -92,7 +92,7 @@ pub fn reach_of(combatant: &Combatant, attack: &crate::scenario::Attack) -> Reac
 }
 
 /// Whether a combatant threatens a target square set with any of its melee attacks.
-fn threatens_with_any(
+pub(crate) fn threatens_with_any(
     rules: &RuleSet,
     combatant: &Combatant,
     from: &map::Space,

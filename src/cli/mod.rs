@@ -377,10 +377,7 @@ fn run_attack(args: &AttackArgs, stop: &AtomicBool) -> Result<(), Error> {
             cover: Some(cover),
             concealment: Some(args.miss_chance),
             flanking: Some(args.flanking),
-            attack_mod: None,
-            ac_mod: None,
-            guess: None,
-            covering: None,
+            ..Situation::default()
         },
     )
     .map_err(|m| InputError::flag("--cover", m))?;

@@ -5,7 +5,8 @@ use serde_json::{Value, json};
 
 use crate::map::{Line, Point, Square};
 use crate::plan::{Plan, line_parts};
-use crate::scenario::Scenario;
+use crate::scenario::{AttackKind, Scenario};
+use crate::situation::{self, Unseen};
 use crate::verdict::{LineVerdict, line_verdict};
 
 /// One plan line explained.
@@ -70,6 +71,7 @@ fn explain(scenario: &Scenario, index: usize) -> Explained {
         let v = line_verdict(scenario, field, rules, line);
         text += &verdict_text(scenario, &v);
         json["geometry"] = verdict_json(scenario, &v);
+        text += &ranged_text(scenario, field, line, v.distance_ft);
         if let Some(c) = v.covering {
             let covering = &scenario.combatants[c];
             text += &format!(
@@ -131,6 +133,7 @@ fn explain(scenario: &Scenario, index: usize) -> Explained {
                     period
                 );
             }
+            text += &perception_text(m, rules.total_concealment);
             if m.guess.right < m.guess.candidates {
                 text += &format!(
                     "  not pinpointed: strikes {} of {} squares where the target may stand\n",
@@ -147,6 +150,11 @@ fn explain(scenario: &Scenario, index: usize) -> Explained {
                 ("effective_ac", json!(p.ac)),
                 ("miss_chance", json!(p.miss_chance)),
                 ("rounds_per_attack", json!(period)),
+                ("range_penalty", json!(m.range_penalty)),
+                ("into_melee", json!(m.into_melee)),
+                ("unseen", json!(m.perception.unseen.map(Unseen::describe))),
+                ("blindsight", json!(m.perception.blindsight)),
+                ("blindsense", json!(m.perception.blindsense)),
                 (
                     "square_guess",
                     json!(format!("{}/{}", m.guess.right, m.guess.candidates)),
@@ -161,6 +169,64 @@ fn explain(scenario: &Scenario, index: usize) -> Explained {
         }
     }
     Explained { json, text }
+}
+
+/// Range increments and shooting into melee, with their reasons.
+fn ranged_text(
+    scenario: &Scenario,
+    field: &crate::scenario::Battlefield,
+    line: &crate::scenario::PlanLine,
+    distance_ft: i64,
+) -> String {
+    let rules = scenario.system.rules();
+    let attacker = &scenario.combatants[line.attacker];
+    let attack = &attacker.attacks[line.attack];
+    let mut text = String::new();
+    if let Ok(Some(r)) = situation::range(rules, attack, distance_ft) {
+        text += &format!(
+            "  range: {} ft with a {}-ft increment: increment {}, {:+}\n",
+            r.distance_ft, r.increment_ft, r.increment, r.penalty
+        );
+    }
+    if attack.kind == AttackKind::Ranged
+        && let Some(ally) = situation::engaged_ally(scenario, field, rules, line)
+    {
+        let ally = &scenario.combatants[ally];
+        let penalty = situation::into_melee_penalty(rules, attacker, attack);
+        text += &format!(
+            "  shooting into melee: {} ({}) is engaged with the target: {}\n",
+            ally.name,
+            ally.token,
+            match (rules.ranged.into_melee, penalty) {
+                (0, _) => format!("no penalty in {}", rules.name),
+                (_, 0) => "no penalty (precise shot)".to_string(),
+                (_, p) => format!("{p:+} (`precise_shot = true` removes it)"),
+            }
+        );
+    }
+    text
+}
+
+/// What the attacker sees of the target, when it is not simply in view.
+fn perception_text(m: &crate::plan::Modifiers, total: u8) -> String {
+    let p = m.perception;
+    let mut text = String::new();
+    if let Some(unseen) = p.unseen {
+        text += &format!(
+            "  unseen: {}: total concealment {total}%",
+            unseen.describe()
+        );
+        text += if p.blindsight {
+            ", but blindsight reaches it: no concealment\n"
+        } else if p.blindsense {
+            "; blindsense pinpoints its square\n"
+        } else {
+            "\n"
+        };
+    } else if p.blindsight && m.concealment == 0 {
+        text += "  blindsight reaches the target: concealment ignored\n";
+    }
+    text
 }
 
 fn point(p: Point) -> Value {

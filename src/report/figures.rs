@@ -400,6 +400,7 @@ mod tests {
             sweep: Some(sweep),
             heatmap: None,
             exact_notes: Vec::new(),
+            rule_notes: Vec::new(),
             interrupted: false,
         }
     }

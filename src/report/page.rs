@@ -156,6 +156,7 @@ fn notes(results: &Results) -> Vec<String> {
             text(s, "covering", i)
         ));
     }
+    notes.extend(results.rule_notes.iter().cloned());
     notes.extend(results.exact_notes.iter().cloned());
     notes
 }

@@ -28,6 +28,8 @@ pub struct Results {
     pub heatmap: Option<Table>,
     /// Why exact figures are missing, where they are.
     pub exact_notes: Vec<String>,
+    /// What the rules changed from the file as written (the plan's notes).
+    pub rule_notes: Vec<String>,
     /// The run was stopped by Ctrl-C: the figures come from the trials completed before.
     pub interrupted: bool,
 }
@@ -55,6 +57,7 @@ impl Results {
             sweep: None,
             heatmap: None,
             exact_notes,
+            rule_notes: plan.notes.clone(),
             interrupted: false,
         }
     }
@@ -78,6 +81,7 @@ impl Results {
             doc.insert(table.name.into(), table.json());
         }
         doc.insert("exact_notes".into(), Value::from(self.exact_notes.clone()));
+        doc.insert("rule_notes".into(), Value::from(self.rule_notes.clone()));
         doc.insert("interrupted".into(), Value::from(self.interrupted));
         Value::Object(doc)
     }

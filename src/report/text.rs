@@ -56,7 +56,7 @@ pub fn summary_text(results: &Results) -> String {
         out += "\n";
         out += &aligned(&rows);
     }
-    for note in &results.exact_notes {
+    for note in results.rule_notes.iter().chain(&results.exact_notes) {
         out += &format!("\nnote: {note}\n");
     }
     out

@@ -31,6 +31,13 @@ pub struct Condition {
     pub no_ranged: bool,
     /// Conditions whose numbers this one replaces when both are listed (SF pinned).
     pub replaces: &'static [&'static str],
+    /// Attacks against the creature face total concealment (invisible).
+    pub unseen: bool,
+    /// Every creature the creature attacks has total concealment (blinded).
+    pub sightless: bool,
+    /// The ranged `ac` entry does not apply when the attacker is adjacent (d20 Modern
+    /// footnote 1: prone, sitting, kneeling).
+    pub ranged_ac_needs_distance: bool,
 }
 
 impl Condition {
@@ -46,6 +53,9 @@ impl Condition {
         helpless: false,
         no_ranged: false,
         replaces: &[],
+        unseen: false,
+        sightless: false,
+        ranged_ac_needs_distance: false,
     };
 }
 
@@ -61,8 +71,9 @@ pub struct ConditionEffect {
 }
 
 /// Adds the listed conditions for one kind of attack: different conditions add up, a
-/// replaced one is dropped, and the harshest Dex rule wins.
-pub fn combine(conditions: &[&Condition], melee: bool) -> ConditionEffect {
+/// replaced one is dropped, and the harshest Dex rule wins. `adjacent` drops the ranged
+/// AC entries that need distance.
+pub fn combine(conditions: &[&Condition], melee: bool, adjacent: bool) -> ConditionEffect {
     let pick = |pair: (i32, i32)| if melee { pair.0 } else { pair.1 };
     let active = conditions.iter().filter(|c| {
         !conditions
@@ -79,7 +90,9 @@ pub fn combine(conditions: &[&Condition], melee: bool) -> ConditionEffect {
     };
     for c in active {
         effect.attack += pick(c.attack);
-        effect.ac += pick(c.ac);
+        if melee || !adjacent || !c.ranged_ac_needs_distance {
+            effect.ac += pick(c.ac);
+        }
         effect.attacked += pick(c.attacked);
         effect.dex = effect.dex.max(c.dex);
         effect.helpless |= c.helpless;
@@ -122,7 +135,20 @@ mod tests {
             replaces: &["grappled"],
             ..Condition::NONE
         };
-        assert_eq!(combine(&[&grappled, &pinned], true).ac, -6);
-        assert_eq!(combine(&[&grappled], true).ac, -2);
+        assert_eq!(combine(&[&grappled, &pinned], true, true).ac, -6);
+        assert_eq!(combine(&[&grappled], true, true).ac, -2);
+    }
+
+    #[test]
+    fn ranged_ac_that_needs_distance_is_dropped_next_to_the_attacker() {
+        let prone = Condition {
+            name: "prone",
+            ac: (-4, 4),
+            ranged_ac_needs_distance: true,
+            ..Condition::NONE
+        };
+        assert_eq!(combine(&[&prone], false, false).ac, 4);
+        assert_eq!(combine(&[&prone], false, true).ac, 0);
+        assert_eq!(combine(&[&prone], true, true).ac, -4);
     }
 }

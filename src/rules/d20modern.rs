@@ -3,7 +3,7 @@
 use super::conditions::{Condition, DexRule};
 use super::{
     CdgDcAdds, CoupDeGraceRule, CoverBonus, CoverLevel, CritRule, FlankPartner, MissChanceTiming,
-    RuleSet, SystemId,
+    RangeSense, RangedRule, RuleSet, SystemId,
 };
 
 const HELPLESS: Condition = Condition {
@@ -13,9 +13,10 @@ const HELPLESS: Condition = Condition {
     ..Condition::NONE
 };
 
-static CONDITIONS: [Condition; 17] = [
+static CONDITIONS: [Condition; 18] = [
     Condition {
         name: "prone",
+        ranged_ac_needs_distance: true,
         attack: (-4, -2),
         ac: (-4, 4),
         ..Condition::NONE
@@ -24,15 +25,18 @@ static CONDITIONS: [Condition; 17] = [
         name: "invisible",
         attack: (2, 2),
         target_dex: DexRule::LoseBonus,
+        unseen: true,
         ..Condition::NONE
     },
     Condition {
         name: "sitting",
+        ranged_ac_needs_distance: true,
         ac: (-2, 2),
         ..Condition::NONE
     },
     Condition {
         name: "kneeling",
+        ranged_ac_needs_distance: true,
         ac: (-2, 2),
         ..Condition::NONE
     },
@@ -46,6 +50,13 @@ static CONDITIONS: [Condition; 17] = [
         name: "cowering",
         ac: (-2, -2),
         dex: DexRule::LoseBonus,
+        ..Condition::NONE
+    },
+    Condition {
+        name: "blinded",
+        ac: (-2, -2),
+        dex: DexRule::LoseBonus,
+        sightless: true,
         ..Condition::NONE
     },
     Condition {
@@ -149,6 +160,8 @@ pub static D20MODERN: RuleSet = RuleSet {
     adjacent_concealment_whole_space: true,
     soft_cover_needs_target_size: true,
     striking_the_cover: true,
+    ranged: RangedRule::WITH_INTO_MELEE,
+    range_senses: &[RangeSense::Blindsight],
     interpretations: &[
         "cover degrees from the 4 corner lines: 1 blocked one-quarter, 2 one-half, 3 three-quarters, 4 (with line of effect) nine-tenths",
         "a creature in the line (soft cover) is one-half cover (+4 Defense)",

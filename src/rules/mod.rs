@@ -9,12 +9,14 @@ mod d20modern;
 mod pf1;
 mod pf1_conditions;
 mod pf1_variant;
+mod ranged;
 mod starfinder;
 
 use std::fmt;
 use std::str::FromStr;
 
 pub use conditions::{Condition, ConditionEffect, DexRule, combine, dex_adjustment};
+pub use ranged::{RangeSense, RangedRule};
 
 /// A rule system an experiment can name with `system = "…"`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -408,6 +410,10 @@ pub struct RuleSet {
     /// An attack that misses only because of a creature's cover can strike that creature
     /// (d20 Modern, RULES.md §3.1).
     pub striking_the_cover: bool,
+    /// Range increments and shooting into melee.
+    pub ranged: RangedRule,
+    /// The senses with a range (`senses = ["blindsight 30"]`) creatures have here.
+    pub range_senses: &'static [RangeSense],
     /// Readings of ambiguous rules this system's numbers rely on, for reports.
     pub interpretations: &'static [&'static str],
 }
@@ -528,6 +534,30 @@ impl RuleSet {
             );
         }
         out += "Area attacks: damage rolled, then a save (natural 1 fails, 20 succeeds); cover from the point of origin adds its Reflex bonus; evasion: none on a successful Reflex save for half; improved evasion: also half on a failure\n";
+        let ranged = &self.ranged;
+        out += &format!(
+            "Range: {:+} per full range increment beyond the first; at most {} increments ({} thrown)\n",
+            ranged.per_increment, ranged.max_increments, ranged.max_increments_thrown
+        );
+        out += &if ranged.into_melee == 0 {
+            "Shooting into melee: no penalty\n".to_string()
+        } else {
+            format!(
+                "Shooting into melee: {:+} against a target engaged in melee with an ally of the attacker (either threatens the other; a helpless ally does not count); `precise_shot = true` removes it\n",
+                ranged.into_melee
+            )
+        };
+        out += &format!(
+            "Unseen: an invisible target, or any target of a blinded attacker, has total concealment ({}%) and its square must be guessed unless the plan line says `pinpointed = true`{}\n",
+            self.total_concealment,
+            self.range_senses
+                .iter()
+                .map(|s| match s {
+                    RangeSense::Blindsight => "; blindsight ignores concealment within its range",
+                    RangeSense::Blindsense => "; blindsense pinpoints the square within its range",
+                })
+                .collect::<String>()
+        );
         if self.soft_cover_needs_target_size {
             out += "Soft cover: only from a creature at least the target's size\n";
         }

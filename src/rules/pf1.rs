@@ -3,7 +3,7 @@
 use super::pf1_conditions::PF1_CONDITIONS;
 use super::{
     CdgDcAdds, CoupDeGraceRule, CoverBonus, CoverLevel, CritRule, FlankPartner, MissChanceTiming,
-    RuleSet, SystemId,
+    RangeSense, RangedRule, RuleSet, SystemId,
 };
 
 pub static PF1: RuleSet = RuleSet {
@@ -48,6 +48,8 @@ pub static PF1: RuleSet = RuleSet {
     adjacent_concealment_whole_space: true,
     soft_cover_needs_target_size: false,
     striking_the_cover: false,
+    ranged: RangedRule::WITH_INTO_MELEE,
+    range_senses: &[RangeSense::Blindsight, RangeSense::Blindsense],
     interpretations: &[
         "a natural 20 on the confirmation roll confirms, a natural 1 fails (RULES.md Ambiguity 16)",
         "a critical hit rolls the damage expression `multiplier` times, constants included",
@@ -56,6 +58,6 @@ pub static PF1: RuleSet = RuleSet {
         "several concealment sources: the highest miss chance, never a sum (Ambiguity 23)",
         "helpless: Dex contribution -5 and -4 AC against melee, never also +4 to hit (Ambiguity 11)",
         "pinned: -4 AC against melee only and denied Dex, as in the table (Ambiguity 12)",
-        "entangled and grappled: their Dex penalty is not applied to AC; use ac_mod if it matters",
+        "entangled: its -4 Dex is applied as -2 AC and -2 on ranged attacks; grappled's -4 Dex is not applied (use ac_mod)",
     ],
 };

@@ -11,21 +11,24 @@ const HELPLESS: Condition = Condition {
     ..Condition::NONE
 };
 
-pub static PF1_CONDITIONS: [Condition; 20] = [
+pub static PF1_CONDITIONS: [Condition; 21] = [
     Condition {
         name: "dazzled",
         attack: (-1, -1),
         ..Condition::NONE
     },
+    // −2 on attacks, and −4 Dex: a further −2 on ranged attacks and −2 AC.
     Condition {
         name: "entangled",
-        attack: (-2, -2),
+        attack: (-2, -4),
+        ac: (-2, -2),
         ..Condition::NONE
     },
     Condition {
         name: "invisible",
         attack: (2, 2),
         target_dex: DexRule::LoseBonus,
+        unseen: true,
         ..Condition::NONE
     },
     Condition {
@@ -55,6 +58,7 @@ pub static PF1_CONDITIONS: [Condition; 20] = [
         name: "blinded",
         ac: (-2, -2),
         dex: DexRule::LoseBonus,
+        sightless: true,
         ..Condition::NONE
     },
     Condition {
@@ -87,6 +91,10 @@ pub static PF1_CONDITIONS: [Condition; 20] = [
     },
     Condition {
         name: "asleep",
+        ..HELPLESS
+    },
+    Condition {
+        name: "bound",
         ..HELPLESS
     },
     Condition {

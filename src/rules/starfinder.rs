@@ -3,7 +3,7 @@
 use super::conditions::{Condition, DexRule};
 use super::{
     CdgDcAdds, CoupDeGraceRule, CoverBonus, CoverLevel, CritRule, FlankPartner, MissChanceTiming,
-    RuleSet, SystemId,
+    RangeSense, RangedRule, RuleSet, SystemId,
 };
 
 const HELPLESS: Condition = Condition {
@@ -29,6 +29,7 @@ static CONDITIONS: [Condition; 22] = [
     Condition {
         name: "blinded",
         ac: (-2, -2),
+        sightless: true,
         ..Condition::NONE
     },
     Condition {
@@ -126,6 +127,7 @@ static CONDITIONS: [Condition; 22] = [
     Condition {
         name: "invisible",
         target_ac: (-2, -2),
+        unseen: true,
         ..Condition::NONE
     },
 ];
@@ -172,6 +174,11 @@ pub static STARFINDER: RuleSet = RuleSet {
     adjacent_concealment_whole_space: true,
     soft_cover_needs_target_size: false,
     striking_the_cover: false,
+    ranged: RangedRule {
+        into_melee: 0,
+        ..RangedRule::WITH_INTO_MELEE
+    },
+    range_senses: &[RangeSense::Blindsight, RangeSense::Blindsense],
     interpretations: &[
         "a critical hit is a natural 20 whose total also reaches AC; no threat ranges, no confirmation, damage rolled twice",
         "helpless: Dex counts as -5 and melee attacks get +4; not flat-footed unless its cause says so (Ambiguity 13)",

@@ -40,7 +40,8 @@ use crate::attack::Portion;
 use crate::dice::{CritSpec, Dice};
 use crate::error::{Error, InputError, did_you_mean};
 use crate::map::{self, Grid, Point, Space, Terrain, Vision};
-use crate::rules::{CoverLevel, RuleSet, SIZES, Size, SystemId};
+use crate::rules::{CoverLevel, RangeSense, RuleSet, SIZES, Size, SystemId};
+use crate::situation::RangeSenses;
 pub use raw::RawTerrain;
 use raw::{RawAttack, RawCombatant, RawExperiment, RawPlanLine};
 pub use source::Source;
@@ -113,6 +114,12 @@ pub struct Combatant {
     pub conditions: Vec<&'static str>,
     /// Senses that see through darkness or dim light.
     pub vision: Vision,
+    /// Blindsight and blindsense, with their ranges.
+    pub range_senses: RangeSenses,
+    /// Miss chance (percent) of its own against every attack: blur, displacement.
+    pub concealment: u8,
+    /// Precise Shot: no penalty for shooting into melee.
+    pub precise_shot: bool,
     pub attacks: Vec<Attack>,
 }
 
@@ -185,6 +192,8 @@ pub struct Attack {
     /// A crossbow (or other weapon usable prone) in systems where prone forbids ranged.
     pub crossbow: bool,
     pub range_increment: i32,
+    /// Thrown, not shot: the system's shorter maximum range.
+    pub thrown: bool,
     /// Starfinder: the armor class the attack targets.
     pub vs: ArmorClass,
     /// Area attacks: the save as far as the attack sets it (the DC may come from the
@@ -224,9 +233,10 @@ pub struct PlanLine {
     pub overrides: Overrides,
     /// Where the line is written, for errors found later (e.g. total cover).
     pub span: Range<usize>,
-    /// The attacker knows the square of a target it cannot see; `false` makes it guess
-    /// among the squares the target could be in.
-    pub pinpointed: bool,
+    /// Whether the attacker knows the square of a target with total concealment (`false`:
+    /// it guesses among the squares the target could be in). Unset: an unseen target
+    /// (invisible, or the attacker blinded) must be guessed, any other is known.
+    pub pinpointed: Option<bool>,
     /// Area attacks: the save, with the plan line's overrides applied.
     pub area: Option<AreaSave>,
     /// Area attacks: the grid intersection the effect bursts from (`None`: it comes from
@@ -448,22 +458,17 @@ impl Validator<'_> {
                 ));
             }
         };
-        let mut vision = Vision::default();
-        for sense in &c.senses {
-            match sense.get_ref().as_str() {
-                "darkvision" => vision.darkvision = true,
-                "low-light" => vision.low_light = true,
-                other => {
-                    return Err(self.err(
-                        sense.span(),
-                        format!(
-                            "unknown or unsupported sense `{other}`: expected darkvision or low-light{}",
-                            did_you_mean(other, ["darkvision", "low-light"])
-                        ),
-                    ));
-                }
+        let (vision, range_senses) = self.senses(&c.senses, rules)?;
+        let concealment = match &c.concealment {
+            Some(v) if !(0..=100).contains(v.get_ref()) => {
+                return Err(self.err(
+                    v.span(),
+                    "concealment is a miss chance in percent: 0 to 100 (blur 20, displacement 50)",
+                ));
             }
-        }
+            Some(v) => *v.get_ref() as u8,
+            None => 0,
+        };
         let mut conditions = Vec::new();
         for name in &c.conditions {
             let condition = rules.condition(name.get_ref()).ok_or_else(|| {
@@ -539,8 +544,75 @@ impl Validator<'_> {
             immune_to_crits: c.immune_to_crits,
             conditions,
             vision,
+            range_senses,
+            concealment,
+            precise_shot: c.precise_shot,
             attacks,
         })
+    }
+
+    /// `senses = ["darkvision", "blindsight 30"]`: sight in the dark, and the system's
+    /// senses with a range in feet.
+    fn senses(
+        &self,
+        senses: &[Spanned<String>],
+        rules: &RuleSet,
+    ) -> Result<(Vision, RangeSenses), InputError> {
+        let mut vision = Vision::default();
+        let mut ranged = RangeSenses::default();
+        let mut known = vec!["darkvision", "low-light"];
+        known.extend(rules.range_senses.iter().map(|s| s.key()));
+        for sense in senses {
+            let text = sense.get_ref().trim();
+            let (name, range) = text.split_once(' ').unwrap_or((text, ""));
+            let range_sense = rules.range_senses.iter().find(|s| s.key() == name);
+            match (name, range_sense) {
+                ("darkvision", _) if range.is_empty() => vision.darkvision = true,
+                ("low-light", _) if range.is_empty() => vision.low_light = true,
+                (_, Some(&kind)) => {
+                    let feet = range
+                        .trim()
+                        .trim_end_matches("ft")
+                        .trim_end_matches("ft.")
+                        .trim()
+                        .parse::<i32>()
+                        .ok()
+                        .filter(|f| (1..=10_000).contains(f))
+                        .ok_or_else(|| {
+                            self.err(
+                                sense.span(),
+                                format!(
+                                    "`{name}` needs its range in feet, 1 to 10000: e.g. `{name} 30`"
+                                ),
+                            )
+                        })?;
+                    match kind {
+                        RangeSense::Blindsight => ranged.blindsight = Some(feet),
+                        RangeSense::Blindsense => ranged.blindsense = Some(feet),
+                    }
+                }
+                _ => {
+                    return Err(self.err(
+                        sense.span(),
+                        format!(
+                            "unknown or unsupported sense `{text}` in {}: expected {}{}",
+                            rules.name,
+                            known
+                                .iter()
+                                .map(|k| if k.starts_with("blind") {
+                                    format!("`{k} FEET`")
+                                } else {
+                                    format!("`{k}`")
+                                })
+                                .collect::<Vec<_>>()
+                                .join(", "),
+                            did_you_mean(name, known.iter().copied())
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok((vision, ranged))
     }
 
     fn unique_tokens(&self, raw: &[Spanned<RawCombatant>]) -> Result<(), InputError> {
@@ -659,6 +731,9 @@ impl Validator<'_> {
             Some(r) => *r.get_ref() as i32,
             None => 0,
         };
+        if let Some(t) = a.thrown.as_ref().filter(|_| kind != AttackKind::Ranged) {
+            return Err(self.err(t.span(), "thrown is for ranged attacks only"));
+        }
         Ok(Attack {
             name: a.name.get_ref().clone(),
             kind,
@@ -669,6 +744,7 @@ impl Validator<'_> {
             reach_weapon: a.reach_weapon,
             crossbow: a.crossbow,
             range_increment,
+            thrown: a.thrown.as_ref().is_some_and(|t| *t.get_ref()),
             vs,
             save: save.unwrap_or(SaveKind::Reflex),
             dc,
@@ -1171,7 +1247,7 @@ action = "full"
             (
                 "hp = 30",
                 "hpp = 30",
-                "t.toml:18:1: unknown field `hpp`, expected one of `token`, `name`, `side`, `size`, `ac`, `eac`, `kac`, `dex`, `hp`, `con`, `fort`, `level`, `reflex`, `will`, `elevation`, `conditions`, `senses`, `immune_to_crits`, `terrain`, `evasion`, `attack` (did you mean `hp`?)",
+                "t.toml:18:1: unknown field `hpp`, expected one of `token`, `name`, `side`, `size`, `ac`, `eac`, `kac`, `dex`, `hp`, `con`, `fort`, `level`, `reflex`, `will`, `elevation`, `conditions`, `senses`, `immune_to_crits`, `concealment`, `precise_shot`, `terrain`, `evasion`, `attack` (did you mean `hp`?)",
             ),
             (
                 "action = \"full\"",

@@ -94,6 +94,11 @@ pub struct RawCombatant {
     pub senses: Vec<Spanned<String>>,
     #[serde(default)]
     pub immune_to_crits: bool,
+    /// A miss chance of its own against every attack (blur 20, displacement 50).
+    pub concealment: Option<Spanned<i64>>,
+    /// Precise Shot: no penalty for shooting into melee.
+    #[serde(default)]
+    pub precise_shot: bool,
     /// The terrain symbol under the combatant's letter (it stands in fog, dim light…).
     pub terrain: Option<Spanned<String>>,
     pub evasion: Option<Spanned<String>>,
@@ -119,6 +124,8 @@ pub struct RawAttack {
     #[serde(default)]
     pub crossbow: bool,
     pub range_increment: Option<Spanned<i64>>,
+    /// A thrown weapon: fewer range increments than a projectile weapon.
+    pub thrown: Option<Spanned<bool>>,
     /// Starfinder: the armor class the attack targets, `eac` or `kac`.
     pub vs: Option<Spanned<String>>,
 }
@@ -135,18 +142,13 @@ pub struct RawPlanLine {
     pub flanking: Option<bool>,
     pub attack_mod: Option<i32>,
     pub ac_mod: Option<i32>,
-    #[serde(default = "pinpointed_by_default")]
-    pub pinpointed: bool,
+    pub pinpointed: Option<bool>,
     /// Area attacks: the grid intersection the effect bursts from, and overrides of the
     /// attack's save.
     pub origin: Option<Spanned<Vec<i64>>>,
     pub save: Option<Spanned<String>>,
     pub dc: Option<Spanned<i64>>,
     pub on_save: Option<Spanned<String>>,
-}
-
-fn pinpointed_by_default() -> bool {
-    true
 }
 
 /// An attack bonus: one number, or a full attack's iteratives as a list.

@@ -92,6 +92,11 @@ fn measure(plan: &Plan, tally: &Tally, exact: &Exact, figure: Figure) -> (f64, f
 
 fn check(cases: &[Case]) {
     assert!(cases.len() >= 6, "at least 6 scenarios per system");
+    check_each(cases);
+}
+
+/// Every case's figures against its hand fractions, exactly and by Monte Carlo.
+fn check_each(cases: &[Case]) {
     for case in cases {
         let text = format!(
             "system = \"{}\"\ntrials = {TRIALS}\nseed = 11\nrounds = {}\n{}",
@@ -183,7 +188,8 @@ plan = [
         Case {
             // Helpless, AC 18 with Dex +3: Dex counts as −5 and −4 against melee, so 18 − 3 −
             // 5 − 4 = 6: +0 hits on 6+ (3/4), threat on 20 confirmed on 6+: 3/80. Ranged:
-            // 18 − 3 − 5 = 10, hits on 10+ (11/20).
+            // 18 − 3 − 5 = 10, and B shoots into the melee where A fights T (−4): hits on
+            // 14+ (7/20).
             name: "helpless",
             system: "pf1",
             rounds: 1,
@@ -197,7 +203,7 @@ plan = [
   { attacker = "A", target = "T", attack = "club" },
   { attacker = "B", target = "T", attack = "bow" },
 ]"#,
-            expect: &[(Hit(0), 3, 4), (Crit(0), 3, 80), (Hit(1), 11, 20)],
+            expect: &[(Hit(0), 3, 4), (Crit(0), 3, 80), (Hit(1), 7, 20)],
         },
         Case {
             // T lies in darkness and A has no darkvision: total concealment, so the coup de
@@ -551,6 +557,222 @@ combatant = [
 ]
 plan = [{ attacker = "A", target = "T", attack = "club" }]"#,
             expect: &[(Hit(0), 4, 5)],
+        },
+    ]);
+}
+
+/// Invisible T stands in the open with 8 free squares around it (a guess is 1 of 9), A
+/// 10 ft from it, B (blindsense) and C (blindsight) 15 ft from it.
+const UNSEEN: &str = r#"map = """
+.B...
+.A.T.
+.C...
+"""
+combatant = [
+  { token = "A", ac = 15, attack = [{ name = "bow", kind = "ranged", bonus = 5, damage = "1d6" }] },
+  { token = "B", ac = 15, senses = ["blindsense 30"], attack = [{ name = "bow", kind = "ranged", bonus = 5, damage = "1d6" }] },
+  { token = "C", ac = 15, senses = ["blindsight 15"], attack = [{ name = "bow", kind = "ranged", bonus = 5, damage = "1d6" }] },
+  { token = "T", ac = 15, hp = 90, conditions = ["invisible"] },
+]
+plan = [
+  { attacker = "A", target = "T", attack = "bow" },
+  { attacker = "B", target = "T", attack = "bow" },
+  { attacker = "C", target = "T", attack = "bow" },
+  { attacker = "A", target = "T", attack = "bow", pinpointed = true },
+]"#;
+
+#[test]
+fn unseen_targets_have_total_concealment_in_every_system() {
+    // +5 against AC 15 hits on 10+ (11/20); a 20 threatens, confirmed on 10+ (11/400).
+    // Unseen: 50% miss chance, and the square guessed among 9 (1/18 of every hit):
+    // 11/360, crits 11/7200. Blindsense pinpoints the square: 11/40 (crits 11/800).
+    // Blindsight within range ignores the concealment: 11/20. Starfinder crits are a
+    // natural 20 reaching AC: 1/20, unseen 1/360, pinpointed 1/40. The variant rolls the
+    // d% first; the product is the same.
+    let pf1_like = |name, system| Case {
+        name,
+        system,
+        rounds: 1,
+        body: UNSEEN,
+        expect: &[
+            (Hit(0), 11, 360),
+            (Crit(0), 11, 7200),
+            (Hit(1), 11, 40),
+            (Crit(1), 11, 800),
+            (Hit(2), 11, 20),
+            (Crit(2), 11, 400),
+            (Hit(3), 11, 40),
+        ],
+    };
+    check_each(&[
+        pf1_like("invisible-pf1", "pf1"),
+        pf1_like("invisible-variant", "pf1-variant"),
+        Case {
+            name: "invisible-starfinder",
+            system: "starfinder",
+            rounds: 1,
+            body: UNSEEN,
+            expect: &[
+                (Hit(0), 11, 360),
+                (Crit(0), 1, 360),
+                (Hit(1), 11, 40),
+                (Crit(1), 1, 40),
+                (Hit(2), 11, 20),
+                (Crit(2), 1, 20),
+            ],
+        },
+        Case {
+            // d20 Modern has `blinded` now: everything the blinded attacker attacks has total
+            // concealment, guessed (11/360) unless the plan pinpoints it (11/40).
+            name: "blinded-d20modern",
+            system: "d20modern",
+            rounds: 1,
+            body: r#"map = """
+.....
+.A.T.
+.....
+"""
+combatant = [
+  { token = "A", ac = 15, conditions = ["blinded"], attack = [{ name = "pistol", kind = "ranged", bonus = 5, damage = "2d6" }] },
+  { token = "T", ac = 15, hp = 90 },
+]
+plan = [
+  { attacker = "A", target = "T", attack = "pistol" },
+  { attacker = "A", target = "T", attack = "pistol", pinpointed = true },
+]"#,
+            expect: &[
+                (Hit(0), 11, 360),
+                (Crit(0), 11, 7200),
+                (Hit(1), 11, 40),
+                (Crit(1), 11, 800),
+            ],
+        },
+    ]);
+}
+
+/// A shoots T 25 ft away (the third 10-ft increment) while F, A's ally, threatens T; P
+/// has Precise Shot.
+const RANGE_AND_MELEE: &str = r#"map = """
+A....T
+....F.
+......
+.....P
+"""
+combatant = [
+  { token = "A", ac = 15, attack = [{ name = "bow", kind = "ranged", bonus = 13, damage = "1d8", range_increment = 10 }] },
+  { token = "P", side = "A", ac = 15, precise_shot = true, attack = [{ name = "bow", kind = "ranged", bonus = 5, damage = "1d8" }] },
+  { token = "F", side = "A", ac = 15, attack = [{ name = "sword", bonus = 0, damage = "1d8" }] },
+  { token = "T", ac = 15, hp = 90 },
+]
+plan = [
+  { attacker = "A", target = "T", attack = "bow" },
+  { attacker = "P", target = "T", attack = "bow" },
+]"#;
+
+#[test]
+fn range_increments_and_shooting_into_melee() {
+    // A: +13, third increment −4, into melee −4: +5 against AC 15 hits on 10+ (11/20), a
+    // 20 confirmed on 10+ (11/400). P: Precise Shot, no increment: +5, the same. In
+    // Starfinder there is no into-melee penalty: A is +9, hits on 6+ (3/4); P +5 (11/20);
+    // crits a natural 20 reaching AC (1/20).
+    let pf1_like = |name, system| Case {
+        name,
+        system,
+        rounds: 1,
+        body: RANGE_AND_MELEE,
+        expect: &[
+            (Hit(0), 11, 20),
+            (Crit(0), 11, 400),
+            (Hit(1), 11, 20),
+            (Crit(1), 11, 400),
+        ],
+    };
+    check_each(&[
+        pf1_like("range-pf1", "pf1"),
+        pf1_like("range-variant", "pf1-variant"),
+        pf1_like("range-d20modern", "d20modern"),
+        Case {
+            name: "range-starfinder",
+            system: "starfinder",
+            rounds: 1,
+            body: RANGE_AND_MELEE,
+            expect: &[
+                (Hit(0), 3, 4),
+                (Crit(0), 1, 20),
+                (Hit(1), 11, 20),
+                (Crit(1), 1, 20),
+            ],
+        },
+    ]);
+}
+
+#[test]
+fn smaller_fidelity_rules() {
+    check_each(&[
+        Case {
+            // d20 Modern footnote 1: prone's ranged +4 does not apply next to the attacker.
+            // A (adjacent): +5 against 15 hits on 10+ (11/20), crits 11/400. B (15 ft): 19,
+            // hits on 14+ (7/20), crits 7/400.
+            name: "prone-footnote",
+            system: "d20modern",
+            rounds: 1,
+            body: r#"map = "AT..B"
+combatant = [
+  { token = "A", ac = 15, attack = [{ name = "pistol", kind = "ranged", bonus = 5, damage = "2d6" }] },
+  { token = "B", ac = 15, attack = [{ name = "pistol", kind = "ranged", bonus = 5, damage = "2d6" }] },
+  { token = "T", ac = 15, hp = 90, conditions = ["prone"] },
+]
+plan = [
+  { attacker = "A", target = "T", attack = "pistol" },
+  { attacker = "B", target = "T", attack = "pistol" },
+]"#,
+            expect: &[
+                (Hit(0), 11, 20),
+                (Crit(0), 11, 400),
+                (Hit(1), 7, 20),
+                (Crit(1), 7, 400),
+            ],
+        },
+        Case {
+            // Entangled (PF1): −2 on attacks and −4 Dex, so −4 on ranged attacks and −2 AC.
+            // A shoots at +9 − 4 = +5 against 17 − 2 = 15: 11/20. B strikes at +7 − 2 = +5:
+            // 11/20.
+            name: "entangled",
+            system: "pf1",
+            rounds: 1,
+            body: r#"map = "A..TB"
+combatant = [
+  { token = "A", ac = 15, conditions = ["entangled"], attack = [{ name = "bow", kind = "ranged", bonus = 9, damage = "1d6" }] },
+  { token = "B", ac = 15, conditions = ["entangled"], attack = [{ name = "sword", bonus = 7, damage = "1d6" }] },
+  { token = "T", ac = 17, hp = 90, conditions = ["entangled"] },
+]
+plan = [
+  { attacker = "A", target = "T", attack = "bow" },
+  { attacker = "B", target = "T", attack = "sword" },
+]"#,
+            expect: &[(Hit(0), 11, 20), (Hit(1), 11, 20)],
+        },
+        Case {
+            // A creature's own concealment: blur 20% keeps 4/5 of 11/20 = 11/25 (crits 11/500);
+            // displacement 50% is not total concealment: no guess, 11/40.
+            name: "blur-and-displacement",
+            system: "pf1",
+            rounds: 1,
+            body: r#"map = """
+A.T
+...
+..D
+"""
+combatant = [
+  { token = "A", ac = 15, attack = [{ name = "bow", kind = "ranged", bonus = 5, damage = "1d6" }] },
+  { token = "T", ac = 15, hp = 90, concealment = 20 },
+  { token = "D", ac = 15, hp = 90, concealment = 50 },
+]
+plan = [
+  { attacker = "A", target = "T", attack = "bow" },
+  { attacker = "A", target = "D", attack = "bow" },
+]"#,
+            expect: &[(Hit(0), 11, 25), (Crit(0), 11, 500), (Hit(1), 11, 40)],
         },
     ]);
 }
