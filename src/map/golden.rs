@@ -345,7 +345,13 @@ fn ranged_cover() {
 
 /// A cover tally as text: `k=2 soft improved low total` (`melee ` first for adjacent melee).
 fn tally_text(v: &CoverVerdict) -> String {
-    let flag = |on: bool, name: &str| if on { format!(" {name}") } else { String::new() };
+    let flag = |on: bool, name: &str| {
+        if on {
+            format!(" {name}")
+        } else {
+            String::new()
+        }
+    };
     format!(
         "{}k={}{}{}{}{}",
         if v.tally.adjacent { "melee " } else { "" },
@@ -424,8 +430,16 @@ fn low_walls() {
 fn areas_from_a_point() {
     // The wall's seam hides the target from the origin: a burst cannot reach it, while a
     // spread of 15 ft or more goes round the corner (the verdict drops its cover).
-    check(&["A....", "..#..", "..#T.", "....."], "A>T origin:1,2", "k=4 total at 15 ft");
-    check(&["A....", ".....", "...T.", "....."], "A>T origin:1,2", "k=0 at 15 ft");
+    check(
+        &["A....", "..#..", "..#T.", "....."],
+        "A>T origin:1,2",
+        "k=4 total at 15 ft",
+    );
+    check(
+        &["A....", ".....", "...T.", "....."],
+        "A>T origin:1,2",
+        "k=0 at 15 ft",
+    );
 }
 
 #[test]
@@ -471,8 +485,16 @@ fn lighting() {
 fn flanking_and_threat() {
     // A flanking partner must threaten: across the corner where two walls meet it has
     // no line of effect to the target, so no flank (RULES.md §4).
-    check(&["P#..", "#T..", "..F."], "F>T flank:P", "P has no line of effect");
-    check(&["P...", ".T..", "..F."], "F>T flank:P", "flanked (5,5)-(1,1)");
+    check(
+        &["P#..", "#T..", "..F."],
+        "F>T flank:P",
+        "P has no line of effect",
+    );
+    check(
+        &["P...", ".T..", "..F."],
+        "F>T flank:P",
+        "flanked (5,5)-(1,1)",
+    );
     let ogre = [".......", ".F.....", "..OOR..", "..OO...", "....C.."];
     check(&ogre, "F>O flank:C O=2", "flanked (3,3)-(9,9)");
     check(&ogre, "F>O flank:R O=2", "no line");
