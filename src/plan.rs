@@ -623,6 +623,7 @@ pub fn line_parts(
     if let Some(field) = &scenario.battlefield {
         let v = line_verdict(scenario, field, rules, line);
         check_reach(scenario, line, &v, attack)?;
+        check_radius(scenario, line, &v, attack)?;
         if attack.kind != AttackKind::Area {
             seen = Sighting {
                 miss_chance: v.concealment,
@@ -822,6 +823,26 @@ fn check_reach(
         ));
     }
     Ok(())
+}
+
+/// An area with a radius reaches only targets that far from its origin: a target beyond
+/// it is an input error at the plan line (and a refused square on a heatmap).
+fn check_radius(
+    scenario: &Scenario,
+    line: &PlanLine,
+    verdict: &LineVerdict,
+    attack: &crate::scenario::Attack,
+) -> Result<(), InputError> {
+    match (attack.radius, verdict.origin_distance_ft) {
+        (Some(radius), Some(feet)) if feet > i64::from(radius) => Err(scenario.source.error(
+            line.span.clone(),
+            format!(
+                "`{}` is {feet} ft from the origin of `{}`, beyond its {radius}-ft radius: move the origin or leave the target out",
+                scenario.combatants[line.target].token, attack.name
+            ),
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// The system's condition entries for validated names.

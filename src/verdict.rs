@@ -11,7 +11,7 @@ use crate::map::{
     Reach,
 };
 use crate::rules::{CoverLevel, FlankPartner, RuleSet};
-use crate::scenario::{AttackKind, Battlefield, Combatant, PlanLine, Scenario};
+use crate::scenario::{AreaShape, AttackKind, Battlefield, Combatant, PlanLine, Scenario};
 
 /// The map's verdict on one attacker → target line.
 #[derive(Debug, Clone)]
@@ -36,6 +36,10 @@ pub struct LineVerdict {
     /// With soft cover: the creature (combatant index) giving it, the first one the
     /// deciding lines cross from the attacker's side.
     pub covering: Option<usize>,
+    /// Area attacks with an origin: feet from the origin to the target's nearest square.
+    pub origin_distance_ft: Option<i64>,
+    /// A spread: it goes round corners, so cover neither blocks it nor adds to Reflex.
+    pub spread: bool,
 }
 
 /// A flanking partner (combatant index) and the line between the two centres.
@@ -61,26 +65,94 @@ pub fn map_config(rules: &RuleSet) -> Config {
     }
 }
 
-/// The cover level a tally of blocked lines gives against one attack: cover kinds never
-/// stack, the best one for the defender counts (RULES.md §3.2).
-pub fn cover_level(rules: &RuleSet, tally: &LineTally, melee: bool) -> CoverLevel {
-    if tally.adjacent {
-        return if tally.k > 0 {
-            rules.adjacent_melee_cover
-        } else {
-            CoverLevel::None
-        };
+/// What cover is worth against one attack: its AC bonus against melee or ranged attacks,
+/// or its Reflex bonus against an area effect.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Against {
+    Melee,
+    Ranged,
+    Area,
+}
+
+/// How one plan line turns a tally of blocked lines into a cover level.
+#[derive(Debug, Clone, Copy)]
+pub struct CoverRules<'a> {
+    pub rules: &'a RuleSet,
+    pub against: Against,
+    /// `[options] partial_cover`: `false` gives full cover where partial cover would be.
+    pub partial_cover: bool,
+}
+
+impl CoverRules<'_> {
+    /// The bonus a level gives against this attack; 0 for a level the system lacks.
+    pub fn worth(&self, level: CoverLevel) -> i32 {
+        match self.against {
+            Against::Melee => self.rules.cover_ac(level, true),
+            Against::Ranged => self.rules.cover_ac(level, false),
+            Against::Area => self.rules.cover_bonus(level).map_or(0, |c| c.reflex),
+        }
     }
-    // Scored for every candidate corner and square: no allocation here.
-    let by_lines = rules.cover_by_lines[usize::from(tally.k.min(4))];
-    let improved = (tally.improved && tally.k > 0).then_some(rules.improved_cover);
-    let soft = tally.soft.then_some(CoverLevel::Soft);
-    [Some(by_lines), improved, soft]
-        .into_iter()
-        .flatten()
-        .filter(|&level| rules.cover_bonus(level).is_some())
-        .max_by_key(|&level| rules.cover_ac(level, melee))
-        .unwrap_or(CoverLevel::None)
+
+    /// The cover level a tally gives: cover kinds never stack, the best one for the
+    /// defender counts (RULES.md §3.2); lines only a low wall blocks give at most the
+    /// system's low-obstacle level; a level that is worth nothing against this attack
+    /// (soft cover against reach, against an area) is no cover, so what `check` prints
+    /// is what the numbers apply.
+    pub fn level(&self, tally: &LineTally) -> CoverLevel {
+        let rules = self.rules;
+        let hard = tally.k - tally.low;
+        let (walls, with_low) = if tally.adjacent {
+            let any = |k: u8| {
+                if k > 0 {
+                    rules.adjacent_melee_cover
+                } else {
+                    CoverLevel::None
+                }
+            };
+            (any(hard), any(tally.k))
+        } else {
+            let by_lines = |k: u8| self.full(rules.cover_by_lines[usize::from(k.min(4))]);
+            (by_lines(hard), by_lines(tally.k))
+        };
+        let low = self.at_most(with_low, rules.low_obstacle_cover);
+        let improved = tally.improved.then_some(rules.improved_cover);
+        let soft = tally.soft.then_some(CoverLevel::Soft);
+        // Scored for every candidate corner and square: no allocation here.
+        [Some(walls), Some(low), improved, soft]
+            .into_iter()
+            .flatten()
+            .filter(|&level| rules.cover_bonus(level).is_some() && self.worth(level) > 0)
+            .max_by_key(|&level| self.worth(level))
+            .unwrap_or(CoverLevel::None)
+    }
+
+    /// Partial cover is full cover when the experiment turns partial cover off.
+    fn full(&self, level: CoverLevel) -> CoverLevel {
+        if level == CoverLevel::Partial && !self.partial_cover {
+            CoverLevel::Cover
+        } else {
+            level
+        }
+    }
+
+    /// The lesser of two levels, by their AC bonus against ranged attacks.
+    fn at_most(&self, level: CoverLevel, cap: CoverLevel) -> CoverLevel {
+        let ac = |l| self.rules.cover_ac(l, false);
+        if ac(level) > ac(cap) { cap } else { level }
+    }
+}
+
+/// The map procedure that judges cover for an attack: the adjacent-melee test for melee
+/// (the map falls back to the corner lines when the target is not adjacent), the corner
+/// lines for everything else and, where the system says so, for melee made with reach
+/// (natural reach over 5 ft or a reach weapon) even against an adjacent target.
+pub fn cover_procedure(rules: &RuleSet, melee: bool, reach: Reach) -> MapAttack {
+    let with_reach = reach.feet > 5 || reach.weapon;
+    if melee && !(with_reach && rules.reach_uses_ranged_cover) {
+        MapAttack::Melee
+    } else {
+        MapAttack::Ranged
+    }
 }
 
 /// How a combatant's melee attack reaches (its own reach, or its size's natural reach).
@@ -134,22 +206,32 @@ pub fn line_verdict(
         vision: attacker.vision,
         config: map_config(rules),
     };
-    let score = |tally: &LineTally| {
-        let level = cover_level(rules, tally, melee);
-        if area {
-            rules.cover_bonus(level).map_or(0, |c| c.reflex)
-        } else {
-            rules.cover_ac(level, melee)
-        }
+    let cover_ctx = Ctx {
+        attack: cover_procedure(rules, melee, reach_of(attacker, attack)),
+        ..ctx
     };
-    let cover_lines = match line.origin.filter(|_| area) {
-        Some(origin) => map::cover_from_point(&field.grid, origin, to, &ctx, &score),
-        None => map::cover(&field.grid, from, to, &ctx, &score),
+    let judge = CoverRules {
+        rules,
+        against: match attack.kind {
+            AttackKind::Melee => Against::Melee,
+            AttackKind::Ranged => Against::Ranged,
+            AttackKind::Area => Against::Area,
+        },
+        partial_cover: scenario.options.partial_cover,
     };
-    let cover = if cover_lines.total {
+    let score = |tally: &LineTally| judge.worth(judge.level(tally));
+    let origin = line.origin.filter(|_| area);
+    let cover_lines = match origin {
+        Some(origin) => map::cover_from_point(&field.grid, origin, to, &cover_ctx, &score),
+        None => map::cover(&field.grid, from, to, &cover_ctx, &score),
+    };
+    let spread = area && attack.shape == AreaShape::Spread;
+    let cover = if spread {
+        CoverLevel::None
+    } else if cover_lines.total {
         CoverLevel::Total
     } else {
-        cover_level(rules, &cover_lines.tally, melee)
+        judge.level(&cover_lines.tally)
     };
     let covering = (cover == CoverLevel::Soft)
         .then(|| first_creature_crossed(scenario, field, &creatures, line, &cover_lines))
@@ -190,6 +272,8 @@ pub fn line_verdict(
         target_ground: map::ground_elevation(&field.grid, to, target.elevation),
         guess: square_guess(field, line.target),
         covering,
+        origin_distance_ft: origin.map(|p| map::distance_from_point(p, to)),
+        spread,
     }
 }
 
@@ -261,7 +345,8 @@ fn square_guess(field: &Battlefield, target: usize) -> SquareGuess {
 }
 
 /// The first creature that flanks the target with the attacker (RULES.md §4): hostile to
-/// the target (or, in d20 Modern, an ally of the attacker), threatening it, placed so the
+/// the target (or, in d20 Modern, an ally of the attacker), threatening it (in reach, and
+/// with line of effect: total cover from it means no threat), placed so the
 /// line between the centres crosses opposite borders of the target's space.
 fn flank_partner(
     scenario: &Scenario,
@@ -283,7 +368,10 @@ fn flank_partner(
             };
             i != line.attacker && i != line.target && counts
         })
-        .filter(|&(i, c)| threatens_with_any(rules, c, &field.spaces[i], to))
+        .filter(|&(i, c)| {
+            let at = &field.spaces[i];
+            threatens_with_any(rules, c, at, to) && map::line_of_effect(&field.grid, at, to)
+        })
         .find_map(|(i, _)| {
             map::flanking(&field.spaces[line.attacker], &field.spaces[i], to)
                 .map(|line| Flank { partner: i, line })

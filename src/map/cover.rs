@@ -23,11 +23,6 @@ pub struct Config {
     /// Adjacent melee: concealment only when the target's whole space is concealed
     /// (PF1/SF); `false` applies the line test instead (HV, RULES.md §8.20).
     pub concealment_whole_space: bool,
-    /// A line running along one face of a wall is blocked (SPEC.md §4). `false` blocks a
-    /// line along an edge only where blocking squares lie on both sides of it (a seam
-    /// inside a wall), so creatures side by side along a wall or down a corridor do not
-    /// give each other cover.
-    pub wall_faces_block: bool,
 }
 
 impl Default for Config {
@@ -35,7 +30,6 @@ impl Default for Config {
         Config {
             low_wall_both: false,
             concealment_whole_space: true,
-            wall_faces_block: true,
         }
     }
 }
@@ -70,10 +64,12 @@ pub struct LineTally {
     pub k: u8,
     /// Some line crosses another creature's square (never in adjacent melee).
     pub soft: bool,
-    /// Some blocked line is blocked by an improved-cover square.
+    /// Some blocked line is blocked by an improved-cover square (not only thanks to a low
+    /// wall).
     pub improved: bool,
-    /// Some blocked line is blocked by a counting low wall.
-    pub low: bool,
+    /// How many of the `k` blocked lines only a counting low wall blocks: the caller caps
+    /// the cover they give at the system's low-obstacle level.
+    pub low: u8,
     /// The adjacent-melee test: `k` of 16 lines, and any blocked line means cover.
     pub adjacent: bool,
 }
@@ -139,6 +135,13 @@ pub fn cover(
         to: pick.to,
         lines: pick.lines(&sight),
     }
+}
+
+/// Whether some line joins a corner of `from` to a corner of `to` without walls blocking
+/// it: without one, `to` has total cover from `from` (a flanking partner behind it does
+/// not threaten, RULES.md §4).
+pub fn line_of_effect(grid: &Grid, from: &Space, to: &Space) -> bool {
+    !Sightlines::new(grid, from, to, &[], &Config::default()).total()
 }
 
 /// Cover of `target` against an effect spreading from a grid intersection (a burst's
@@ -210,8 +213,8 @@ fn tally(lines: &[Line], adjacent: bool) -> LineTally {
     LineTally {
         k: blocked.clone().count() as u8,
         soft: !adjacent && lines.iter().any(|l| l.creature),
-        improved: blocked.clone().any(|l| l.improved),
-        low: blocked.clone().any(|l| l.low),
+        improved: blocked.clone().any(|l| l.improved && !l.low),
+        low: blocked.clone().filter(|l| l.low).count() as u8,
         adjacent,
     }
 }

@@ -3,16 +3,21 @@
 //!
 //! A question reads `A>T KIND [OPTION…]`, or `place`:
 //! - `A>T`: attacker letter `A`, target letter `T`;
-//! - KIND: `melee` | `ranged` (cover), `conceal` | `conceal-melee`, `flank:P` (partner
-//!   `P`), `threat`, `line:x,y-x,y` (one line between a corner of each space), `height`
-//!   (ground elevations, the target flying 5 ft up);
+//! - KIND: `melee` | `ranged` (the cover tally), `melee:SYSTEM` | `ranged:SYSTEM` (the
+//!   cover level that system's rules give, through [`crate::verdict`]), `conceal` |
+//!   `conceal-melee`, `flank:P` (partner `P`), `threat`, `line:x,y-x,y` (one line between
+//!   a corner of each space), `origin:x,y` (an area's cover tally from that point, and the
+//!   target's distance from it), `height` (ground elevations, the target flying 5 ft up);
 //! - OPTION: `O=2` (letter `O` fills 2×2; default 1), `hv` (variant low walls and
-//!   concealment), `faces-off`, `low-light`, `darkvision`, `under:~` (paint the target's
-//!   squares), `paint:x,y,~`, `reach:10` / `reach:10w` (the attacker's reach, `w` = reach
-//!   weapon; default 5 ft per square of space), `partner:10w` (the flank partner's reach).
+//!   concealment), `partial-off` (`[options] partial_cover = false`), `low-light`,
+//!   `darkvision`, `under:~` (paint the target's squares), `paint:x,y,~`, `reach:10` /
+//!   `reach:10w` (the attacker's reach, `w` = reach weapon; default 5 ft per square of
+//!   space), `partner:10w` (the flank partner's reach).
 
 use super::sight::Sightlines;
 use super::*;
+use crate::rules::SystemId;
+use crate::verdict::{Against, CoverRules, cover_procedure, map_config};
 
 /// Golden-map extras: `|` arrow slit, `^` a platform 10 ft up.
 fn legend() -> [(char, Terrain); 2] {
@@ -57,6 +62,7 @@ struct Question<'q> {
     paint: Vec<(Option<Square>, char)>,
     reach: Option<Reach>,
     partner_reach: Option<Reach>,
+    partial_cover: bool,
 }
 
 fn question(text: &str) -> Question<'_> {
@@ -77,6 +83,7 @@ fn question(text: &str) -> Question<'_> {
         paint: Vec::new(),
         reach: None,
         partner_reach: None,
+        partial_cover: true,
     };
     let reach = |r: &str| Reach {
         feet: r.trim_end_matches('w').parse().unwrap(),
@@ -89,7 +96,7 @@ fn question(text: &str) -> Question<'_> {
                 q.config.low_wall_both = true;
                 q.config.concealment_whole_space = false;
             }
-            "faces-off" => q.config.wall_faces_block = false,
+            "partial-off" => q.partial_cover = false,
             "low-light" => q.vision.low_light = true,
             "darkvision" => q.vision.darkvision = true,
             "under" => q.paint.push((None, value.parse().unwrap())),
@@ -157,17 +164,6 @@ fn answer(map: &[&str], text: &str) -> Result<String, MapError> {
     }
     let grid = &parsed.grid;
     let creatures: Vec<Space> = spaces.iter().map(|(_, s)| *s).collect();
-    let attack = if q.kind.ends_with("melee") || q.kind.starts_with("flank") {
-        Attack::Melee
-    } else {
-        Attack::Ranged
-    };
-    let ctx = Ctx {
-        attack,
-        creatures: &creatures,
-        vision: q.vision,
-        config: q.config,
-    };
     let natural = |s: &Space| Reach {
         feet: 5 * s.side(),
         weapon: false,
@@ -180,18 +176,44 @@ fn answer(map: &[&str], text: &str) -> Result<String, MapError> {
         }
     };
     let (kind, arg) = q.kind.split_once(':').unwrap_or((q.kind, ""));
+    let melee = kind.ends_with("melee") || kind == "flank";
+    let system = (!arg.is_empty() && matches!(kind, "melee" | "ranged"))
+        .then(|| arg.parse::<SystemId>().unwrap());
+    let attack = match system {
+        Some(system) => cover_procedure(system.rules(), melee, q.reach.unwrap_or(natural(&a))),
+        None if melee => Attack::Melee,
+        None => Attack::Ranged,
+    };
+    let ctx = Ctx {
+        attack,
+        creatures: &creatures,
+        vision: q.vision,
+        config: system.map_or(q.config, |s| map_config(s.rules())),
+    };
+    let (kind, arg) = q.kind.split_once(':').unwrap_or((q.kind, ""));
     Ok(match kind {
-        "melee" | "ranged" => {
-            let v = cover(grid, &a, &t, &ctx, &pf1_score);
-            format!(
-                "{}k={}{}{}{}{}",
-                if v.tally.adjacent { "melee " } else { "" },
-                v.tally.k,
-                flag(v.tally.soft, "soft"),
-                flag(v.tally.improved, "improved"),
-                flag(v.tally.low, "low"),
-                flag(v.total, "total"),
-            )
+        "melee" | "ranged" => match system {
+            Some(system) => {
+                let judge = CoverRules {
+                    rules: system.rules(),
+                    against: if melee {
+                        Against::Melee
+                    } else {
+                        Against::Ranged
+                    },
+                    partial_cover: q.partial_cover,
+                };
+                let score = |t: &LineTally| judge.worth(judge.level(t));
+                let v = cover(grid, &a, &t, &ctx, &score);
+                format!("{}{}", judge.level(&v.tally), flag(v.total, "total"))
+            }
+            None => tally_text(&cover(grid, &a, &t, &ctx, &pf1_score)),
+        },
+        "origin" => {
+            let origin = point(arg);
+            let v = cover_from_point(grid, origin, &t, &ctx, &pf1_score);
+            let feet = distance_from_point(origin, &t);
+            format!("{} at {feet} ft", tally_text(&v))
         }
         "conceal" | "conceal-melee" => {
             let v = concealment(grid, &a, &t, &ctx);
@@ -207,6 +229,8 @@ fn answer(map: &[&str], text: &str) -> Result<String, MapError> {
                 format!("{} can't reach", q.letters.0)
             } else if !threatens(&p, &t, q.partner_reach.unwrap_or(natural(&p))) {
                 format!("{partner} can't reach")
+            } else if !line_of_effect(grid, &p, &t) {
+                format!("{partner} has no line of effect")
             } else if let Some(l) = flanking(&a, &p, &t) {
                 let (f, t) = (l.from, l.to);
                 format!("flanked ({},{})-({},{})", f.x2, f.y2, t.x2, t.y2)
@@ -243,61 +267,100 @@ fn adjacent_melee() {
     let ogre = ["..........", "....OO....", "...FOO....", ".........."];
     check(&ogre, "F>O melee O=2", "melee k=0");
     check(&ogre, "O>F melee O=2", "melee k=0");
-    // The rogue stands below the wall square; the ogre is up and to her right. Her
-    // corner under the wall sees the ogre only through or along the wall, so every pair
-    // of squares has blocked lines: the best pair (ogre square (3,1)) has 4 of 16.
+    // The rogue stands below the wall square; the ogre is up and to her right. Lines from
+    // her corners into the ogre's square beside the wall cross the wall, so every pair of
+    // squares has blocked lines: the best pair (ogre square (3,1)) has 2 of 16.
     let rogue = ["..OO.", ".#OO.", ".R...", "....."];
-    check(&rogue, "R>O melee O=2", "melee k=4");
-    // Adjacency is mutual and the candidate pairs are the same both ways: the ogre's own
-    // adjacent melee at her is judged by the same lines.
-    check(&rogue, "O>R melee O=2", "melee k=4");
-    // Judged by the ranged procedure instead (reading "Large natural reach uses the ranged
-    // procedure" for adjacent targets too): her corner under the wall is always blocked,
-    // along the wall's face at best, so she keeps partial cover...
-    check(&rogue, "O>R ranged O=2", "k=1");
-    // ...unless wall faces do not block, and then she has none.
-    check(&rogue, "O>R ranged O=2 faces-off", "k=0");
-    check(&rogue, "R>O melee O=2 faces-off", "melee k=2");
+    check(&rogue, "R>O melee O=2", "melee k=2");
+    // Adjacency is mutual and the candidate pairs are the same both ways.
+    check(&rogue, "O>R melee O=2", "melee k=2");
+    // The ranged procedure from the ogre's best corner: the line along the wall's face is
+    // clear, so she has no cover...
+    check(&rogue, "O>R ranged O=2", "k=0");
+    // ...which is how Pathfinder judges the ogre's reach (Cover Example #2): the ogre has
+    // cover from her, she has none from it; a Medium ogre would be judged in melee.
+    check(&rogue, "R>O melee:pf1 O=2", "cover");
+    check(&rogue, "O>R melee:pf1 O=2", "none");
+    check(&rogue, "O>R melee:pf1-variant O=2", "none");
+    check(&rogue, "O>R melee:starfinder O=2", "cover");
+    check(&rogue, "O>R melee:pf1 O=2 reach:5", "cover");
+    // A reach weapon judges by the ranged procedure too; soft cover then counts only in
+    // the variant (RULES.md Ambiguity 6), so pf1 reports no cover rather than `soft`.
+    check(&["AgT"], "A>T melee:pf1 reach:10w", "none");
+    check(&["AgT"], "A>T melee:pf1-variant reach:10w", "soft");
     // Diagonal neighbours across the corner where two walls meet: no line at all.
     let crook = ["A#", "#T"];
     check(&crook, "A>T melee", "melee k=16 total");
-    check(&crook, "A>T melee faces-off", "melee k=16 total");
 }
 
 #[test]
 fn corridors_and_wall_faces() {
-    // A line along a wall's face is blocked (SPEC §4), so down a corridor the best corner
-    // still has the 2 lines along its side wall blocked...
+    // A line along a wall's face is clear (SPEC §4): straight down a corridor, no cover.
     let corridor = ["######", "A....T", "######"];
-    check(&corridor, "A>T ranged", "k=2");
-    check(&corridor, "A>T ranged faces-off", "k=0");
-    // ...and two creatures side by side in a corridor give each other cover in melee.
-    let side_by_side = ["####", ".FO.", "####"];
-    check(&side_by_side, "F>O melee", "melee k=6");
-    check(&side_by_side, "F>O melee faces-off", "melee k=0");
-    // A wall along one side only: the attacker's other corner is clear.
+    check(&corridor, "A>T ranged", "k=0");
+    check(&corridor, "A>T ranged:pf1", "none");
+    // Two creatures side by side in a 5-ft corridor, or along one wall, fight without cover.
+    check(&["####", ".FO.", "####"], "F>O melee", "melee k=0");
+    check(&["####", ".FO.", "...."], "F>O melee", "melee k=0");
     check(&["######", "A....T", "......"], "A>T ranged", "k=0");
+    // A wall beside the target, the archer in the open: no cover.
+    check(&["......", "A....T", ".....#"], "A>T ranged:pf1", "none");
+    check(&["......", "A...#T", "......"], "A>T ranged:pf1", "cover");
+    // A creature standing in a doorway, shot from straight in front: no cover; from the
+    // side of the room, the door frame hides part of it.
+    let doorway = ["...A...", ".......", "###T###", "......."];
+    check(&doorway, "A>T ranged:pf1", "none");
+    let aside = ["A......", ".......", "###T###", "......."];
+    check(&aside, "A>T ranged:pf1", "partial");
+    // A long seam inside a thick wall still blocks a line that runs along it.
+    check(&["A##.", ".##T"], "A>T line:1,1-3,1", "wall");
 }
 
 #[test]
 fn ranged_cover() {
-    // The cleric shoots past the wall's lower end: every ogre square keeps 2 corners on
-    // or above the line y = 3 where the wall ends, so the best is 2 blocked lines.
+    // Cover Example #3: the cleric shoots past the wall's lower end; some lines from her
+    // best corner still pass through the wall, so the ogre has cover.
     let cleric = [".......", "C...#..", "....#OO", ".....OO", "......."];
     check(&cleric, "C>O ranged O=2", "k=2");
-    // The wall beside the ogre hides its corners (6,4) and (7,4) from every corner of the
-    // sorcerer, and each ogre square has one of them: she sees more than half of it.
+    check(&cleric, "C>O ranged:pf1 O=2", "cover");
+    // Cover Example #4: the wall beside the ogre hides one corner of each of its squares
+    // from the sorcerer; she sees more than half of it: partial cover, full cover when the
+    // experiment turns partial cover off.
     let sorcerer = ["S.........", "...", "...", ".....#OO..", "......OO.."].map(wide);
     let sorcerer = sorcerer.each_ref().map(String::as_str);
     check(&sorcerer, "S>O ranged O=2", "k=1");
+    check(&sorcerer, "S>O ranged:pf1 O=2", "partial");
+    check(&sorcerer, "S>O ranged:pf1 O=2 partial-off", "cover");
+    check(&sorcerer, "S>O ranged:starfinder O=2 partial-off", "cover");
     // A creature in the line: soft cover, whichever corner.
     check(&["A..g..T"], "A>T ranged", "k=0 soft");
-    // A wall square exactly between two creatures in a row: no line of effect.
+    // A target right behind a one-square pillar: the lines along the pillar's faces are
+    // clear, so cover, not total cover.
     let pillar = [".....", "A.#.T", "....."];
-    check(&pillar, "A>T ranged", "k=4 total");
-    check(&pillar, "A>T ranged faces-off", "k=2");
+    check(&pillar, "A>T ranged", "k=2");
+    check(&pillar, "A>T ranged:pf1", "cover");
     // An arrow slit in a wall: blocked lines, flagged improved, yet line of effect.
     check(&["#####", "A.|.T", "#####"], "A>T ranged", "k=4 improved");
+}
+
+/// A cover tally as text: `k=2 soft improved low total` (`melee ` first for adjacent melee).
+fn tally_text(v: &CoverVerdict) -> String {
+    let flag = |on: bool, name: &str| {
+        if on {
+            format!(" {name}")
+        } else {
+            String::new()
+        }
+    };
+    format!(
+        "{}k={}{}{}{}{}",
+        if v.tally.adjacent { "melee " } else { "" },
+        v.tally.k,
+        flag(v.tally.soft, "soft"),
+        flag(v.tally.improved, "improved"),
+        flag(v.tally.low > 0, "low"),
+        flag(v.total, "total"),
+    )
 }
 
 /// Pads a map row with floor to 10 squares.
@@ -312,9 +375,13 @@ fn lines_at_lattice_points() {
     let (touch, pinch) = (["A....", ".#...", "....T"], ["A.#..", ".#...", "....T"]);
     check(&touch, "A>T line:0,0-4,2", "clear");
     check(&pinch, "A>T line:0,0-4,2", "wall");
-    // Along the top faces of the walls (1,1) and (2,1), from (1,1) to (3,1)...
-    check(&["A...", ".##T"], "A>T line:1,1-3,1", "wall");
-    check(&["A...", ".##T"], "A>T line:1,1-3,1 faces-off", "clear");
+    // Along the top faces of the walls (1,1) and (2,1), from (1,1) to (3,1): clear.
+    check(&["A...", ".##T"], "A>T line:1,1-3,1", "clear");
+    // The attacker's own corner (2,2) where two walls meet diagonally: a line leaving it
+    // into the quadrant opposite its square threads the gap and is blocked; one leaving
+    // along its own square's edge, past the wall's face, is clear.
+    check(&["T...", "..#.", ".#A."], "A>T line:2,2-1,1", "wall");
+    check(&["......", "..#...", ".#A..T"], "A>T line:2,2-5,2", "clear");
     // ...but (1,0)–(3,2) only touches the corner (2,1) of the wall (1,1).
     check(&["A....", ".#...", "...T."], "A>T line:1,0-3,2", "clear");
     // A diagonal wall seals the corner: every line crosses a wall or threads a pinch point
@@ -326,21 +393,53 @@ fn lines_at_lattice_points() {
 
 #[test]
 fn low_walls() {
-    // Low wall 5 ft from the target, 55 ft from the attacker.
-    check(&["A..........=T"], "A>T ranged", "k=4 low");
+    // Low wall 5 ft from the target, 55 ft from the attacker: on a one-row map the lines
+    // along its faces are clear, the 2 through it are blocked.
+    check(&["A..........=T"], "A>T ranged", "k=2 low");
     // 30 ft from the target counts; 35 ft does not.
-    check(&["A..........=.....T"], "A>T ranged", "k=4 low");
+    check(&["A..........=.....T"], "A>T ranged", "k=2 low");
     check(&["A..........=......T"], "A>T ranged", "k=0");
     // The attacker strictly closer to the wall ignores it; at equal distance it counts.
     check(&["A=..T"], "A>T ranged", "k=0");
-    check(&["A.=.T"], "A>T ranged", "k=4 low");
+    check(&["A.=.T"], "A>T ranged", "k=2 low");
+    // A low wall three squares long: the lines along its seams are blocked too.
+    let fence = ["..=..", "A.=.T", "..=.."];
+    check(&fence, "A>T ranged", "k=4 low");
     // The variant needs the attacker within 30 ft too.
     check(&["A..........=T"], "A>T ranged hv", "k=0");
-    check(&["A.=.T"], "A>T ranged hv", "k=4 low");
+    check(&fence, "A>T ranged hv", "k=4 low");
     // A Large attacker: PF1 counts the wall (the target's corner behind it is always
     // blocked); the variant does not, 2½ ft being less than half the ogre's height.
     check(&["OO=T", "OO.."], "O>T ranged O=2", "k=1 low");
     check(&["OO=T", "OO.."], "O>T ranged O=2 hv", "k=0");
+    // Low walls are low: every line blocked gives ordinary cover at most, never the
+    // variant's improved cover or d20 Modern's nine-tenths...
+    check(&fence, "A>T ranged:pf1", "cover");
+    check(&fence, "A>T ranged:pf1-variant", "cover");
+    check(&fence, "A>T ranged:starfinder", "cover");
+    check(&fence, "A>T ranged:d20modern", "quarter");
+    check(&["A=", ".T"], "A>T melee:pf1", "cover");
+    check(&["A=", ".T"], "A>T melee:d20modern", "quarter");
+    // ...while the same lines blocked by a wall give them.
+    let slits = ["..|..", "A.|.T", "..|.."];
+    check(&slits, "A>T ranged:pf1-variant", "improved");
+    check(&slits, "A>T ranged:d20modern", "nine-tenths");
+}
+
+#[test]
+fn areas_from_a_point() {
+    // The wall's seam hides the target from the origin: a burst cannot reach it, while a
+    // spread of 15 ft or more goes round the corner (the verdict drops its cover).
+    check(
+        &["A....", "..#..", "..#T.", "....."],
+        "A>T origin:1,2",
+        "k=4 total at 15 ft",
+    );
+    check(
+        &["A....", ".....", "...T.", "....."],
+        "A>T origin:1,2",
+        "k=0 at 15 ft",
+    );
 }
 
 #[test]
@@ -384,6 +483,18 @@ fn lighting() {
 
 #[test]
 fn flanking_and_threat() {
+    // A flanking partner must threaten: across the corner where two walls meet it has
+    // no line of effect to the target, so no flank (RULES.md §4).
+    check(
+        &["P#..", "#T..", "..F."],
+        "F>T flank:P",
+        "P has no line of effect",
+    );
+    check(
+        &["P...", ".T..", "..F."],
+        "F>T flank:P",
+        "flanked (5,5)-(1,1)",
+    );
     let ogre = [".......", ".F.....", "..OOR..", "..OO...", "....C.."];
     check(&ogre, "F>O flank:C O=2", "flanked (3,3)-(9,9)");
     check(&ogre, "F>O flank:R O=2", "no line");

@@ -24,7 +24,8 @@ pub struct End {
 pub enum Touch {
     /// The segment crosses the interior of this square.
     Through(Square),
-    /// The segment runs, for a positive length, along the edge between these two squares.
+    /// The segment runs, for a positive length, along the edge between these two squares:
+    /// the two can only block it together (a line along one wall's face is clear).
     Along(Square, Square),
     /// The segment passes the point where these two squares meet diagonally, from one side
     /// of the pair to the other: the two can only block it together.

@@ -47,11 +47,13 @@ mod props;
 use std::fmt;
 
 pub use concealment::{ConcealmentVerdict, concealment};
-pub use cover::{Attack, Config, CoverVerdict, Ctx, LineTally, Vision, cover, cover_from_point};
+pub use cover::{
+    Attack, Config, CoverVerdict, Ctx, LineTally, Vision, cover, cover_from_point, line_of_effect,
+};
 pub use flank::{Centre, FlankLine, flanking};
 pub use grid::{Grid, MAX_SIDE, ParsedMap, Terrain, Token, lookup, parse};
 pub use line::{Crossings, End, Touch, crossings, touches};
-pub use reach::{Reach, adjacent, distance, square_distance, threatens};
+pub use reach::{Reach, adjacent, distance, distance_from_point, square_distance, threatens};
 pub use sight::Line;
 pub use space::{MAX_SPACE_SIDE, Space, ground_elevation};
 

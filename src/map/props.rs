@@ -111,7 +111,6 @@ fn configs() -> [Config; 2] {
     let hv = Config {
         low_wall_both: true,
         concealment_whole_space: false,
-        wall_faces_block: false,
     };
     [Config::default(), hv]
 }
@@ -246,6 +245,33 @@ proptest! {
                 prop_assert!(after.total || !before.total);
                 let score = |g: &Grid| full(&cover(g, &s.attacker, &s.target, &c, &full).tally);
                 prop_assert!(score(&walled) >= score(&g));
+            }
+        }
+    }
+
+    #[test]
+    fn removing_a_wall_never_raises_cover(s in scene(), pick in 0usize..144) {
+        let g = grid(&s.rows);
+        let obstacles: Vec<Square> = (0..g.height() as i32)
+            .flat_map(|y| (0..g.width() as i32).map(move |x| Square { x, y }))
+            .filter(|q| {
+                let t = g.terrain(*q);
+                t.blocks || t.low || t.improved
+            })
+            .collect();
+        prop_assume!(!obstacles.is_empty());
+        let mut cleared = g.clone();
+        cleared.set(obstacles[pick % obstacles.len()], Terrain::FLOOR);
+        let creatures = [s.attacker, s.target, s.other];
+        for config in configs() {
+            for attack in [Attack::Ranged, Attack::Melee] {
+                let c = ctx(attack, &creatures, Vision::default(), config);
+                let verdict = |g: &Grid| cover(g, &s.attacker, &s.target, &c, &full);
+                let (before, after) = (verdict(&g), verdict(&cleared));
+                prop_assert!(full(&after.tally) <= full(&before.tally), "{:?} -> {:?}", before.tally, after.tally);
+                prop_assert!(before.total || !after.total);
+                let k = |g: &Grid| cover(g, &s.attacker, &s.target, &c, &by_k).tally.k;
+                prop_assert!(k(&cleared) <= k(&g));
             }
         }
     }

@@ -1,6 +1,6 @@
 //! Distance, adjacency, reach and threat with the PF1 diagonal rule.
 
-use super::Space;
+use super::{Point, Space};
 
 /// Feet per square.
 const SQUARE_FT: i64 = 5;
@@ -31,6 +31,23 @@ pub fn square_distance(dx: i64, dy: i64) -> i64 {
 pub fn distance(a: &Space, b: &Space) -> i64 {
     let (dx, dy) = gaps(a, b);
     square_distance(dx, dy)
+}
+
+/// Feet from a lattice point (an area's origin) to a space: to its nearest square,
+/// counted intersection to intersection up to that square's far corner, so a square is
+/// inside a burst of radius r when this is at most r (a 10-ft burst holds 12 squares).
+pub fn distance_from_point(origin: Point, space: &Space) -> i64 {
+    space
+        .squares()
+        .map(|s| {
+            let far = |lo: i32, p: i32| {
+                let (lo, p) = (i64::from(lo), i64::from(p));
+                (lo - p).abs().max((lo + 1 - p).abs())
+            };
+            square_distance(far(s.x, origin.x), far(s.y, origin.y))
+        })
+        .min()
+        .unwrap_or(0)
 }
 
 /// Whether two spaces share an edge or a corner without overlapping.
@@ -88,6 +105,19 @@ mod tests {
         assert!(adjacent(&at(4, 2, 1), &ogre));
         assert!(!adjacent(&at(0, 0, 1), &ogre));
         assert!(!adjacent(&at(3, 3, 1), &ogre));
+    }
+
+    #[test]
+    fn burst_squares_count_to_their_far_corner() {
+        let origin = Point { x: 5, y: 5 };
+        let inside = |r: i64| {
+            (0..10)
+                .flat_map(|y| (0..10).map(move |x| at(x, y, 1)))
+                .filter(|s| distance_from_point(origin, s) <= r)
+                .count()
+        };
+        assert_eq!((inside(5), inside(10), inside(15)), (4, 12, 24));
+        assert_eq!(distance_from_point(origin, &at(3, 3, 2)), 5);
     }
 
     #[test]

@@ -21,7 +21,9 @@ pub struct Line {
     pub to: Point,
     /// Blocked by walls alone: no line of effect along it.
     pub wall: bool,
-    /// A low wall that counts for this attacker and target helps block it.
+    /// Blocked only thanks to a low wall that counts for this attacker and target: walls
+    /// and improved-cover squares alone would leave it clear (low walls give at most
+    /// ordinary cover, RULES.md §3.1).
     pub low: bool,
     /// An improved-cover square (an arrow slit) helps block it.
     pub improved: bool,
@@ -162,30 +164,25 @@ impl Tracer<'_> {
                 home: self.target,
             },
         );
+        let (mut any, mut hard) = (false, false);
         touches(ends.0, ends.1, |touch| {
-            let (kinds, need_both) = match touch {
+            // A square's interior blocks alone; an edge or a pinch point needs both squares.
+            let [a, b] = match touch {
                 Touch::Through(s) => {
                     self.crossed(s, &mut line);
-                    let k = self.kind(s);
-                    ([k, k], false)
+                    [self.kind(s); 2]
                 }
-                Touch::Along(a, b) => ([self.kind(a), self.kind(b)], !self.config.wall_faces_block),
-                Touch::Pinch(a, b) => ([self.kind(a), self.kind(b)], true),
+                Touch::Along(a, b) | Touch::Pinch(a, b) => [self.kind(a), self.kind(b)],
             };
-            let [a, b] = kinds;
-            let blocks_with = |mask: u8| {
-                if need_both {
-                    a & mask != 0 && b & mask != 0
-                } else {
-                    (a | b) & mask != 0
-                }
-            };
+            let blocks_with = |mask: u8| a & mask != 0 && b & mask != 0;
             if blocks_with(WALL | LOW | IMPROVED) {
-                line.low |= (a | b) & LOW != 0;
+                any = true;
                 line.improved |= (a | b) & IMPROVED != 0;
             }
+            hard |= blocks_with(WALL | IMPROVED);
             line.wall |= blocks_with(WALL);
         });
+        line.low = any && !hard;
         line
     }
 

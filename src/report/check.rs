@@ -18,6 +18,13 @@ struct Explained {
 /// The check of a whole scenario: `(text, json)`.
 pub fn check(scenario: &Scenario) -> (String, Value) {
     let mut text = format!("{}  ({})\n\n", scenario.title, scenario.system);
+    let readings = scenario.options.readings();
+    for reading in &readings {
+        text += &format!("option: {reading}\n");
+    }
+    if !readings.is_empty() {
+        text += "\n";
+    }
     if !scenario.map.is_empty() {
         text += "map (x → right from 0, y ↓ down from 0):\n";
         for (y, row) in scenario.map.iter().enumerate() {
@@ -35,6 +42,7 @@ pub fn check(scenario: &Scenario) -> (String, Value) {
     let json = json!({
         "title": scenario.title,
         "system": scenario.system.key(),
+        "options": readings,
         "plan": lines.into_iter().map(|l| l.json).collect::<Vec<_>>(),
     });
     (text, json)
@@ -339,6 +347,12 @@ fn verdict_text(scenario: &Scenario, v: &LineVerdict) -> String {
         c.to.y
     );
     text += &lines_text(&c.lines);
+    if let Some(feet) = v.origin_distance_ft {
+        text += &format!("  area: the target is {feet} ft from the origin\n");
+    }
+    if v.spread {
+        text += "  spread: it goes round corners, so it needs no line of effect and cover adds nothing to Reflex\n";
+    }
     let k = &v.concealment_lines;
     text += &format!(
         "  concealment: {}%{} (terrain {}%, light {}%)\n",
@@ -398,5 +412,7 @@ fn verdict_json(scenario: &Scenario, v: &LineVerdict) -> Value {
         "distance_ft": v.distance_ft,
         "attacker_ground": v.attacker_ground,
         "target_ground": v.target_ground,
+        "origin_distance_ft": v.origin_distance_ft,
+        "spread": v.spread,
     })
 }

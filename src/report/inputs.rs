@@ -17,7 +17,8 @@ pub struct Inputs {
     /// The map rows, one character per square, with `[legend]` symbols replaced by the
     /// built-in symbol that draws like them (`#`, `=`, `~`, `,`, `:` or `.`).
     pub map: Vec<String>,
-    /// How the system's ambiguous rules are read (its `RuleSet::interpretations`).
+    /// How the system's ambiguous rules are read (its `RuleSet::interpretations`), then
+    /// what the experiment's `[options]` change.
     pub rule_readings: Vec<String>,
     /// The lines that decided each plan line's cover and flanking — the same verdicts
     /// `d20odds check` prints — so the map chart shows why a roll has its modifiers.
@@ -52,6 +53,7 @@ impl Inputs {
                 .interpretations
                 .iter()
                 .map(|r| r.to_string())
+                .chain(scenario.options.readings())
                 .collect(),
             deciding_lines: deciding_lines(scenario),
         }
@@ -249,7 +251,7 @@ mod tests {
                     "C → O: no cover (0 of 16 lines blocked), flanking with F",
                     [1, 0, 1]
                 ),
-                ("R → O: cover (4 of 16 lines blocked)", [0, 4, 0]),
+                ("R → O: cover (2 of 16 lines blocked)", [0, 2, 0]),
                 (
                     "A → O: soft cover (2 of 4 lines blocked, a creature in the way)",
                     [2, 2, 0]
@@ -258,7 +260,9 @@ mod tests {
                     "S → O: soft cover (4 of 4 lines blocked, a creature in the way)",
                     [0, 4, 0]
                 ),
-                ("O → F: no cover (0 of 16 lines blocked)", [1, 0, 0]),
+                // The ogre's 10-ft reach judges cover as a ranged attack.
+                ("O → F: no cover (0 of 4 lines blocked)", [4, 0, 0]),
+                ("O → R: no cover (0 of 4 lines blocked)", [4, 0, 0]),
             ]
         );
         let archer: Vec<((f64, f64), (f64, f64))> = segments
@@ -291,13 +295,11 @@ mod tests {
             1,
         );
         let scenario = Scenario::parse("x.toml", text.as_str()).unwrap();
-        let last = Inputs::from_scenario(&scenario)
-            .deciding_lines
-            .pop()
-            .unwrap();
+        let lines = Inputs::from_scenario(&scenario).deciding_lines;
+        let first = lines.iter().find(|l| l.label.starts_with("O → F")).unwrap();
         assert_eq!(
-            last.label,
-            "O → F: no cover (0 of 16 lines blocked) — the plan sets cover"
+            first.label,
+            "O → F: no cover (0 of 4 lines blocked) — the plan sets cover"
         );
         let mapless = "title = \"t\"\nsystem = \"pf1\"\n[[combatant]]\ntoken = \"A\"\nname = \"a\"\nside = \"x\"\nac = 10\n[[combatant.attack]]\nname = \"hit\"\nbonus = 1\ndamage = \"1d4\"\n[[combatant]]\ntoken = \"B\"\nname = \"b\"\nside = \"y\"\nac = 10\nhp = 5\n[[plan]]\nattacker = \"A\"\ntarget = \"B\"\nattack = \"hit\"\n";
         let scenario = Scenario::parse("m.toml", mapless).unwrap();

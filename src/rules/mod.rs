@@ -401,6 +401,17 @@ pub struct RuleSet {
     pub improved_cover: CoverLevel,
     /// The level of adjacent melee through a wall or low wall.
     pub adjacent_melee_cover: CoverLevel,
+    /// A melee attack made with reach (natural reach over 5 ft, or a reach weapon) judges
+    /// cover by the ranged procedure even against an adjacent target (PF1 Cover Example
+    /// #2; the variant's "large or larger").
+    pub reach_uses_ranged_cover: bool,
+    /// The most a low obstacle gives: ordinary cover (d20 Modern: one-quarter, "standing
+    /// behind a 3-ft. high wall"), never improved cover or its evasion.
+    pub low_obstacle_cover: CoverLevel,
+    /// A spread goes round corners: inside its radius it needs no line of effect from its
+    /// origin, and cover gives no Reflex bonus against it. `false`: the system's text has
+    /// no such rule, and `shape = "spread"` is refused.
+    pub spreads_round_corners: bool,
     /// Low walls count only when both creatures are within 30 ft and Medium or smaller.
     pub low_wall_both_creatures: bool,
     /// Adjacent melee: concealed only when the target's whole space is concealed.
@@ -558,6 +569,18 @@ impl RuleSet {
                 })
                 .collect::<String>()
         );
+        out += if self.spreads_round_corners {
+            "  a spread (`shape = \"spread\"`) goes round corners: inside its radius no line of effect is needed and cover gives no Reflex bonus\n"
+        } else {
+            "  no spreads: every area is a burst, judged from its point of origin\n"
+        };
+        out += &format!(
+            "Low obstacles: at most `{}` cover, never improved\n",
+            self.low_obstacle_cover
+        );
+        if self.reach_uses_ranged_cover {
+            out += "Reach: a melee attack with reach (over 5 ft, or a reach weapon) judges cover as a ranged attack, even against an adjacent target\n";
+        }
         if self.soft_cover_needs_target_size {
             out += "Soft cover: only from a creature at least the target's size\n";
         }

@@ -44,6 +44,9 @@ pub static PF1: RuleSet = RuleSet {
     ],
     improved_cover: CoverLevel::Improved,
     adjacent_melee_cover: CoverLevel::Cover,
+    reach_uses_ranged_cover: true,
+    low_obstacle_cover: CoverLevel::Cover,
+    spreads_round_corners: true,
     low_wall_both_creatures: false,
     adjacent_concealment_whole_space: true,
     soft_cover_needs_target_size: false,
@@ -51,6 +54,8 @@ pub static PF1: RuleSet = RuleSet {
     ranged: RangedRule::WITH_INTO_MELEE,
     range_senses: &[RangeSense::Blindsight, RangeSense::Blindsense],
     interpretations: &[
+        "a melee attack made with reach (natural reach over 5 ft or a reach weapon) judges cover as a ranged attack, even against an adjacent target (Cover Example #2)",
+        "a spread counts a target inside its radius when a square of it lies within the radius, counted from the origin to the square's far corner",
         "a natural 20 on the confirmation roll confirms, a natural 1 fails (RULES.md Ambiguity 16)",
         "a critical hit rolls the damage expression `multiplier` times, constants included",
         "minimum damage applies to the total of a hit, after the multiplier",

@@ -45,6 +45,9 @@ pub static PF1_VARIANT: RuleSet = RuleSet {
     ],
     improved_cover: CoverLevel::Improved,
     adjacent_melee_cover: CoverLevel::Cover,
+    reach_uses_ranged_cover: true,
+    low_obstacle_cover: CoverLevel::Cover,
+    spreads_round_corners: false,
     low_wall_both_creatures: true,
     adjacent_concealment_whole_space: false,
     soft_cover_needs_target_size: false,
@@ -52,6 +55,7 @@ pub static PF1_VARIANT: RuleSet = RuleSet {
     ranged: RangedRule::WITH_INTO_MELEE,
     range_senses: &[RangeSense::Blindsight, RangeSense::Blindsense],
     interpretations: &[
+        "a melee attack made with reach (Large natural reach or a reach weapon) judges cover as a ranged attack, even against an adjacent target",
         "cover from the 4 corner lines: 1-2 blocked lines cover, 3-4 improved; no partial level",
         "soft cover (+2 AC / +1 Reflex) applies to every attack, melee included",
         "concealment d% is rolled before the attack roll: at or under the miss chance no attack roll is made (no natural 20, no threat)",

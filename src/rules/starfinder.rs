@@ -170,6 +170,9 @@ pub static STARFINDER: RuleSet = RuleSet {
     ],
     improved_cover: CoverLevel::Improved,
     adjacent_melee_cover: CoverLevel::Cover,
+    reach_uses_ranged_cover: false,
+    low_obstacle_cover: CoverLevel::Cover,
+    spreads_round_corners: true,
     low_wall_both_creatures: false,
     adjacent_concealment_whole_space: true,
     soft_cover_needs_target_size: false,
@@ -180,6 +183,7 @@ pub static STARFINDER: RuleSet = RuleSet {
     },
     range_senses: &[RangeSense::Blindsight, RangeSense::Blindsense],
     interpretations: &[
+        "a spread counts a target inside its radius when a square of it lies within the radius, counted from the origin to the square's far corner",
         "a critical hit is a natural 20 whose total also reaches AC; no threat ranges, no confirmation, damage rolled twice",
         "helpless: Dex counts as -5 and melee attacks get +4; not flat-footed unless its cause says so (Ambiguity 13)",
         "paralyzed is not helpless: Dex -5 only",

@@ -27,6 +27,7 @@
 //! assert_eq!(scenario.plan.len(), 1);
 //! ```
 
+mod area;
 mod raw;
 mod source;
 mod sweep;
@@ -42,6 +43,7 @@ use crate::error::{Error, InputError, did_you_mean};
 use crate::map::{self, Grid, Point, Space, Terrain, Vision};
 use crate::rules::{CoverLevel, RangeSense, RuleSet, SIZES, Size, SystemId};
 use crate::situation::RangeSenses;
+pub use area::{AreaExtent, AreaShape, MAX_RADIUS_FT, Options};
 pub use raw::RawTerrain;
 use raw::{RawAttack, RawCombatant, RawExperiment, RawPlanLine};
 pub use source::Source;
@@ -78,6 +80,8 @@ pub struct Scenario {
     pub combatants: Vec<Combatant>,
     pub plan: Vec<PlanLine>,
     pub sweeps: Vec<Sweep>,
+    /// `[options]`: rule choices left to the experiment.
+    pub options: Options,
 }
 
 /// The parsed map: its terrain, and the space of every combatant (by combatant index).
@@ -201,6 +205,9 @@ pub struct Attack {
     pub save: SaveKind,
     pub dc: Option<i32>,
     pub on_save: Portion,
+    /// Area attacks: burst or spread, and the radius measured from the plan line's origin.
+    pub shape: AreaShape,
+    pub radius: Option<i32>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -307,6 +314,7 @@ impl Validator<'_> {
                 return Err(self.err(r.span(), format!("rounds must be 1 to {MAX_ROUNDS}")));
             }
         };
+        let options = self.options(raw.options.as_ref(), rules)?;
         let legend = self.legend(&raw)?;
         let combatants = raw
             .combatants
@@ -366,6 +374,7 @@ impl Validator<'_> {
             combatants,
             plan,
             sweeps,
+            options,
         })
     }
 
@@ -508,7 +517,7 @@ impl Validator<'_> {
         let attacks = c
             .attacks
             .iter()
-            .map(|a| self.attack(a, starfinder))
+            .map(|a| self.attack(a, rules))
             .collect::<Result<Vec<_>, _>>()?;
         for (i, a) in c.attacks.iter().enumerate() {
             if attacks[..i]
@@ -631,8 +640,9 @@ impl Validator<'_> {
         Ok(())
     }
 
-    fn attack(&self, raw: &Spanned<RawAttack>, starfinder: bool) -> Result<Attack, InputError> {
+    fn attack(&self, raw: &Spanned<RawAttack>, rules: &RuleSet) -> Result<Attack, InputError> {
         let a = raw.get_ref();
+        let starfinder = rules.system == SystemId::Starfinder;
         let kind = match &a.kind {
             None => AttackKind::Melee,
             Some(k) => match k.get_ref().as_str() {
@@ -683,6 +693,7 @@ impl Validator<'_> {
         };
         let SaveFields { save, dc, on_save } =
             self.save_fields(&a.save, &a.dc, &a.on_save, area)?;
+        let extent = self.area_extent(kind, a.shape.as_ref(), a.radius.as_ref(), rules)?;
         let vs = match &a.vs {
             None => ArmorClass::Kac,
             Some(v) if !starfinder => {
@@ -749,6 +760,8 @@ impl Validator<'_> {
             save: save.unwrap_or(SaveKind::Reflex),
             dc,
             on_save: on_save.unwrap_or(Portion::Half),
+            shape: extent.shape,
+            radius: extent.radius,
         })
     }
 
@@ -1117,6 +1130,17 @@ impl Validator<'_> {
                 }
             },
         };
+        if origin.is_none()
+            && let Some(radius) = chosen.radius
+        {
+            return Err(self.err(
+                p.attack.span(),
+                format!(
+                    "`{}` has a {radius}-ft radius, measured from a point: give this plan line `origin = [x, y]`",
+                    chosen.name
+                ),
+            ));
+        }
         Ok(PlanLine {
             attacker,
             target,

@@ -26,6 +26,14 @@ pub struct RawExperiment {
     #[serde(default)]
     pub sweep: Vec<Spanned<RawSweep>>,
     pub heatmap: Option<Spanned<RawHeatmap>>,
+    pub options: Option<Spanned<RawOptions>>,
+}
+
+/// `[options]`: rule choices RULES.md leaves to the experiment.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawOptions {
+    pub partial_cover: Option<Spanned<bool>>,
 }
 
 /// `[heatmap] token = "R"`: the combatant tried on every open square.
@@ -118,6 +126,9 @@ pub struct RawAttack {
     pub save: Option<Spanned<String>>,
     pub dc: Option<Spanned<i64>>,
     pub on_save: Option<Spanned<String>>,
+    /// Area attacks: `burst` (the default) or `spread`, and the radius in feet.
+    pub shape: Option<Spanned<String>>,
+    pub radius: Option<Spanned<i64>>,
     pub reach: Option<Spanned<i64>>,
     #[serde(default)]
     pub reach_weapon: bool,

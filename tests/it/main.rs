@@ -4,6 +4,7 @@ mod agreement;
 mod bad_inputs;
 mod cli;
 mod fuzz;
+mod geometry;
 mod print;
 mod report;
 mod robust;

@@ -16,7 +16,7 @@ const Z_BOUND: f64 = 5.0;
 /// A figure of a run: per plan slot (0-based, in plan order) or per target token and
 /// round (1-based).
 #[derive(Debug, Clone, Copy)]
-enum Figure {
+pub(crate) enum Figure {
     Hit(usize),
     Crit(usize),
     Mean(usize),
@@ -25,14 +25,14 @@ enum Figure {
     Dead(char, usize),
 }
 
-struct Case {
-    name: &'static str,
-    system: &'static str,
-    rounds: u32,
+pub(crate) struct Case {
+    pub(crate) name: &'static str,
+    pub(crate) system: &'static str,
+    pub(crate) rounds: u32,
     /// Map, legend, combatants and plan, in TOML.
-    body: &'static str,
+    pub(crate) body: &'static str,
     /// Each figure with its hand-computed value as numerator / denominator.
-    expect: &'static [(Figure, i64, i64)],
+    pub(crate) expect: &'static [(Figure, i64, i64)],
 }
 
 use Figure::*;
@@ -90,7 +90,7 @@ fn measure(plan: &Plan, tally: &Tally, exact: &Exact, figure: Figure) -> (f64, f
     }
 }
 
-fn check(cases: &[Case]) {
+pub(crate) fn check(cases: &[Case]) {
     assert!(cases.len() >= 6, "at least 6 scenarios per system");
     check_each(cases);
 }
