@@ -6,6 +6,7 @@
 
 pub mod conditions;
 mod d20modern;
+pub mod injury;
 mod pf1;
 mod pf1_conditions;
 mod pf1_variant;
@@ -15,6 +16,7 @@ use std::fmt;
 use std::str::FromStr;
 
 pub use conditions::{Condition, ConditionEffect, DexRule, combine, dex_adjustment};
+pub use injury::{DeathRule, Injury, MassiveDamageRule, PrecisionRule};
 
 /// A rule system an experiment can name with `system = "…"`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -408,6 +410,8 @@ pub struct RuleSet {
     /// An attack that misses only because of a creature's cover can strike that creature
     /// (d20 Modern, RULES.md §3.1).
     pub striking_the_cover: bool,
+    /// Down, dead, massive damage and precision damage (RULES.md §9, §10).
+    pub injury: Injury,
     /// Readings of ambiguous rules this system's numbers rely on, for reports.
     pub interpretations: &'static [&'static str],
 }
@@ -504,6 +508,7 @@ impl RuleSet {
             "Damage: minimum {} on a hit; natural 1 always misses, natural 20 always hits\n",
             self.min_damage
         );
+        out += &self.injury.describe();
         if let Some(base) = self.helpless_base_defense {
             out += &format!("Helpless defenders: AC = {base} + size modifier\n");
         }

@@ -3,7 +3,7 @@
 use super::pf1_conditions::PF1_CONDITIONS;
 use super::{
     CdgDcAdds, CoupDeGraceRule, CoverBonus, CoverLevel, CritRule, FlankPartner, MissChanceTiming,
-    RuleSet, SystemId,
+    RuleSet, SystemId, injury,
 };
 
 pub static PF1: RuleSet = RuleSet {
@@ -48,6 +48,7 @@ pub static PF1: RuleSet = RuleSet {
     adjacent_concealment_whole_space: true,
     soft_cover_needs_target_size: false,
     striking_the_cover: false,
+    injury: injury::PATHFINDER,
     interpretations: &[
         "a natural 20 on the confirmation roll confirms, a natural 1 fails (RULES.md Ambiguity 16)",
         "a critical hit rolls the damage expression `multiplier` times, constants included",

@@ -5,7 +5,7 @@
 use super::pf1_conditions::PF1_CONDITIONS;
 use super::{
     CdgDcAdds, CoupDeGraceRule, CoverBonus, CoverLevel, CritRule, FlankPartner, MissChanceTiming,
-    RuleSet, SystemId,
+    RuleSet, SystemId, injury,
 };
 
 pub static PF1_VARIANT: RuleSet = RuleSet {
@@ -49,6 +49,7 @@ pub static PF1_VARIANT: RuleSet = RuleSet {
     adjacent_concealment_whole_space: false,
     soft_cover_needs_target_size: false,
     striking_the_cover: false,
+    injury: injury::PATHFINDER,
     interpretations: &[
         "cover from the 4 corner lines: 1-2 blocked lines cover, 3-4 improved; no partial level",
         "soft cover (+2 AC / +1 Reflex) applies to every attack, melee included",

@@ -3,7 +3,7 @@
 use super::conditions::{Condition, DexRule};
 use super::{
     CdgDcAdds, CoupDeGraceRule, CoverBonus, CoverLevel, CritRule, FlankPartner, MissChanceTiming,
-    RuleSet, SystemId,
+    RuleSet, SystemId, injury,
 };
 
 const HELPLESS: Condition = Condition {
@@ -17,6 +17,7 @@ const HELPLESS: Condition = Condition {
 static CONDITIONS: [Condition; 22] = [
     Condition {
         name: "flat-footed",
+        flat_footed: true,
         ac: (-2, -2),
         ..Condition::NONE
     },
@@ -28,16 +29,19 @@ static CONDITIONS: [Condition; 22] = [
     },
     Condition {
         name: "blinded",
+        flat_footed: true,
         ac: (-2, -2),
         ..Condition::NONE
     },
     Condition {
         name: "cowering",
+        flat_footed: true,
         ac: (-2, -2),
         ..Condition::NONE
     },
     Condition {
         name: "stunned",
+        flat_footed: true,
         ac: (-2, -2),
         ..Condition::NONE
     },
@@ -61,6 +65,7 @@ static CONDITIONS: [Condition; 22] = [
     },
     Condition {
         name: "pinned",
+        flat_footed: true,
         attack: (-4, -4),
         ac: (-6, -6),
         replaces: &["grappled"],
@@ -102,6 +107,7 @@ static CONDITIONS: [Condition; 22] = [
     },
     Condition {
         name: "off-kilter",
+        flat_footed: true,
         attack: (-2, -2),
         ac: (-2, -2),
         ..Condition::NONE
@@ -126,6 +132,7 @@ static CONDITIONS: [Condition; 22] = [
     Condition {
         name: "invisible",
         target_ac: (-2, -2),
+        target_flat_footed: true,
         ..Condition::NONE
     },
 ];
@@ -172,6 +179,7 @@ pub static STARFINDER: RuleSet = RuleSet {
     adjacent_concealment_whole_space: true,
     soft_cover_needs_target_size: false,
     striking_the_cover: false,
+    injury: injury::STARFINDER,
     interpretations: &[
         "a critical hit is a natural 20 whose total also reaches AC; no threat ranges, no confirmation, damage rolled twice",
         "helpless: Dex counts as -5 and melee attacks get +4; not flat-footed unless its cause says so (Ambiguity 13)",

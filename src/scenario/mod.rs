@@ -27,6 +27,7 @@
 //! assert_eq!(scenario.plan.len(), 1);
 //! ```
 
+mod damage;
 mod raw;
 mod source;
 mod sweep;
@@ -109,6 +110,13 @@ pub struct Combatant {
     pub level: i32,
     pub elevation: i32,
     pub immune_to_crits: bool,
+    pub immune_to_precision: bool,
+    /// Damage reduction, subtracted from each hit (not below 0).
+    pub dr: i64,
+    /// Starfinder Stamina Points (0 elsewhere).
+    pub stamina: i64,
+    /// Starfinder: the creature has Resolve Points.
+    pub resolve: bool,
     /// Names of the system's conditions that apply, each once.
     pub conditions: Vec<&'static str>,
     /// Senses that see through darkness or dim light.
@@ -178,6 +186,12 @@ pub struct Attack {
     /// One entry per iterative attack of a full attack; the first is the single attack.
     pub bonus: Vec<i32>,
     pub damage: Dice,
+    /// Precision dice (sneak attack, trick attack): where they apply, never multiplied.
+    pub precision: Dice,
+    /// Extra dice (flaming, holy): on every hit, never multiplied.
+    pub extra_damage: Dice,
+    /// Ignores the target's damage reduction.
+    pub bypass_dr: bool,
     pub crit: CritSpec,
     /// Melee reach in feet, when the attack overrides the size's natural reach.
     pub reach: Option<i32>,
@@ -503,8 +517,9 @@ impl Validator<'_> {
         let attacks = c
             .attacks
             .iter()
-            .map(|a| self.attack(a, starfinder))
+            .map(|a| self.attack(a, rules))
             .collect::<Result<Vec<_>, _>>()?;
+        let injury = self.injury_keys(c, rules)?;
         for (i, a) in c.attacks.iter().enumerate() {
             if attacks[..i]
                 .iter()
@@ -537,6 +552,10 @@ impl Validator<'_> {
             evasion,
             elevation: c.elevation,
             immune_to_crits: c.immune_to_crits,
+            immune_to_precision: injury.immune_to_precision,
+            dr: injury.dr,
+            stamina: injury.stamina,
+            resolve: injury.resolve,
             conditions,
             vision,
             attacks,
@@ -559,7 +578,8 @@ impl Validator<'_> {
         Ok(())
     }
 
-    fn attack(&self, raw: &Spanned<RawAttack>, starfinder: bool) -> Result<Attack, InputError> {
+    fn attack(&self, raw: &Spanned<RawAttack>, rules: &RuleSet) -> Result<Attack, InputError> {
+        let starfinder = rules.system == SystemId::Starfinder;
         let a = raw.get_ref();
         let kind = match &a.kind {
             None => AttackKind::Melee,
@@ -611,6 +631,7 @@ impl Validator<'_> {
         };
         let SaveFields { save, dc, on_save } =
             self.save_fields(&a.save, &a.dc, &a.on_save, area)?;
+        let extra = self.extra_dice(a, area, rules)?;
         let vs = match &a.vs {
             None => ArmorClass::Kac,
             Some(v) if !starfinder => {
@@ -664,6 +685,9 @@ impl Validator<'_> {
             kind,
             bonus,
             damage,
+            precision: extra.precision,
+            extra_damage: extra.extra_damage,
+            bypass_dr: extra.bypass_dr,
             crit,
             reach,
             reach_weapon: a.reach_weapon,
@@ -740,7 +764,7 @@ impl Validator<'_> {
     }
 
     /// Parses a dice or crit string, pointing errors at the offending character.
-    fn parsed<T>(&self, value: &Spanned<String>, key: &str) -> Result<T, InputError>
+    pub(super) fn parsed<T>(&self, value: &Spanned<String>, key: &str) -> Result<T, InputError>
     where
         T: std::str::FromStr<Err = crate::dice::DiceError>,
     {

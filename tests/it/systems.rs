@@ -16,23 +16,24 @@ const Z_BOUND: f64 = 5.0;
 /// A figure of a run: per plan slot (0-based, in plan order) or per target token and
 /// round (1-based).
 #[derive(Debug, Clone, Copy)]
-enum Figure {
+pub(crate) enum Figure {
     Hit(usize),
     Crit(usize),
     Mean(usize),
     /// P(the creature giving cover is struck instead).
     Struck(usize),
+    Down(char, usize),
     Dead(char, usize),
 }
 
-struct Case {
-    name: &'static str,
-    system: &'static str,
-    rounds: u32,
+pub(crate) struct Case {
+    pub name: &'static str,
+    pub system: &'static str,
+    pub rounds: u32,
     /// Map, legend, combatants and plan, in TOML.
-    body: &'static str,
+    pub body: &'static str,
     /// Each figure with its hand-computed value as numerator / denominator.
-    expect: &'static [(Figure, i64, i64)],
+    pub expect: &'static [(Figure, i64, i64)],
 }
 
 use Figure::*;
@@ -77,21 +78,30 @@ fn measure(plan: &Plan, tally: &Tally, exact: &Exact, figure: Figure) -> (f64, f
                     });
             (e.mean_damage, mean_z(sum, squares, made, e.mean_damage))
         }
-        Dead(token, round) => {
+        Down(token, round) | Dead(token, round) => {
             let t = plan
                 .targets
                 .iter()
                 .position(|t| t.label.ends_with(&format!("({token})")))
                 .unwrap_or_else(|| panic!("no target {token}"));
-            let e = exact.targets[t].as_ref().unwrap().rounds[round - 1].p_dead;
-            let dead = tally.rounds[t][round - 1].dead;
-            (e, proportion_z(dead, tally.trials, e))
+            let exact = exact.targets[t].as_ref().unwrap().rounds[round - 1];
+            let counted = tally.rounds[t][round - 1];
+            let (e, n) = match figure {
+                Down(..) => (exact.p_down, counted.down),
+                _ => (exact.p_dead, counted.dead),
+            };
+            (e, proportion_z(n, tally.trials, e))
         }
     }
 }
 
 fn check(cases: &[Case]) {
     assert!(cases.len() >= 6, "at least 6 scenarios per system");
+    check_cases(cases);
+}
+
+/// Runs each case through the exact engine and a seeded Monte Carlo run.
+pub(crate) fn check_cases(cases: &[Case]) {
     for case in cases {
         let text = format!(
             "system = \"{}\"\ntrials = {TRIALS}\nseed = 11\nrounds = {}\n{}",
