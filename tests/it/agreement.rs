@@ -29,7 +29,14 @@ const TRIALS: u64 = 150_000;
 /// or immune targets), damage reduction, d20 Modern massive damage and Starfinder Stamina
 /// and Resolve.
 fn generated_plan(rng: &mut Pcg64Mcg, seed: u64) -> Plan {
-    let rounds = rng.random_range(1..=3);
+    // Plan 0 (pf1) always opens with a coup de grace under total concealment over two
+    // rounds, so every run has one whatever the other draws.
+    let two_round_coup = seed == 0;
+    let rounds = if two_round_coup {
+        2
+    } else {
+        rng.random_range(1..=3)
+    };
     let system = SystemId::ALL[seed as usize % SystemId::ALL.len()];
     let rules = system.rules();
     let starfinder = system == SystemId::Starfinder;
@@ -57,14 +64,15 @@ fn generated_plan(rng: &mut Pcg64Mcg, seed: u64) -> Plan {
     let crits = [
         "20/x2", "19-20/x2", "18-20/x2", "20/x3", "20/x4", "19-20/x3",
     ];
-    for _ in 0..rng.random_range(1..=3) {
-        if rng.random_bool(0.15) {
+    for line in 0..rng.random_range(1..=3) {
+        let forced = two_round_coup && line == 0;
+        if !forced && rng.random_bool(0.15) {
             add_area_line(&mut plan, rng, &cons, damages);
             continue;
         }
         let first = rng.random_range(-2..=16);
         let iteratives = rng.random_range(1..=3);
-        let coup_de_grace = rng.random_bool(0.2);
+        let coup_de_grace = forced || rng.random_bool(0.2);
         let mut attack = LineAttack::plain(
             "A",
             "a",
@@ -85,7 +93,11 @@ fn generated_plan(rng: &mut Pcg64Mcg, seed: u64) -> Plan {
         defence.fort = rng.random_range(-2..=12);
         defence.con = cons[defence.target];
         add_damage_terms(rng, rules, &mut attack, &mut defence);
-        let mut concealment = [0, 0, 20, 50, 35][rng.random_range(0..5)];
+        let mut concealment = if forced {
+            50
+        } else {
+            [0, 0, 20, 50, 35][rng.random_range(0..5)]
+        };
         if coup_de_grace && rounds < 2 {
             concealment = concealment.min(35);
         }
