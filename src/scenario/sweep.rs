@@ -346,7 +346,7 @@ attack = "sword"
             ),
             (
                 "set = \"O.acc\"\nvalues = [1]",
-                "s.toml:21:7: `acc` cannot be swept; expected one of ac, eac, kac, dex, hp, con, fort, reflex, will, evasion, level, conditions, elevation, size, immune_to_crits, side (did you mean `ac`?)",
+                "s.toml:21:7: `acc` cannot be swept; expected one of ac, eac, kac, dex, hp, con, fort, reflex, will, evasion, level, conditions, elevation, size, immune_to_crits, side, dr, immune_to_precision, stamina, resolve (did you mean `ac`?)",
             ),
             (
                 "set = \"F.swrod.bonus\"\nvalues = [1]",
