@@ -31,7 +31,14 @@ pub struct AttackProfile {
     pub bonus: i32,
     /// Armor class with every modifier applied.
     pub ac: i32,
+    /// Weapon damage: multiplied on a critical hit.
     pub damage: Dice,
+    /// Dice added to every hit and never multiplied (precision and extra damage dice).
+    pub extra: Dice,
+    /// The target's damage reduction, subtracted from each hit's total (never below 0).
+    pub dr: i64,
+    /// d20 Modern massive damage: the target's save against a single large hit.
+    pub massive: Option<MassiveCheck>,
     pub crit: CritSpec,
     /// False against creatures immune to critical hits.
     pub crits_possible: bool,
@@ -47,6 +54,28 @@ pub struct AttackProfile {
     pub guess: SquareGuess,
     /// A creature in the line gives the cover and may be struck instead (d20 Modern).
     pub cover_strike: Option<CoverStrike>,
+}
+
+/// A massive-damage check (d20 Modern, RULES.md §9): an outcome dealing more than `over`
+/// forces a Fort save against `dc`; a failure drops the creature to −1 hp, which is an
+/// outcome of the attack ("dropped"), so the attack still depends on its profile alone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MassiveCheck {
+    /// The creature's Con score.
+    pub over: i64,
+    pub fort: i32,
+    pub dc: i32,
+}
+
+impl MassiveCheck {
+    /// Probability that an outcome dealing `damage` drops the creature.
+    fn p_drops(self, damage: i64) -> f64 {
+        if damage > self.over {
+            p_save_fails(self.fort, self.dc)
+        } else {
+            0.0
+        }
+    }
 }
 
 /// The odds of attacking the right square: `right` of `candidates`.
@@ -128,6 +157,10 @@ pub struct CoverStrike {
     /// Its positive Dex modifier: a roll that beats its Defense without it hits the
     /// original target after all.
     pub dex_bonus: i32,
+    /// Its damage reduction against this attack.
+    pub dr: i64,
+    /// Its massive-damage check.
+    pub massive: Option<MassiveCheck>,
 }
 
 /// What one attack did.
@@ -142,6 +175,42 @@ pub enum Outcome {
     Saved(i64),
     /// The attack struck the creature giving cover, for this much.
     Struck(i64),
+    /// A hit, a critical hit, a saved area effect or a struck cover after which the
+    /// creature that took the damage failed its massive-damage save (dropped to −1 hp).
+    HitDropped(i64),
+    CritDropped(i64),
+    SavedDropped(i64),
+    StruckDropped(i64),
+}
+
+impl Outcome {
+    /// The damage of the outcome, whoever takes it.
+    pub fn damage(self) -> i64 {
+        match self {
+            Outcome::Miss => 0,
+            Outcome::Hit(d)
+            | Outcome::Crit(d)
+            | Outcome::Slain(d)
+            | Outcome::Saved(d)
+            | Outcome::Struck(d)
+            | Outcome::HitDropped(d)
+            | Outcome::CritDropped(d)
+            | Outcome::SavedDropped(d)
+            | Outcome::StruckDropped(d) => d,
+        }
+    }
+
+    /// The same outcome with a failed massive-damage save; `None` where no save is made
+    /// (a miss; a slain target is dead already).
+    fn dropped(self) -> Option<Outcome> {
+        match self {
+            Outcome::Hit(d) => Some(Outcome::HitDropped(d)),
+            Outcome::Crit(d) => Some(Outcome::CritDropped(d)),
+            Outcome::Saved(d) => Some(Outcome::SavedDropped(d)),
+            Outcome::Struck(d) => Some(Outcome::StruckDropped(d)),
+            _ => None,
+        }
+    }
 }
 
 /// What a natural roll that misses the target does when a creature gives it cover.
@@ -160,6 +229,9 @@ impl AttackProfile {
             bonus,
             ac,
             damage,
+            extra: Dice::zero(),
+            dr: 0,
+            massive: None,
             crit: CritSpec {
                 multiplier: rules.fixed_crit_multiplier.unwrap_or(crit.multiplier),
                 ..crit
@@ -184,9 +256,34 @@ impl AttackProfile {
         }
     }
 
-    /// The damage a critical hit rolls.
-    pub fn crit_damage(&self) -> Dice {
-        self.damage.repeated(self.crit.multiplier)
+    /// The dice a hit rolls: weapon and extra dice.
+    pub fn hit_dice(&self) -> Dice {
+        self.damage.plus(&self.extra)
+    }
+
+    /// The dice a critical hit rolls: the weapon's `multiplier` times, the extra dice once.
+    pub fn crit_dice(&self) -> Dice {
+        self.damage.repeated(self.crit.multiplier).plus(&self.extra)
+    }
+
+    /// What a rolled total deals: at least the system's minimum (the "minimum 1 on a
+    /// hit" belongs to the roll), then damage reduction, which may leave 0 (RULES.md §10).
+    fn dealt(&self, rolled: i64, dr: i64) -> i64 {
+        (rolled.max(self.min_damage) - dr).max(0)
+    }
+
+    /// The damage reduction of the creature giving cover.
+    fn dr_of_cover(&self) -> i64 {
+        self.cover_strike.map_or(0, |c| c.dr)
+    }
+
+    /// The massive-damage check the creature damaged by an outcome makes, if any.
+    fn massive_for(&self, outcome: Outcome) -> Option<MassiveCheck> {
+        match outcome {
+            Outcome::Hit(_) | Outcome::Crit(_) | Outcome::Saved(_) => self.massive,
+            Outcome::Struck(_) => self.cover_strike.and_then(|c| c.massive),
+            _ => None,
+        }
     }
 
     /// Whether a natural roll hits: 1 always misses, 20 always hits.
@@ -242,9 +339,9 @@ impl AttackProfile {
 
     /// Where each outcome is counted; cheap, needs no distribution.
     pub fn layout(&self) -> OutcomeLayout {
-        let range = |dice: &Dice, portion: Portion| {
-            let low = portion.of(dice.min().max(self.min_damage));
-            let high = portion.of(dice.max().max(self.min_damage));
+        let range = |dice: &Dice, portion: Portion, dr: i64| {
+            let low = portion.of(self.dealt(dice.min(), dr));
+            let high = portion.of(self.dealt(dice.max(), dr));
             Section {
                 min: low,
                 len: (high - low + 1) as usize,
@@ -253,10 +350,10 @@ impl AttackProfile {
         let mut sections = [Section::EMPTY; SECTIONS];
         match self.resolution {
             Resolution::Roll | Resolution::CoupDeGrace { .. } => {
-                sections[HIT] = range(&self.damage, Portion::Full);
-                sections[CRIT] = range(&self.crit_damage(), Portion::Full);
+                sections[HIT] = range(&self.hit_dice(), Portion::Full, self.dr);
+                sections[CRIT] = range(&self.crit_dice(), Portion::Full, self.dr);
                 if self.cover_strike.is_some() {
-                    sections[STRUCK] = sections[HIT];
+                    sections[STRUCK] = range(&self.hit_dice(), Portion::Full, self.dr_of_cover());
                 }
                 if matches!(self.resolution, Resolution::CoupDeGrace { .. }) && self.crits_possible
                 {
@@ -268,11 +365,23 @@ impl AttackProfile {
                 on_success,
                 ..
             } => {
-                sections[HIT] = range(&self.damage, on_failure);
+                sections[HIT] = range(&self.damage, on_failure, 0);
                 if on_success != Portion::Nothing {
-                    sections[SAVED] = range(&self.damage, on_success);
+                    sections[SAVED] = range(&self.damage, on_success, 0);
                 }
             }
+        }
+        if self.massive.is_some() {
+            for (kind, dropped) in [
+                (HIT, HIT_DROPPED),
+                (CRIT, CRIT_DROPPED),
+                (SAVED, SAVED_DROPPED),
+            ] {
+                sections[dropped] = sections[kind];
+            }
+        }
+        if self.cover_strike.is_some_and(|c| c.massive.is_some()) {
+            sections[STRUCK_DROPPED] = sections[STRUCK];
         }
         OutcomeLayout { sections }
     }
@@ -280,7 +389,7 @@ impl AttackProfile {
     /// The exact outcome distribution, or `None` when the damage expression is too large
     /// to convolve (see [`MAX_EXACT_DICE_COST`]).
     pub fn outcomes(&self) -> Option<OutcomeTable> {
-        let crit_dice = self.crit_damage();
+        let crit_dice = self.crit_dice();
         if crit_dice.distribution_cost() > MAX_EXACT_DICE_COST {
             return None;
         }
@@ -289,10 +398,15 @@ impl AttackProfile {
             layout,
             probs: vec![0.0; layout.len()],
         };
-        let hit = self.damage.distribution().clamped_below(self.min_damage);
+        let dealt = |dice: &Dice, dr: i64| {
+            dice.distribution()
+                .clamped_below(self.min_damage)
+                .reduced_by(dr)
+        };
+        let hit = dealt(&self.hit_dice(), self.dr);
         match self.resolution {
             Resolution::CoupDeGrace { fort, dc } => {
-                let crit = crit_dice.distribution().clamped_below(self.min_damage);
+                let crit = dealt(&crit_dice, self.dr);
                 if self.crits_possible {
                     for (d, p) in crit.iter() {
                         let fails = p_save_fails(fort, dc.value(d));
@@ -312,6 +426,7 @@ impl AttackProfile {
                 on_success,
             } => {
                 let fails = p_save_fails(bonus, dc);
+                let hit = dealt(&self.damage, 0);
                 for (d, p) in hit.iter() {
                     table.add(save_outcome(false, on_failure, on_success, d), p * fails);
                     table.add(
@@ -321,7 +436,8 @@ impl AttackProfile {
                 }
             }
             Resolution::Roll => {
-                let crit = crit_dice.distribution().clamped_below(self.min_damage);
+                let crit = dealt(&crit_dice, self.dr);
+                let struck = dealt(&self.hit_dice(), self.dr_of_cover());
                 let guessed = self.guess.probability();
                 let concealed = f64::from(self.miss_chance) / 100.0;
                 let keep = (1.0 - concealed) * guessed;
@@ -342,7 +458,9 @@ impl AttackProfile {
                     };
                 for (d, p) in hit.iter() {
                     table.add(Outcome::Hit(d), p * p_hit);
-                    if p_struck > 0.0 {
+                }
+                if p_struck > 0.0 {
+                    for (d, p) in struck.iter() {
                         table.add(Outcome::Struck(d), p * p_struck);
                     }
                 }
@@ -351,13 +469,29 @@ impl AttackProfile {
                 }
             }
         }
+        table.split_dropped(self);
         table.probs[0] = (1.0 - table.probs[1..].iter().sum::<f64>()).max(0.0);
         Some(table)
     }
 
     /// One attack rolled as at the table, in the system's order: d% (before or after the
-    /// attack roll), d20, confirmation d20, damage dice.
+    /// attack roll), d20, confirmation d20, damage dice; then the massive-damage save of
+    /// the creature it damaged, if it must make one.
     pub fn roll<R: RngExt + ?Sized>(&self, rng: &mut R) -> Outcome {
+        let outcome = self.roll_unchecked(rng);
+        match (self.massive_for(outcome), outcome.dropped()) {
+            (Some(check), Some(dropped))
+                if check.over < outcome.damage()
+                    && !save_succeeds(rng.random_range(1..=20), check.fort, check.dc) =>
+            {
+                dropped
+            }
+            _ => outcome,
+        }
+    }
+
+    /// The attack's rolls before any massive-damage save.
+    fn roll_unchecked<R: RngExt + ?Sized>(&self, rng: &mut R) -> Outcome {
         let d20 = |rng: &mut R| rng.random_range(1..=20);
         match self.resolution {
             Resolution::Roll => {}
@@ -378,7 +512,7 @@ impl AttackProfile {
                 on_failure,
                 on_success,
             } => {
-                let damage = self.roll_damage(rng);
+                let damage = self.damage.sample(rng).max(self.min_damage);
                 let saved = save_succeeds(d20(rng), bonus, dc);
                 return save_outcome(saved, on_failure, on_success, damage);
             }
@@ -403,7 +537,10 @@ impl AttackProfile {
         } else {
             match self.cover_roll(natural) {
                 CoverRoll::Miss => return Outcome::Miss,
-                CoverRoll::Struck => return Outcome::Struck(self.roll_damage(rng)),
+                CoverRoll::Struck => {
+                    let rolled = self.hit_dice().sample(rng);
+                    return Outcome::Struck(self.dealt(rolled, self.dr_of_cover()));
+                }
                 CoverRoll::TargetHit => false,
             }
         };
@@ -418,14 +555,15 @@ impl AttackProfile {
     }
 
     fn roll_damage<R: RngExt + ?Sized>(&self, rng: &mut R) -> i64 {
-        self.damage.sample(rng).max(self.min_damage)
+        self.dealt(self.hit_dice().sample(rng), self.dr)
     }
 
+    /// The weapon dice `multiplier` times, then the extra dice once.
     fn roll_crit_damage<R: RngExt + ?Sized>(&self, rng: &mut R) -> i64 {
-        let total: i64 = (0..self.crit.multiplier)
+        let weapon: i64 = (0..self.crit.multiplier)
             .map(|_| self.damage.sample(rng))
             .sum();
-        total.max(self.min_damage)
+        self.dealt(weapon + self.extra.sample(rng), self.dr)
     }
 }
 
@@ -466,11 +604,16 @@ const CRIT: usize = 1;
 const SLAIN: usize = 2;
 const SAVED: usize = 3;
 const STRUCK: usize = 4;
-const SECTIONS: usize = 5;
+const HIT_DROPPED: usize = 5;
+const CRIT_DROPPED: usize = 6;
+const SAVED_DROPPED: usize = 7;
+const STRUCK_DROPPED: usize = 8;
+const SECTIONS: usize = 9;
 
 /// Where each outcome sits in a flat list (miss, then a section of damage values for each
-/// of hit, crit, crit that also slew, saved, cover struck), so engines can count outcomes
-/// by index without knowing their probabilities.
+/// of hit, crit, crit that also slew, saved, cover struck, and the four with a failed
+/// massive-damage save), so engines can count outcomes by index without knowing their
+/// probabilities.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct OutcomeLayout {
     sections: [Section; SECTIONS],
@@ -515,6 +658,10 @@ impl OutcomeLayout {
             Outcome::Slain(d) => (SLAIN, d),
             Outcome::Saved(d) => (SAVED, d),
             Outcome::Struck(d) => (STRUCK, d),
+            Outcome::HitDropped(d) => (HIT_DROPPED, d),
+            Outcome::CritDropped(d) => (CRIT_DROPPED, d),
+            Outcome::SavedDropped(d) => (SAVED_DROPPED, d),
+            Outcome::StruckDropped(d) => (STRUCK_DROPPED, d),
         };
         self.start(kind) + (d - self.sections[kind].min) as usize
     }
@@ -527,14 +674,18 @@ impl OutcomeLayout {
             Some((CRIT, d)) => Outcome::Crit(d),
             Some((SLAIN, d)) => Outcome::Slain(d),
             Some((SAVED, d)) => Outcome::Saved(d),
-            Some((_, d)) => Outcome::Struck(d),
+            Some((STRUCK, d)) => Outcome::Struck(d),
+            Some((HIT_DROPPED, d)) => Outcome::HitDropped(d),
+            Some((CRIT_DROPPED, d)) => Outcome::CritDropped(d),
+            Some((SAVED_DROPPED, d)) => Outcome::SavedDropped(d),
+            Some((_, d)) => Outcome::StruckDropped(d),
         }
     }
 
     /// Damage the target takes from the outcome at an index.
     pub fn damage(&self, index: usize) -> i64 {
         match self.locate(index) {
-            Some((kind, d)) if kind != STRUCK => d,
+            Some((kind, d)) if kind != STRUCK && kind != STRUCK_DROPPED => d,
             _ => 0,
         }
     }
@@ -542,9 +693,22 @@ impl OutcomeLayout {
     /// Damage the creature giving cover takes from the outcome at an index.
     pub fn struck_damage(&self, index: usize) -> i64 {
         match self.locate(index) {
-            Some((STRUCK, d)) => d,
+            Some((STRUCK | STRUCK_DROPPED, d)) => d,
             _ => 0,
         }
+    }
+
+    /// The target failed a massive-damage save: it drops to −1 hp unless lower already.
+    pub fn drops(&self, index: usize) -> bool {
+        matches!(
+            self.kind(index),
+            Some(HIT_DROPPED | CRIT_DROPPED | SAVED_DROPPED)
+        )
+    }
+
+    /// The creature giving cover failed a massive-damage save.
+    pub fn struck_drops(&self, index: usize) -> bool {
+        self.kind(index) == Some(STRUCK_DROPPED)
     }
 
     fn section_max(&self, kinds: &[usize]) -> i64 {
@@ -563,18 +727,28 @@ impl OutcomeLayout {
         self.section_max(&[HIT, CRIT, SLAIN, SAVED])
     }
 
+    /// Whether some outcome drops its creature to −1 hp (a failed massive-damage save).
+    pub fn can_drop(&self) -> bool {
+        [HIT_DROPPED, CRIT_DROPPED, SAVED_DROPPED, STRUCK_DROPPED]
+            .iter()
+            .any(|&k| self.sections[k].len > 0)
+    }
+
     /// Largest damage any outcome deals the creature giving cover.
     pub fn max_struck_damage(&self) -> i64 {
-        self.section_max(&[STRUCK])
+        self.section_max(&[STRUCK, STRUCK_DROPPED])
     }
 
     /// The target was hit (a failed save counts as a hit).
     pub fn is_hit(&self, index: usize) -> bool {
-        matches!(self.kind(index), Some(HIT | CRIT | SLAIN))
+        matches!(
+            self.kind(index),
+            Some(HIT | CRIT | SLAIN | HIT_DROPPED | CRIT_DROPPED)
+        )
     }
 
     pub fn is_crit(&self, index: usize) -> bool {
-        matches!(self.kind(index), Some(CRIT | SLAIN))
+        matches!(self.kind(index), Some(CRIT | SLAIN | CRIT_DROPPED))
     }
 
     /// The outcome kills whatever damage the target has taken (a failed coup-de-grace save).
@@ -584,7 +758,7 @@ impl OutcomeLayout {
 
     /// The attack struck the creature giving cover instead of the target.
     pub fn struck(&self, index: usize) -> bool {
-        self.kind(index) == Some(STRUCK)
+        matches!(self.kind(index), Some(STRUCK | STRUCK_DROPPED))
     }
 
     /// Whether the profile can strike its cover at all.
@@ -605,6 +779,23 @@ impl OutcomeTable {
     fn add(&mut self, outcome: Outcome, p: f64) {
         let index = self.layout.index(outcome);
         self.probs[index] += p;
+    }
+
+    /// Moves the share of each damaging outcome whose creature fails its massive-damage
+    /// save onto the dropped twin of that outcome.
+    fn split_dropped(&mut self, profile: &AttackProfile) {
+        for index in 1..self.probs.len() {
+            let outcome = self.layout.outcome(index);
+            let (Some(check), Some(dropped)) = (profile.massive_for(outcome), outcome.dropped())
+            else {
+                continue;
+            };
+            let moved = self.probs[index] * check.p_drops(outcome.damage());
+            if moved > 0.0 {
+                self.probs[index] -= moved;
+                self.add(dropped, moved);
+            }
+        }
     }
 
     /// P(hit), critical hits included.
@@ -735,6 +926,37 @@ mod tests {
         let mut profile = pf1(10, 15, "1d8", "19-20/x2", 0);
         profile.crits_possible = false;
         check(profile, (16, 20), (0, 1), (72, 20));
+    }
+
+    #[test]
+    fn extra_dice_and_dr_are_not_multiplied() {
+        // +0 against 11: hits 1/2, crits 1/40. 1d4+2 plus 1d6 never doubled, DR 5: a hit
+        // deals max(1d4+1d6+2 − 5, 0) (mean 3 + 1/24 for the total of 2 that would be −1),
+        // a crit 2d4+1d6+4 − 5 ≥ 1 (mean 15/2): 19/40 · 73/24 + 1/40 · 15/2 = 1567/960.
+        let mut profile = pf1(0, 11, "1d4+2", "20/x2", 0);
+        profile.extra = "1d6".parse().unwrap();
+        profile.dr = 5;
+        check(profile, (1, 2), (1, 40), (1567, 960));
+    }
+
+    #[test]
+    fn a_failed_massive_damage_save_is_an_outcome() {
+        // Hits 19/20 for 1d20 (crit-immune); more than Con 10 on 11..20 (1/2), Fort +4
+        // against DC 15 fails on 1..10 (1/2): dropped 19/80, with the damage unchanged.
+        let mut profile = pf1(100, 10, "1d20", "20/x2", 0);
+        profile.crits_possible = false;
+        profile.massive = Some(MassiveCheck {
+            over: 10,
+            fort: 4,
+            dc: 15,
+        });
+        let table = profile.outcomes().unwrap();
+        let dropped: f64 = (0..table.probs.len())
+            .filter(|&i| table.layout.drops(i))
+            .map(|i| table.probs[i])
+            .sum();
+        assert_fraction(dropped, 19, 80, "dropped");
+        check(profile, (19, 20), (0, 1), (399, 40));
     }
 
     #[test]

@@ -88,6 +88,18 @@ impl Distribution {
             .map(|(i, &p)| (self.min + i as i64, p))
     }
 
+    /// Every value lowered by `reduction`, never below 0 (damage reduction).
+    pub fn reduced_by(&self, reduction: i64) -> Self {
+        if reduction == 0 {
+            return self.clone();
+        }
+        let shifted = Self {
+            min: self.min - reduction,
+            probs: self.probs.clone(),
+        };
+        shifted.clamped_below(0)
+    }
+
     /// Values below `floor` are moved onto `floor` (minimum damage on a hit).
     pub fn clamped_below(&self, floor: i64) -> Self {
         if self.min >= floor {
@@ -112,6 +124,26 @@ impl Dice {
             .map(|t| i64::from(t.count) * i64::from(t.sides))
             .sum::<i64>()
             + self.constant
+    }
+
+    /// No dice and no constant: a hit's extra damage when there is none.
+    pub fn zero() -> Dice {
+        Dice {
+            terms: Vec::new(),
+            constant: 0,
+        }
+    }
+
+    /// Both expressions rolled and added: weapon dice with unmultiplied extra dice.
+    pub fn plus(&self, other: &Dice) -> Dice {
+        Dice {
+            terms: self.terms.iter().chain(&other.terms).copied().collect(),
+            constant: self.constant + other.constant,
+        }
+    }
+
+    pub fn is_zero(&self) -> bool {
+        self.terms.is_empty() && self.constant == 0
     }
 
     /// The expression rolled `times` times and summed: how a critical hit multiplies dice
@@ -459,6 +491,15 @@ mod tests {
         let dist = dice("1d4-2").distribution().clamped_below(1);
         assert_eq!(dist.min, 1);
         assert_eq!(dist.probs, vec![0.75, 0.25]);
+    }
+
+    #[test]
+    fn reduction_piles_low_totals_on_zero() {
+        let dist = dice("1d4").distribution().reduced_by(2);
+        assert_eq!(dist.min, 0);
+        assert_eq!(dist.probs, vec![0.5, 0.25, 0.25]);
+        assert_eq!(dice("1d8+2").plus(&dice("2d6")).to_string(), "1d8+2d6+2");
+        assert!(Dice::zero().is_zero() && Dice::zero().distribution().probs == vec![1.0]);
     }
 
     #[test]

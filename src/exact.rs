@@ -20,7 +20,7 @@
 //! ```
 
 use crate::engine::max_damage_taken;
-use crate::plan::Plan;
+use crate::plan::{Plan, Target};
 
 /// Most elementary steps (state × outcome) spent on one target before giving up.
 pub const MAX_EXACT_WORK: u64 = 400_000_000;
@@ -65,16 +65,34 @@ pub struct Exact {
 /// What an outcome does to the joint state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Effect {
-    /// Damage to the attacked target, which dies only past its threshold.
+    /// Damage to the attacked target, which dies only by its rules ([`Target::take`]).
     Damage,
     /// Damage to the target, which dies whatever its hit points (a failed coup-de-grace save).
     Slays,
+    /// Damage to the target, which failed its massive-damage save (drops to −1 hp).
+    Drops,
     /// Damage to the creature giving cover.
     Struck,
+    /// Damage to the creature giving cover, which failed its massive-damage save.
+    StruckDrops,
 }
 
 impl Effect {
-    const ALL: [Effect; 3] = [Effect::Damage, Effect::Slays, Effect::Struck];
+    const ALL: [Effect; 5] = [
+        Effect::Damage,
+        Effect::Slays,
+        Effect::Drops,
+        Effect::Struck,
+        Effect::StruckDrops,
+    ];
+
+    fn on_cover(self) -> bool {
+        matches!(self, Effect::Struck | Effect::StruckDrops)
+    }
+
+    fn drops(self) -> bool {
+        matches!(self, Effect::Drops | Effect::StruckDrops)
+    }
 }
 
 /// One attack of a round, as the joint computation applies it.
@@ -149,10 +167,14 @@ fn step_outcomes(
     let most = layout.max_damage().max(layout.max_struck_damage()) as usize;
     let mut by_damage = vec![[0.0; Effect::ALL.len()]; most + 1];
     for (i, &p) in t.probs.iter().enumerate() {
-        let (damage, effect) = if layout.struck(i) {
+        let (damage, effect) = if layout.struck_drops(i) {
+            (layout.struck_damage(i), Effect::StruckDrops)
+        } else if layout.struck(i) {
             (layout.struck_damage(i), Effect::Struck)
         } else if layout.slays(i) {
             (layout.damage(i), Effect::Slays)
+        } else if layout.drops(i) {
+            (layout.damage(i), Effect::Drops)
         } else {
             (layout.damage(i), Effect::Damage)
         };
@@ -213,13 +235,10 @@ fn group_exact(
             "needs {work} steps, more than the bound of {MAX_EXACT_WORK}"
         ));
     }
-    let limits: Vec<(usize, usize)> = group
+    let members: Vec<&Target> = group.iter().map(|&t| &plan.targets[t]).collect();
+    let down_at: Vec<usize> = members
         .iter()
-        .map(|&t| {
-            let t = &plan.targets[t];
-            let at = |v: Option<i64>| v.map_or(usize::MAX, |d| d as usize);
-            (at(t.down_at), at(t.dead_at))
-        })
+        .map(|t| t.down_at.map_or(usize::MAX, |d| d as usize))
         .collect();
     let digit = |state: usize, k: usize| (state / strides[k]) % (2 * sizes[k]);
     let mut probs = vec![0.0; states as usize];
@@ -235,21 +254,23 @@ fn group_exact(
                     continue;
                 }
                 for &(damage, q, effect) in &step.outcomes {
-                    let k = match (effect, step.covering) {
-                        (Effect::Struck, Some(c)) => c,
-                        (Effect::Struck, None) => {
+                    let k = match (effect.on_cover(), step.covering) {
+                        (true, Some(c)) => c,
+                        (true, None) => {
                             next[state] += p * q;
                             continue;
                         }
-                        _ => step.target,
+                        (false, _) => step.target,
                     };
                     let d = digit(state, k);
                     if d % 2 == 1 {
                         next[state] += p * q;
                         continue;
                     }
-                    let total = d / 2 + damage;
-                    let dead = effect == Effect::Slays || total >= limits[k].1;
+                    let (total, died) =
+                        members[k].take((d / 2) as i64, damage as i64, effect.drops());
+                    let total = total as usize;
+                    let dead = effect == Effect::Slays || died;
                     let moved =
                         state - d * strides[k] + (2 * total + usize::from(dead)) * strides[k];
                     next[moved] += p * q;
@@ -267,7 +288,7 @@ fn group_exact(
                 let d = digit(state, k);
                 let (taken, dead) = (d / 2, d % 2 == 1);
                 round.p_dead += if dead { p } else { 0.0 };
-                round.p_down += if dead || taken >= limits[k].0 { p } else { 0.0 };
+                round.p_down += if dead || taken >= down_at[k] { p } else { 0.0 };
                 round.mean_damage += taken as f64 * p;
             }
             figures.push(round);
@@ -419,6 +440,8 @@ mod tests {
                 target: 1,
                 defense: 10,
                 dex: 0,
+                dr: 0,
+                massive: None,
             }),
             ..Situation::default()
         };

@@ -44,11 +44,13 @@
 //! ```
 
 pub mod attack;
+pub mod damage;
 pub mod dice;
 pub mod engine;
 pub mod error;
 pub mod exact;
 pub mod heatmap;
+pub mod injury;
 pub mod map;
 pub mod plan;
 pub mod report;

@@ -4,9 +4,12 @@
 //! attack's effective bonus, AC and miss chance here, once; the engines never look at a
 //! rule table or a map.
 
-use crate::attack::{AttackProfile, CoverStrike, Portion, Resolution, SquareGuess};
+use crate::attack::{AttackProfile, CoverStrike, MassiveCheck, Portion, Resolution, SquareGuess};
+use crate::damage::{PrecisionContext, massive_check, precision_applies, unmultiplied_dice};
 use crate::dice::{CritSpec, Dice};
 use crate::error::InputError;
+pub use crate::injury::Target;
+use crate::injury::Vitals;
 use crate::rules::{
     Condition, CoverLevel, CritRule, DexRule, RuleSet, Size, SystemId, combine, dex_adjustment,
 };
@@ -33,16 +36,6 @@ pub struct Plan {
     pub notes: Vec<String>,
 }
 
-/// A creature that is attacked, with its thresholds in damage taken.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Target {
-    pub label: String,
-    /// Down once damage taken reaches this (its hp); `None` never goes down.
-    pub down_at: Option<i64>,
-    /// Dead once damage taken reaches this (hp + Con score, or hp without a Con score).
-    pub dead_at: Option<i64>,
-}
-
 /// The modifiers that apply to one plan line, and where they came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Modifiers {
@@ -50,6 +43,8 @@ pub struct Modifiers {
     /// Miss chance in percent.
     pub concealment: u8,
     pub flanking: bool,
+    /// The attack's precision dice are rolled (RULES.md §10).
+    pub precision: bool,
     /// Squares the attacker must choose among (1: the target's square is known).
     pub guess: SquareGuess,
     /// Total added to every attack roll of the line (flanking included).
@@ -136,6 +131,8 @@ pub struct Situation {
     /// Shooting into melee's penalty.
     pub into_melee: i32,
     pub perception: Perception,
+    /// Distance between attacker and target on the map, in feet.
+    pub distance_ft: Option<i64>,
 }
 
 /// The creature giving soft cover, as striking the cover needs it.
@@ -146,6 +143,10 @@ pub struct Covering {
     pub defense: i32,
     /// Its Dex modifier (included in `defense`).
     pub dex: i32,
+    /// Its damage reduction.
+    pub dr: i64,
+    /// Its massive-damage check.
+    pub massive: Option<MassiveCheck>,
 }
 
 /// The attack side of a line, independent of where it comes from (file or flags).
@@ -156,6 +157,13 @@ pub struct LineAttack {
     pub melee: bool,
     pub bonuses: Vec<i32>,
     pub damage: Dice,
+    /// Dice added to every hit, never multiplied (flaming, holy).
+    pub extra_damage: Dice,
+    /// Precision dice (sneak attack, trick attack): added where they apply, never
+    /// multiplied.
+    pub precision: Dice,
+    /// Ignores the target's damage reduction.
+    pub bypass_dr: bool,
     pub crit: CritSpec,
     /// The attacker's conditions.
     pub conditions: Vec<&'static Condition>,
@@ -178,6 +186,11 @@ pub struct LineDefence {
     pub dex: i32,
     pub size: Size,
     pub immune_to_crits: bool,
+    pub immune_to_precision: bool,
+    /// Damage reduction: subtracted from each hit.
+    pub dr: i64,
+    /// Con score: d20 Modern's massive-damage threshold.
+    pub con: Option<i64>,
     pub conditions: Vec<&'static Condition>,
     pub elevation: i32,
     /// Fort save bonus, against a coup de grace and Fort area effects.
@@ -203,6 +216,9 @@ impl LineAttack {
             melee,
             bonuses,
             damage,
+            extra_damage: Dice::zero(),
+            precision: Dice::zero(),
+            bypass_dr: false,
             crit,
             conditions: Vec::new(),
             crossbow: false,
@@ -222,6 +238,9 @@ impl LineDefence {
             dex: 0,
             size: Size::Medium,
             immune_to_crits,
+            immune_to_precision: false,
+            dr: 0,
+            con: None,
             conditions: Vec::new(),
             elevation: 0,
             fort: 0,
@@ -399,6 +418,22 @@ impl Plan {
                 self.notes.push(note);
             }
         }
+        let denied_dex = defender.dex.max(target_dex) >= DexRule::LoseBonus
+            || defender.flat_footed
+            || attack.conditions.iter().any(|c| c.target_flat_footed);
+        let precision = precision_applies(
+            rules,
+            &attack,
+            &defence,
+            PrecisionContext {
+                flanking,
+                denied_dex,
+                distance_ft: situation.distance_ft,
+            },
+        );
+        let extra = unmultiplied_dice(&attack, precision);
+        let dr_of = |dr: i64| if attack.bypass_dr { 0 } else { dr };
+        let massive = massive_check(rules, defence.con, defence.fort);
         let line = self.lines.len();
         for (index, &bonus) in attack.bonuses.iter().enumerate() {
             let mut profile = AttackProfile::new(
@@ -408,6 +443,9 @@ impl Plan {
                 attack.damage.clone(),
                 attack.crit,
             );
+            profile.extra = extra.clone();
+            profile.dr = dr_of(defence.dr);
+            profile.massive = massive;
             // A coup de grace hits automatically: concealment only lengthens it.
             profile.miss_chance = if resolution == Resolution::Roll {
                 concealment
@@ -421,6 +459,8 @@ impl Plan {
                 cover_ac,
                 defense: c.defense,
                 dex_bonus: c.dex.max(0),
+                dr: dr_of(c.dr),
+                massive: c.massive,
             });
             self.slots.push(Slot {
                 line,
@@ -440,6 +480,7 @@ impl Plan {
                 cover,
                 concealment,
                 flanking,
+                precision,
                 guess,
                 attack_mod,
                 ac_mod,
@@ -494,6 +535,7 @@ impl Plan {
         };
         let mut profile = AttackProfile::new(rules, bonus, area.dc, attack.damage, attack.crit);
         profile.crits_possible = false;
+        profile.massive = massive_check(rules, defence.con, defence.fort);
         profile.resolution = Resolution::Save {
             bonus,
             dc: area.dc,
@@ -518,6 +560,7 @@ impl Plan {
                 cover,
                 concealment: 0,
                 flanking: false,
+                precision: false,
                 guess: SquareGuess::KNOWN,
                 attack_mod: bonus - base,
                 ac_mod: 0,
@@ -584,10 +627,15 @@ fn target_index(
         .position(|(c, _)| *c == combatant)
         .unwrap_or_else(|| {
             let c = &scenario.combatants[combatant];
-            targets.push((
-                combatant,
-                Target::new(format!("{} ({})", c.name, c.token), c.hp, c.con),
-            ));
+            let vitals = Vitals {
+                hp: c.hp,
+                con: c.con,
+                stamina: c.stamina,
+                resolve: c.resolve,
+            };
+            let label = format!("{} ({})", c.name, c.token);
+            let rules = scenario.system.rules();
+            targets.push((combatant, Target::for_system(rules, label, vitals)));
             targets.len() - 1
         })
 }
@@ -650,8 +698,11 @@ pub fn line_parts(
                 target: target_of(c),
                 defense: covering.ac,
                 dex: covering.dex,
+                dr: covering.dr,
+                massive: massive_check(rules, covering.con, covering.fort),
             });
         }
+        situation.distance_ft = Some(v.distance_ft);
         grounds = (v.attacker_ground, v.target_ground);
     }
     if attack.kind != AttackKind::Area {
@@ -673,6 +724,9 @@ pub fn line_parts(
         melee: attack.kind == AttackKind::Melee,
         bonuses,
         damage: attack.damage.clone(),
+        extra_damage: attack.extra_damage.clone(),
+        precision: attack.precision.clone(),
+        bypass_dr: attack.bypass_dr,
         crit: attack.crit,
         conditions: conditions_of(rules, &attacker.conditions),
         crossbow: attack.crossbow,
@@ -689,6 +743,9 @@ pub fn line_parts(
         dex: defender.dex,
         size: defender.size,
         immune_to_crits: defender.immune_to_crits,
+        immune_to_precision: defender.immune_to_precision,
+        dr: defender.dr,
+        con: defender.con,
         conditions: conditions_of(rules, &defender.conditions),
         elevation: grounds.1,
         fort: defender.fort,
@@ -848,17 +905,6 @@ fn check_radius(
 /// The system's condition entries for validated names.
 fn conditions_of(rules: &RuleSet, names: &[&str]) -> Vec<&'static Condition> {
     names.iter().filter_map(|n| rules.condition(n)).collect()
-}
-
-impl Target {
-    /// Thresholds from hit points and an optional Con score.
-    pub fn new(label: String, hp: Option<i64>, con: Option<i64>) -> Target {
-        Target {
-            label,
-            down_at: hp,
-            dead_at: hp.map(|hp| hp + con.unwrap_or(0)),
-        }
-    }
 }
 
 #[cfg(test)]

@@ -14,6 +14,7 @@ use d20odds::engine::{EngineConfig, SamplerKind, check_tally_size, simulate_unti
 use d20odds::error::{Error, InputError};
 use d20odds::exact;
 use d20odds::heatmap::heatmap_table;
+use d20odds::injury::Vitals;
 use d20odds::plan::{LineAttack, LineDefence, Plan, Situation, Target};
 use d20odds::report::{
     Formats, Inputs, Results, check_folder, report_files, summary_text, sweep_table, write_folder,
@@ -142,7 +143,8 @@ struct AttackArgs {
     /// Target's hit points: adds down/dead chances.
     #[arg(long)]
     hp: Option<i64>,
-    /// Target's Con score: dead at -con hp (without it, dead when down).
+    /// Target's Con score: pf1 dead at -con hp (without it, dead when down); d20modern
+    /// massive-damage threshold; not used in starfinder.
     #[arg(long)]
     con: Option<i64>,
     /// Rounds of attacks per trial.
@@ -353,6 +355,13 @@ fn run_attack(args: &AttackArgs, stop: &AtomicBool) -> Result<(), Error> {
     if args.con.is_some() && args.hp.is_none() {
         return Err(InputError::flag("--con", "needs --hp").into());
     }
+    if args.con.is_some() && system == SystemId::Starfinder {
+        return Err(InputError::flag(
+            "--con",
+            "Starfinder does not use a Con score for death: leave it out (the target dies at 0 HP)",
+        )
+        .into());
+    }
     let mut plan = Plan::empty(
         "attack",
         system,
@@ -360,8 +369,16 @@ fn run_attack(args: &AttackArgs, stop: &AtomicBool) -> Result<(), Error> {
         d20odds::scenario::DEFAULT_TRIALS,
         args.rounds,
     );
+    let vitals = Vitals {
+        hp: args.hp,
+        con: args.con,
+        stamina: 0,
+        resolve: false,
+    };
     plan.targets
-        .push(Target::new("target".into(), args.hp, args.con));
+        .push(Target::for_system(rules, "target".into(), vitals));
+    let mut defence = LineDefence::plain(0, args.ac, args.immune_to_crits);
+    defence.con = args.con;
     plan.add_line(
         rules,
         LineAttack::plain(
@@ -372,7 +389,7 @@ fn run_attack(args: &AttackArgs, stop: &AtomicBool) -> Result<(), Error> {
             damage,
             crit,
         ),
-        LineDefence::plain(0, args.ac, args.immune_to_crits),
+        defence,
         Situation {
             cover: Some(cover),
             concealment: Some(args.miss_chance),

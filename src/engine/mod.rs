@@ -29,7 +29,7 @@ use rand_pcg::Pcg64Mcg;
 use rayon::prelude::*;
 
 use crate::attack::{AttackProfile, OutcomeLayout};
-use crate::plan::Plan;
+use crate::plan::{Plan, Target};
 use crate::stats::Estimate;
 pub use alias::AliasTable;
 pub use tally::{MAX_TALLY_CELLS, RoundTally, Tally, check_tally_size, max_damage_taken};
@@ -190,9 +190,10 @@ struct Kernel<'a> {
     damage: Vec<i64>,
     /// Whether each outcome index kills outright (a failed coup-de-grace save).
     slays: Vec<bool>,
-    /// The creature giving cover and the damage it takes from each outcome index, when
-    /// the attack can strike it (d20 Modern).
-    cover: Option<(usize, Vec<i64>)>,
+    /// Whether each outcome index drops the target to −1 hp (failed massive-damage save).
+    drops: Vec<bool>,
+    /// The creature giving cover, when the attack can strike it (d20 Modern).
+    cover: Option<CoverKernel>,
     /// The attack is made only at the end of every `period`-th round.
     period: usize,
 }
@@ -207,11 +208,18 @@ impl Kernel<'_> {
     }
 }
 
+/// What a struck cover takes from each outcome index.
+struct CoverKernel {
+    target: usize,
+    damage: Vec<i64>,
+    drops: Vec<bool>,
+}
+
 struct Kernels<'a> {
     slots: Vec<Kernel<'a>>,
-    /// Per target: damage taken at which it is down / dead (`i64::MAX` = never).
+    targets: &'a [Target],
+    /// Per target: damage taken at which it is down (`i64::MAX` = never).
     down_at: Vec<i64>,
-    dead_at: Vec<i64>,
     rounds: usize,
     /// Every target is attacked once, in a single round: see [`Kernels::run_single_draws`].
     single_draws: bool,
@@ -233,12 +241,15 @@ impl<'a> Kernels<'a> {
                     draw,
                     damage: (0..layout.len()).map(|i| layout.damage(i)).collect(),
                     slays: (0..layout.len()).map(|i| layout.slays(i)).collect(),
-                    cover: s.covering.filter(|_| layout.can_strike()).map(|c| {
-                        (
-                            c,
-                            (0..layout.len()).map(|i| layout.struck_damage(i)).collect(),
-                        )
-                    }),
+                    drops: (0..layout.len()).map(|i| layout.drops(i)).collect(),
+                    cover: s
+                        .covering
+                        .filter(|_| layout.can_strike())
+                        .map(|target| CoverKernel {
+                            target,
+                            damage: (0..layout.len()).map(|i| layout.struck_damage(i)).collect(),
+                            drops: (0..layout.len()).map(|i| layout.struck_drops(i)).collect(),
+                        }),
                     period: s.period.max(1) as usize,
                 }
             })
@@ -248,15 +259,11 @@ impl<'a> Kernels<'a> {
             && slots.iter().all(|k| k.cover.is_none() && k.period == 1);
         Self {
             slots,
+            targets: &plan.targets,
             down_at: plan
                 .targets
                 .iter()
                 .map(|t| t.down_at.unwrap_or(i64::MAX))
-                .collect(),
-            dead_at: plan
-                .targets
-                .iter()
-                .map(|t| t.dead_at.unwrap_or(i64::MAX))
                 .collect(),
             rounds: plan.rounds as usize,
             single_draws,
@@ -290,14 +297,23 @@ impl<'a> Kernels<'a> {
                     }
                     let outcome = kernel.draw(rng);
                     tally.outcomes[s][outcome] += 1;
-                    taken[t] += kernel.damage[outcome];
-                    dead[t] = taken[t] >= self.dead_at[t] || kernel.slays[outcome];
-                    if let Some((c, struck)) = &kernel.cover
-                        && struck[outcome] > 0
-                        && !dead[*c]
+                    let (after, died) = self.targets[t].take(
+                        taken[t],
+                        kernel.damage[outcome],
+                        kernel.drops[outcome],
+                    );
+                    taken[t] = after;
+                    dead[t] = died || kernel.slays[outcome];
+                    if let Some(cover) = &kernel.cover
+                        && cover.damage[outcome] > 0
+                        && !dead[cover.target]
                     {
-                        taken[*c] += struck[outcome];
-                        dead[*c] = taken[*c] >= self.dead_at[*c];
+                        let c = cover.target;
+                        (taken[c], dead[c]) = self.targets[c].take(
+                            taken[c],
+                            cover.damage[outcome],
+                            cover.drops[outcome],
+                        );
                     }
                 }
                 for t in 0..targets {
@@ -337,8 +353,9 @@ impl<'a> Kernels<'a> {
             let t = kernel.target;
             let r = &mut tally.rounds[t][0];
             for (outcome, &count) in counts.iter().enumerate() {
-                let d = kernel.damage[outcome];
-                let dead = d >= self.dead_at[t] || kernel.slays[outcome];
+                let (d, died) =
+                    self.targets[t].take(0, kernel.damage[outcome], kernel.drops[outcome]);
+                let dead = died || kernel.slays[outcome];
                 if dead || d >= self.down_at[t] {
                     r.down += count;
                 }

@@ -112,19 +112,23 @@ pub fn check_tally_size(plan: &Plan) -> Result<(), (usize, String)> {
 }
 
 /// The most damage a target can take in one trial: every attack at it dealing its most,
-/// and every attack that can strike it as cover striking it for its most.
+/// and every attack that can strike it as cover striking it for its most; plus the jump
+/// to −1 hp of a failed massive-damage save, where one can happen.
 pub fn max_damage_taken(plan: &Plan, target: usize) -> i64 {
+    let mut can_drop = false;
     let per_round: i64 = plan
         .slots
         .iter()
         .map(|s| {
             let layout = s.profile.layout();
             let own = if s.target == target {
+                can_drop |= layout.can_drop();
                 layout.max_damage()
             } else {
                 0
             };
             let as_cover = if s.covering == Some(target) {
+                can_drop |= layout.can_drop();
                 layout.max_struck_damage()
             } else {
                 0
@@ -132,5 +136,11 @@ pub fn max_damage_taken(plan: &Plan, target: usize) -> i64 {
             own.saturating_add(as_cover)
         })
         .fold(0, i64::saturating_add);
-    per_round.saturating_mul(i64::from(plan.rounds))
+    let drop = plan.targets[target]
+        .dropped_to
+        .filter(|_| can_drop)
+        .unwrap_or(0);
+    per_round
+        .saturating_mul(i64::from(plan.rounds))
+        .saturating_add(drop)
 }

@@ -134,6 +134,9 @@ fn explain(scenario: &Scenario, index: usize) -> Explained {
                 json["save"] = json!(save.describe());
                 json["dc"] = json!(save.dc);
             }
+            if !p.extra.is_zero() || p.dr > 0 || p.massive.is_some() {
+                text += &format!("  damage: {}\n", damage_terms(p, m.precision));
+            }
             let period = plan.slots[0].period;
             if period > 1 {
                 text += &format!(
@@ -152,6 +155,8 @@ fn explain(scenario: &Scenario, index: usize) -> Explained {
                 ("cover", json!(m.cover.key())),
                 ("concealment", json!(m.concealment)),
                 ("flanking", json!(m.flanking)),
+                ("precision", json!(m.precision)),
+                ("dr", json!(p.dr)),
                 ("attack_mod", json!(m.attack_mod)),
                 ("ac_mod", json!(m.ac_mod)),
                 ("effective_bonus", json!(p.bonus)),
@@ -415,4 +420,31 @@ fn verdict_json(scenario: &Scenario, v: &LineVerdict) -> Value {
         "origin_distance_ft": v.origin_distance_ft,
         "spread": v.spread,
     })
+}
+
+/// `1d8+3, then 2d6 never multiplied (precision dice included); DR 5 per hit; massive
+/// damage over 12: Fort +4 vs DC 15`, for `check`.
+fn damage_terms(p: &crate::attack::AttackProfile, precision: bool) -> String {
+    let mut parts = vec![p.damage.to_string()];
+    if !p.extra.is_zero() {
+        parts.push(format!(
+            "+ {} never multiplied{}",
+            p.extra,
+            if precision {
+                " (precision dice included)"
+            } else {
+                ""
+            }
+        ));
+    }
+    if p.dr > 0 {
+        parts.push(format!("DR {} per hit", p.dr));
+    }
+    if let Some(m) = p.massive {
+        parts.push(format!(
+            "massive damage over {}: Fort {:+} vs DC {} or -1 hp",
+            m.over, m.fort, m.dc
+        ));
+    }
+    parts.join("; ")
 }

@@ -25,6 +25,11 @@ pub struct Condition {
     pub target_ac: (i32, i32),
     /// …and to its target's Dex (PF1 invisible: the target loses its Dex bonus).
     pub target_dex: DexRule,
+    /// The creature is flat-footed without losing its Dex (Starfinder): precision dice
+    /// apply against it as against a creature denied its Dex bonus.
+    pub flat_footed: bool,
+    /// The creature's targets count as flat-footed against it (Starfinder, unseen).
+    pub target_flat_footed: bool,
     /// The creature can be the target of a coup de grace.
     pub helpless: bool,
     /// The creature cannot attack with ranged weapons (crossbows excepted).
@@ -50,6 +55,8 @@ impl Condition {
         attacked: (0, 0),
         target_ac: (0, 0),
         target_dex: DexRule::Keep,
+        flat_footed: false,
+        target_flat_footed: false,
         helpless: false,
         no_ranged: false,
         replaces: &[],
@@ -66,6 +73,8 @@ pub struct ConditionEffect {
     pub ac: i32,
     pub attacked: i32,
     pub dex: DexRule,
+    /// Flat-footed by a condition that keeps Dex (Starfinder).
+    pub flat_footed: bool,
     pub helpless: bool,
     pub no_ranged: bool,
 }
@@ -85,6 +94,7 @@ pub fn combine(conditions: &[&Condition], melee: bool, adjacent: bool) -> Condit
         ac: 0,
         attacked: 0,
         dex: DexRule::Keep,
+        flat_footed: false,
         helpless: false,
         no_ranged: false,
     };
@@ -96,6 +106,7 @@ pub fn combine(conditions: &[&Condition], melee: bool, adjacent: bool) -> Condit
         effect.attacked += pick(c.attacked);
         effect.dex = effect.dex.max(c.dex);
         effect.helpless |= c.helpless;
+        effect.flat_footed |= c.flat_footed;
         effect.no_ranged |= c.no_ranged;
     }
     effect

@@ -3,7 +3,7 @@
 use super::conditions::{Condition, DexRule};
 use super::{
     CdgDcAdds, CoupDeGraceRule, CoverBonus, CoverLevel, CritRule, FlankPartner, MissChanceTiming,
-    RangeSense, RangedRule, RuleSet, SystemId,
+    RangeSense, RangedRule, RuleSet, SystemId, injury,
 };
 
 const HELPLESS: Condition = Condition {
@@ -165,6 +165,7 @@ pub static D20MODERN: RuleSet = RuleSet {
     striking_the_cover: true,
     ranged: RangedRule::WITH_INTO_MELEE,
     range_senses: &[RangeSense::Blindsight],
+    injury: injury::D20_MODERN,
     interpretations: &[
         "cover degrees from the 4 corner lines: 1 blocked one-quarter, 2 one-half, 3 three-quarters, 4 (with line of effect) nine-tenths",
         "a creature in the line (soft cover) is one-half cover (+4 Defense)",

@@ -6,6 +6,7 @@
 
 pub mod conditions;
 mod d20modern;
+pub mod injury;
 mod pf1;
 mod pf1_conditions;
 mod pf1_variant;
@@ -16,6 +17,7 @@ use std::fmt;
 use std::str::FromStr;
 
 pub use conditions::{Condition, ConditionEffect, DexRule, combine, dex_adjustment};
+pub use injury::{DeathRule, Injury, MassiveDamageRule, PrecisionRule};
 pub use ranged::{RangeSense, RangedRule};
 
 /// A rule system an experiment can name with `system = "…"`.
@@ -425,6 +427,8 @@ pub struct RuleSet {
     pub ranged: RangedRule,
     /// The senses with a range (`senses = ["blindsight 30"]`) creatures have here.
     pub range_senses: &'static [RangeSense],
+    /// Down, dead, massive damage and precision damage (RULES.md §9, §10).
+    pub injury: Injury,
     /// Readings of ambiguous rules this system's numbers rely on, for reports.
     pub interpretations: &'static [&'static str],
 }
@@ -521,6 +525,7 @@ impl RuleSet {
             "Damage: minimum {} on a hit; natural 1 always misses, natural 20 always hits\n",
             self.min_damage
         );
+        out += &self.injury.describe();
         if let Some(base) = self.helpless_base_defense {
             out += &format!("Helpless defenders: AC = {base} + size modifier\n");
         }

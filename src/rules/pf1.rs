@@ -3,7 +3,7 @@
 use super::pf1_conditions::PF1_CONDITIONS;
 use super::{
     CdgDcAdds, CoupDeGraceRule, CoverBonus, CoverLevel, CritRule, FlankPartner, MissChanceTiming,
-    RangeSense, RangedRule, RuleSet, SystemId,
+    RangeSense, RangedRule, RuleSet, SystemId, injury,
 };
 
 pub static PF1: RuleSet = RuleSet {
@@ -53,6 +53,7 @@ pub static PF1: RuleSet = RuleSet {
     striking_the_cover: false,
     ranged: RangedRule::WITH_INTO_MELEE,
     range_senses: &[RangeSense::Blindsight, RangeSense::Blindsense],
+    injury: injury::PATHFINDER,
     interpretations: &[
         "a melee attack made with reach (natural reach over 5 ft or a reach weapon) judges cover as a ranged attack, even against an adjacent target (Cover Example #2)",
         "a spread counts a target inside its radius when a square of it lies within the radius, counted from the origin to the square's far corner",

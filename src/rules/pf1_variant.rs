@@ -5,7 +5,7 @@
 use super::pf1_conditions::PF1_CONDITIONS;
 use super::{
     CdgDcAdds, CoupDeGraceRule, CoverBonus, CoverLevel, CritRule, FlankPartner, MissChanceTiming,
-    RangeSense, RangedRule, RuleSet, SystemId,
+    RangeSense, RangedRule, RuleSet, SystemId, injury,
 };
 
 pub static PF1_VARIANT: RuleSet = RuleSet {
@@ -54,6 +54,7 @@ pub static PF1_VARIANT: RuleSet = RuleSet {
     striking_the_cover: false,
     ranged: RangedRule::WITH_INTO_MELEE,
     range_senses: &[RangeSense::Blindsight, RangeSense::Blindsense],
+    injury: injury::PATHFINDER,
     interpretations: &[
         "a melee attack made with reach (Large natural reach or a reach weapon) judges cover as a ranged attack, even against an adjacent target",
         "cover from the 4 corner lines: 1-2 blocked lines cover, 3-4 improved; no partial level",

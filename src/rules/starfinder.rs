@@ -3,7 +3,7 @@
 use super::conditions::{Condition, DexRule};
 use super::{
     CdgDcAdds, CoupDeGraceRule, CoverBonus, CoverLevel, CritRule, FlankPartner, MissChanceTiming,
-    RangeSense, RangedRule, RuleSet, SystemId,
+    RangeSense, RangedRule, RuleSet, SystemId, injury,
 };
 
 const HELPLESS: Condition = Condition {
@@ -17,6 +17,7 @@ const HELPLESS: Condition = Condition {
 static CONDITIONS: [Condition; 22] = [
     Condition {
         name: "flat-footed",
+        flat_footed: true,
         ac: (-2, -2),
         ..Condition::NONE
     },
@@ -28,17 +29,20 @@ static CONDITIONS: [Condition; 22] = [
     },
     Condition {
         name: "blinded",
+        flat_footed: true,
         ac: (-2, -2),
         sightless: true,
         ..Condition::NONE
     },
     Condition {
         name: "cowering",
+        flat_footed: true,
         ac: (-2, -2),
         ..Condition::NONE
     },
     Condition {
         name: "stunned",
+        flat_footed: true,
         ac: (-2, -2),
         ..Condition::NONE
     },
@@ -62,6 +66,7 @@ static CONDITIONS: [Condition; 22] = [
     },
     Condition {
         name: "pinned",
+        flat_footed: true,
         attack: (-4, -4),
         ac: (-6, -6),
         replaces: &["grappled"],
@@ -103,6 +108,7 @@ static CONDITIONS: [Condition; 22] = [
     },
     Condition {
         name: "off-kilter",
+        flat_footed: true,
         attack: (-2, -2),
         ac: (-2, -2),
         ..Condition::NONE
@@ -128,6 +134,7 @@ static CONDITIONS: [Condition; 22] = [
         name: "invisible",
         target_ac: (-2, -2),
         unseen: true,
+        target_flat_footed: true,
         ..Condition::NONE
     },
 ];
@@ -182,6 +189,7 @@ pub static STARFINDER: RuleSet = RuleSet {
         ..RangedRule::WITH_INTO_MELEE
     },
     range_senses: &[RangeSense::Blindsight, RangeSense::Blindsense],
+    injury: injury::STARFINDER,
     interpretations: &[
         "a spread counts a target inside its radius when a square of it lies within the radius, counted from the origin to the square's far corner",
         "a critical hit is a natural 20 whose total also reaches AC; no threat ranges, no confirmation, damage rolled twice",

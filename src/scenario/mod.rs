@@ -28,6 +28,7 @@
 //! ```
 
 mod area;
+mod damage;
 mod raw;
 mod source;
 mod sweep;
@@ -114,6 +115,13 @@ pub struct Combatant {
     pub level: i32,
     pub elevation: i32,
     pub immune_to_crits: bool,
+    pub immune_to_precision: bool,
+    /// Damage reduction, subtracted from each hit (not below 0).
+    pub dr: i64,
+    /// Starfinder Stamina Points (0 elsewhere).
+    pub stamina: i64,
+    /// Starfinder: the creature has Resolve Points.
+    pub resolve: bool,
     /// Names of the system's conditions that apply, each once.
     pub conditions: Vec<&'static str>,
     /// Senses that see through darkness or dim light.
@@ -189,6 +197,12 @@ pub struct Attack {
     /// One entry per iterative attack of a full attack; the first is the single attack.
     pub bonus: Vec<i32>,
     pub damage: Dice,
+    /// Precision dice (sneak attack, trick attack): where they apply, never multiplied.
+    pub precision: Dice,
+    /// Extra dice (flaming, holy): on every hit, never multiplied.
+    pub extra_damage: Dice,
+    /// Ignores the target's damage reduction.
+    pub bypass_dr: bool,
     pub crit: CritSpec,
     /// Melee reach in feet, when the attack overrides the size's natural reach.
     pub reach: Option<i32>,
@@ -519,6 +533,7 @@ impl Validator<'_> {
             .iter()
             .map(|a| self.attack(a, rules))
             .collect::<Result<Vec<_>, _>>()?;
+        let injury = self.injury_keys(c, rules)?;
         for (i, a) in c.attacks.iter().enumerate() {
             if attacks[..i]
                 .iter()
@@ -551,6 +566,10 @@ impl Validator<'_> {
             evasion,
             elevation: c.elevation,
             immune_to_crits: c.immune_to_crits,
+            immune_to_precision: injury.immune_to_precision,
+            dr: injury.dr,
+            stamina: injury.stamina,
+            resolve: injury.resolve,
             conditions,
             vision,
             range_senses,
@@ -694,6 +713,7 @@ impl Validator<'_> {
         let SaveFields { save, dc, on_save } =
             self.save_fields(&a.save, &a.dc, &a.on_save, area)?;
         let extent = self.area_extent(kind, a.shape.as_ref(), a.radius.as_ref(), rules)?;
+        let extra = self.extra_dice(a, area, rules)?;
         let vs = match &a.vs {
             None => ArmorClass::Kac,
             Some(v) if !starfinder => {
@@ -750,6 +770,9 @@ impl Validator<'_> {
             kind,
             bonus,
             damage,
+            precision: extra.precision,
+            extra_damage: extra.extra_damage,
+            bypass_dr: extra.bypass_dr,
             crit,
             reach,
             reach_weapon: a.reach_weapon,
@@ -829,7 +852,7 @@ impl Validator<'_> {
     }
 
     /// Parses a dice or crit string, pointing errors at the offending character.
-    fn parsed<T>(&self, value: &Spanned<String>, key: &str) -> Result<T, InputError>
+    pub(super) fn parsed<T>(&self, value: &Spanned<String>, key: &str) -> Result<T, InputError>
     where
         T: std::str::FromStr<Err = crate::dice::DiceError>,
     {
@@ -1271,7 +1294,7 @@ action = "full"
             (
                 "hp = 30",
                 "hpp = 30",
-                "t.toml:18:1: unknown field `hpp`, expected one of `token`, `name`, `side`, `size`, `ac`, `eac`, `kac`, `dex`, `hp`, `con`, `fort`, `level`, `reflex`, `will`, `elevation`, `conditions`, `senses`, `immune_to_crits`, `concealment`, `precise_shot`, `terrain`, `evasion`, `attack` (did you mean `hp`?)",
+                "t.toml:18:1: unknown field `hpp`, expected one of `token`, `name`, `side`, `size`, `ac`, `eac`, `kac`, `dex`, `hp`, `con`, `fort`, `level`, `reflex`, `will`, `elevation`, `conditions`, `senses`, `immune_to_crits`, `immune_to_precision`, `dr`, `stamina`, `resolve`, `terrain`, `evasion`, `attack` (did you mean `hp`?)",
             ),
             (
                 "action = \"full\"",

@@ -107,6 +107,12 @@ pub struct RawCombatant {
     /// Precise Shot: no penalty for shooting into melee.
     #[serde(default)]
     pub precise_shot: bool,
+    pub immune_to_precision: Option<Spanned<bool>>,
+    /// Damage reduction, subtracted from each hit.
+    pub dr: Option<Spanned<i64>>,
+    /// Starfinder: Stamina Points, lost before Hit Points, and Resolve Points.
+    pub stamina: Option<Spanned<i64>>,
+    pub resolve: Option<Spanned<i64>>,
     /// The terrain symbol under the combatant's letter (it stands in fog, dim light…).
     pub terrain: Option<Spanned<String>>,
     pub evasion: Option<Spanned<String>>,
@@ -121,6 +127,11 @@ pub struct RawAttack {
     pub kind: Option<Spanned<String>>,
     pub bonus: Option<Spanned<Bonus>>,
     pub damage: Spanned<String>,
+    /// Dice added to every hit and never multiplied: precision (sneak attack) and extra
+    /// damage (flaming).
+    pub precision: Option<Spanned<String>>,
+    pub extra_damage: Option<Spanned<String>>,
+    pub bypass_dr: Option<Spanned<bool>>,
     pub crit: Option<Spanned<String>>,
     /// Area attacks: the save the defender makes, its DC, and what a success deals.
     pub save: Option<Spanned<String>>,

@@ -15,7 +15,7 @@ use crate::error::{InputError, did_you_mean};
 pub const MAX_SWEEP_POINTS: usize = 100_000;
 
 /// Combatant fields a sweep may set.
-pub const COMBATANT_FIELDS: [&str; 16] = [
+pub const COMBATANT_FIELDS: [&str; 20] = [
     "ac",
     "eac",
     "kac",
@@ -32,10 +32,14 @@ pub const COMBATANT_FIELDS: [&str; 16] = [
     "size",
     "immune_to_crits",
     "side",
+    "dr",
+    "immune_to_precision",
+    "stamina",
+    "resolve",
 ];
 
 /// Attack fields a sweep may set.
-pub const ATTACK_FIELDS: [&str; 11] = [
+pub const ATTACK_FIELDS: [&str; 14] = [
     "bonus",
     "vs",
     "damage",
@@ -47,6 +51,9 @@ pub const ATTACK_FIELDS: [&str; 11] = [
     "reach",
     "reach_weapon",
     "range_increment",
+    "precision",
+    "extra_damage",
+    "bypass_dr",
 ];
 
 /// One swept field and its values, in file order.
@@ -339,7 +346,7 @@ attack = "sword"
             ),
             (
                 "set = \"O.acc\"\nvalues = [1]",
-                "s.toml:21:7: `acc` cannot be swept; expected one of ac, eac, kac, dex, hp, con, fort, reflex, will, evasion, level, conditions, elevation, size, immune_to_crits, side (did you mean `ac`?)",
+                "s.toml:21:7: `acc` cannot be swept; expected one of ac, eac, kac, dex, hp, con, fort, reflex, will, evasion, level, conditions, elevation, size, immune_to_crits, side, dr, immune_to_precision, stamina, resolve (did you mean `ac`?)",
             ),
             (
                 "set = \"F.swrod.bonus\"\nvalues = [1]",

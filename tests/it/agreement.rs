@@ -6,10 +6,12 @@
 //! between are left to the figures that aggregate them.
 
 use d20odds::attack::{Portion, Resolution, SquareGuess};
+use d20odds::damage::massive_check;
 use d20odds::engine::{EngineConfig, SamplerKind, Tally, count_where, simulate};
 use d20odds::exact::{self, Exact};
+use d20odds::injury::Vitals;
 use d20odds::plan::{Covering, LineAttack, LineDefence, Plan, Situation, Target};
-use d20odds::rules::{CoverLevel, SystemId};
+use d20odds::rules::{CoverLevel, RuleSet, SystemId};
 use d20odds::scenario::{AreaSave, Evasion, SaveKind};
 use d20odds::stats::{mean_z, proportion_z};
 use rand::{RngExt, SeedableRng};
@@ -22,32 +24,55 @@ const TRIALS: u64 = 150_000;
 /// lines, iteratives, hp, Con, rounds, crit ranges and multipliers, miss chances, damage
 /// expressions, coups de grace on helpless targets (over two rounds under total
 /// concealment where the system says so), guessed squares under total concealment, area
-/// attacks with saves, cover and evasion, and d20 Modern attacks that can strike the
-/// other target when it gives soft cover.
+/// attacks with saves, cover and evasion, d20 Modern attacks that can strike the
+/// other target when it gives soft cover, extra and precision dice (flanked, flat-footed
+/// or immune targets), damage reduction, d20 Modern massive damage and Starfinder Stamina
+/// and Resolve.
 fn generated_plan(rng: &mut Pcg64Mcg, seed: u64) -> Plan {
-    let rounds = rng.random_range(1..=3);
+    // Plan 0 (pf1) always opens with a coup de grace under total concealment over two
+    // rounds, so every run has one whatever the other draws.
+    let two_round_coup = seed == 0;
+    let rounds = if two_round_coup {
+        2
+    } else {
+        rng.random_range(1..=3)
+    };
     let system = SystemId::ALL[seed as usize % SystemId::ALL.len()];
     let rules = system.rules();
+    let starfinder = system == SystemId::Starfinder;
     let mut plan = Plan::empty("generated", system, seed, TRIALS, rounds);
     let targets = rng.random_range(1..=2);
+    let mut cons = Vec::new();
     for t in 0..targets {
         let hp = rng.random_range(5..=40);
-        let con = rng.random_bool(0.5).then(|| rng.random_range(3..=14));
+        let con = (!starfinder && rng.random_bool(0.5)).then(|| rng.random_range(3..=14));
+        let vitals = Vitals {
+            hp: Some(hp),
+            con,
+            stamina: if starfinder {
+                rng.random_range(0..=12)
+            } else {
+                0
+            },
+            resolve: starfinder && rng.random_bool(0.5),
+        };
         plan.targets
-            .push(Target::new(format!("T{t}"), Some(hp), con));
+            .push(Target::for_system(rules, format!("T{t}"), vitals));
+        cons.push(con);
     }
     let damages = ["1d8+3", "2d6+4", "1d4-2", "1d12", "3d6", "1d6+1d4+2", "5"];
     let crits = [
         "20/x2", "19-20/x2", "18-20/x2", "20/x3", "20/x4", "19-20/x3",
     ];
-    for _ in 0..rng.random_range(1..=3) {
-        if rng.random_bool(0.15) {
-            add_area_line(&mut plan, rng, targets, damages);
+    for line in 0..rng.random_range(1..=3) {
+        let forced = two_round_coup && line == 0;
+        if !forced && rng.random_bool(0.15) {
+            add_area_line(&mut plan, rng, &cons, damages);
             continue;
         }
         let first = rng.random_range(-2..=16);
         let iteratives = rng.random_range(1..=3);
-        let coup_de_grace = rng.random_bool(0.2);
+        let coup_de_grace = forced || rng.random_bool(0.2);
         let mut attack = LineAttack::plain(
             "A",
             "a",
@@ -64,9 +89,15 @@ fn generated_plan(rng: &mut Pcg64Mcg, seed: u64) -> Plan {
         if coup_de_grace {
             attack.coup_de_grace = Some(rng.random_range(1..=12));
             defence.conditions = vec![rules.condition("helpless").unwrap()];
-            defence.fort = rng.random_range(-2..=12);
         }
-        let mut concealment = [0, 0, 20, 50, 35][rng.random_range(0..5)];
+        defence.fort = rng.random_range(-2..=12);
+        defence.con = cons[defence.target];
+        add_damage_terms(rng, rules, &mut attack, &mut defence);
+        let mut concealment = if forced {
+            50
+        } else {
+            [0, 0, 20, 50, 35][rng.random_range(0..5)]
+        };
         if coup_de_grace && rounds < 2 {
             concealment = concealment.min(35);
         }
@@ -78,14 +109,19 @@ fn generated_plan(rng: &mut Pcg64Mcg, seed: u64) -> Plan {
         let mut situation = Situation {
             concealment: Some(concealment),
             guess,
+            flanking: Some(rng.random_bool(0.3)),
+            distance_ft: Some(rng.random_range(1..=8) * 5),
             ..Situation::default()
         };
         if rules.striking_the_cover && targets == 2 && !coup_de_grace && rng.random_bool(0.6) {
+            let cover = 1 - defence.target;
             situation.cover = Some(CoverLevel::Soft);
             situation.covering = Some(Covering {
-                target: 1 - defence.target,
+                target: cover,
                 defense: rng.random_range(10..=22),
                 dex: rng.random_range(-1..=4),
+                dr: [0, 0, 3][rng.random_range(0..3)],
+                massive: massive_check(rules, cons[cover], rng.random_range(-1..=8)),
             });
         }
         plan.add_line(rules, attack, defence, situation).unwrap();
@@ -94,7 +130,7 @@ fn generated_plan(rng: &mut Pcg64Mcg, seed: u64) -> Plan {
 }
 
 /// An area attack on a random target: any save, DC, cover level of the system, evasion.
-fn add_area_line(plan: &mut Plan, rng: &mut Pcg64Mcg, targets: usize, damages: [&str; 7]) {
+fn add_area_line(plan: &mut Plan, rng: &mut Pcg64Mcg, cons: &[Option<i64>], damages: [&str; 7]) {
     let rules = plan.system.rules();
     let mut attack = LineAttack::plain(
         "A",
@@ -114,7 +150,8 @@ fn add_area_line(plan: &mut Plan, rng: &mut Pcg64Mcg, targets: usize, damages: [
         dc: rng.random_range(8..=25),
         on_save: [Portion::Half, Portion::Half, Portion::Nothing][rng.random_range(0..3)],
     });
-    let mut defence = LineDefence::plain(rng.random_range(0..targets), 15, false);
+    let mut defence = LineDefence::plain(rng.random_range(0..cons.len()), 15, false);
+    defence.con = cons[defence.target];
     defence.reflex = rng.random_range(-1..=12);
     defence.fort = rng.random_range(-1..=12);
     defence.will = rng.random_range(-1..=12);
@@ -130,6 +167,31 @@ fn add_area_line(plan: &mut Plan, rng: &mut Pcg64Mcg, targets: usize, damages: [
         ..Situation::default()
     };
     plan.add_line(rules, attack, defence, situation).unwrap();
+}
+
+/// Extra and precision dice on the attack (precision against a flat-footed, flanked or
+/// immune target, in the systems that have it), and the target's damage reduction.
+fn add_damage_terms(
+    rng: &mut Pcg64Mcg,
+    rules: &RuleSet,
+    attack: &mut LineAttack,
+    defence: &mut LineDefence,
+) {
+    let dice = ["1d6", "2d4", "1d4+1", "3d6"];
+    if rng.random_bool(0.4) {
+        attack.extra_damage = dice[rng.random_range(0..dice.len())].parse().unwrap();
+    }
+    if rng.random_bool(0.5) {
+        attack.precision = dice[rng.random_range(0..dice.len())].parse().unwrap();
+    }
+    attack.bypass_dr = rng.random_bool(0.2);
+    defence.dr = [0, 0, 2, 5][rng.random_range(0..4)];
+    defence.immune_to_precision = rng.random_bool(0.1);
+    if let Some(flat_footed) = rules.condition("flat-footed")
+        && rng.random_bool(0.4)
+    {
+        defence.conditions.push(flat_footed);
+    }
 }
 
 /// Smallest n·p·(1−p) at which a proportion is z-tested.
@@ -248,14 +310,22 @@ fn z_scores(plan: &Plan, tally: &Tally, exact: &Exact) -> Vec<(String, f64)> {
 fn check_agreement(sampler: SamplerKind) {
     let mut rng = Pcg64Mcg::seed_from_u64(2026);
     let mut checked = 0;
-    let mut kinds = [0; 3];
+    let mut kinds = [0; 7];
     for case in 0..32 {
         let plan = generated_plan(&mut rng, case);
         for slot in &plan.slots {
             kinds[0] += usize::from(matches!(slot.profile.resolution, Resolution::Save { .. }));
             kinds[1] += usize::from(slot.profile.layout().can_strike());
             kinds[2] += usize::from(slot.period > 1);
+            kinds[3] += usize::from(slot.profile.layout().can_drop());
+            kinds[4] += usize::from(!slot.profile.extra.is_zero() && slot.profile.dr > 0);
         }
+        kinds[5] += plan.lines.iter().filter(|l| l.modifiers.precision).count();
+        kinds[6] += plan
+            .targets
+            .iter()
+            .filter(|t| t.overflow_kills.is_some())
+            .count();
         let config = EngineConfig {
             sampler,
             ..EngineConfig::new(plan.trials)
@@ -273,7 +343,7 @@ fn check_agreement(sampler: SamplerKind) {
     assert!(checked > 1000, "only {checked} figures checked");
     assert!(
         kinds.iter().all(|&k| k > 0),
-        "area saves, cover strikes, two-round attacks generated: {kinds:?}"
+        "area saves, cover strikes, two-round attacks, massive damage, extra dice against DR, precision, Resolve generated: {kinds:?}"
     );
 }
 

@@ -3,6 +3,7 @@
 mod agreement;
 mod bad_inputs;
 mod cli;
+mod damage;
 mod fuzz;
 mod geometry;
 mod print;

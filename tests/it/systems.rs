@@ -22,6 +22,7 @@ pub(crate) enum Figure {
     Mean(usize),
     /// P(the creature giving cover is struck instead).
     Struck(usize),
+    Down(char, usize),
     Dead(char, usize),
 }
 
@@ -77,26 +78,30 @@ fn measure(plan: &Plan, tally: &Tally, exact: &Exact, figure: Figure) -> (f64, f
                     });
             (e.mean_damage, mean_z(sum, squares, made, e.mean_damage))
         }
-        Dead(token, round) => {
+        Down(token, round) | Dead(token, round) => {
             let t = plan
                 .targets
                 .iter()
                 .position(|t| t.label.ends_with(&format!("({token})")))
                 .unwrap_or_else(|| panic!("no target {token}"));
-            let e = exact.targets[t].as_ref().unwrap().rounds[round - 1].p_dead;
-            let dead = tally.rounds[t][round - 1].dead;
-            (e, proportion_z(dead, tally.trials, e))
+            let exact = exact.targets[t].as_ref().unwrap().rounds[round - 1];
+            let counted = tally.rounds[t][round - 1];
+            let (e, n) = match figure {
+                Down(..) => (exact.p_down, counted.down),
+                _ => (exact.p_dead, counted.dead),
+            };
+            (e, proportion_z(n, tally.trials, e))
         }
     }
 }
 
 pub(crate) fn check(cases: &[Case]) {
     assert!(cases.len() >= 6, "at least 6 scenarios per system");
-    check_each(cases);
+    check_cases(cases);
 }
 
-/// Every case's figures against its hand fractions, exactly and by Monte Carlo.
-fn check_each(cases: &[Case]) {
+/// Runs each case through the exact engine and a seeded Monte Carlo run.
+pub(crate) fn check_cases(cases: &[Case]) {
     for case in cases {
         let text = format!(
             "system = \"{}\"\ntrials = {TRIALS}\nseed = 11\nrounds = {}\n{}",
@@ -604,7 +609,7 @@ fn unseen_targets_have_total_concealment_in_every_system() {
             (Hit(3), 11, 40),
         ],
     };
-    check_each(&[
+    check_cases(&[
         pf1_like("invisible-pf1", "pf1"),
         pf1_like("invisible-variant", "pf1-variant"),
         Case {
@@ -687,7 +692,7 @@ fn range_increments_and_shooting_into_melee() {
             (Crit(1), 11, 400),
         ],
     };
-    check_each(&[
+    check_cases(&[
         pf1_like("range-pf1", "pf1"),
         pf1_like("range-variant", "pf1-variant"),
         pf1_like("range-d20modern", "d20modern"),
@@ -708,7 +713,7 @@ fn range_increments_and_shooting_into_melee() {
 
 #[test]
 fn smaller_fidelity_rules() {
-    check_each(&[
+    check_cases(&[
         Case {
             // d20 Modern footnote 1: prone's ranged +4 does not apply next to the attacker.
             // A (adjacent): +5 against 15 hits on 10+ (11/20), crits 11/400. B (15 ft): 19,

@@ -1,0 +1,173 @@
+//! What damage does to a target (RULES.md §9): its thresholds in damage taken, set from the
+//! system's rules, and [`Target::take`], the one step both engines apply after every
+//! outcome, so the exact and the simulated figures follow the same rules by construction.
+//!
+//! ```
+//! use d20odds::injury::{Target, Vitals};
+//! use d20odds::rules::SystemId;
+//! // Starfinder: 10 Stamina, 12 HP and Resolve. Down once 22 damage is taken; a hit that
+//! // leaves 12 or more past 0 HP kills.
+//! let vitals = Vitals { hp: Some(12), con: None, stamina: 10, resolve: true };
+//! let t = Target::for_system(SystemId::Starfinder.rules(), "envoy".into(), vitals);
+//! assert_eq!(t.take(0, 25, false), (25, false));
+//! assert_eq!(t.take(0, 34, false), (34, true));
+//! assert_eq!(t.take(25, 11, false), (36, false), "11 past 0 HP is not its 12 HP");
+//! ```
+
+use crate::rules::{DeathRule, RuleSet};
+
+/// A creature that is attacked, with its thresholds in damage taken.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Target {
+    pub label: String,
+    /// Down once damage taken reaches this (its hp; Starfinder: Stamina + HP); `None`
+    /// never goes down.
+    pub down_at: Option<i64>,
+    /// Dead once damage taken reaches this; `None`: never from accumulated damage.
+    pub dead_at: Option<i64>,
+    /// Starfinder, a creature with Resolve: dies when one hit leaves at least this much
+    /// damage past 0 HP (its maximum HP).
+    pub overflow_kills: Option<i64>,
+    /// d20 Modern: damage taken after a failed massive-damage save, at the least (−1 hp).
+    pub dropped_to: Option<i64>,
+}
+
+/// The numbers of a combatant that decide when it goes down and dies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Vitals {
+    pub hp: Option<i64>,
+    /// Con score.
+    pub con: Option<i64>,
+    /// Starfinder Stamina Points, lost before Hit Points.
+    pub stamina: i64,
+    /// Starfinder: the creature has Resolve Points (a player character or a major NPC).
+    pub resolve: bool,
+}
+
+impl Target {
+    /// Pathfinder thresholds from hit points and an optional Con score: down at 0 hp,
+    /// dead at −Con (at 0 without a Con score).
+    pub fn new(label: String, hp: Option<i64>, con: Option<i64>) -> Target {
+        Target {
+            label,
+            down_at: hp,
+            dead_at: hp.map(|hp| hp + con.unwrap_or(0)),
+            overflow_kills: None,
+            dropped_to: None,
+        }
+    }
+
+    /// Thresholds by the system's rules.
+    pub fn for_system(rules: &RuleSet, label: String, vitals: Vitals) -> Target {
+        let injury = rules.injury;
+        let hp = vitals.hp;
+        let dropped_to = match (injury.massive_damage, vitals.con, hp) {
+            (Some(massive), Some(_), Some(hp)) => Some(hp - massive.drop_to_hp),
+            _ => None,
+        };
+        match injury.death {
+            DeathRule::NegativeCon => Target::new(label, hp, vitals.con),
+            DeathRule::NegativeFixed(below) => Target {
+                label,
+                down_at: hp,
+                dead_at: hp.map(|hp| hp + below),
+                overflow_kills: None,
+                dropped_to,
+            },
+            DeathRule::StaminaAndResolve => {
+                let zero_hp = hp.map(|hp| hp + vitals.stamina);
+                Target {
+                    label,
+                    down_at: zero_hp,
+                    dead_at: zero_hp.filter(|_| !vitals.resolve),
+                    overflow_kills: hp.filter(|_| vitals.resolve),
+                    dropped_to,
+                }
+            }
+        }
+    }
+
+    /// Damage taken and whether the target is dead after an outcome dealing `damage` to
+    /// it with `taken` already taken; `dropped`: it failed a massive-damage save.
+    pub fn take(&self, taken: i64, damage: i64, dropped: bool) -> (i64, bool) {
+        let mut after = taken + damage;
+        if dropped && let Some(floor) = self.dropped_to {
+            after = after.max(floor);
+        }
+        let past_threshold = self.dead_at.is_some_and(|at| after >= at);
+        let overflow = match (self.overflow_kills, self.down_at) {
+            (Some(max_hp), Some(zero)) => after - taken.max(zero) >= max_hp,
+            _ => false,
+        };
+        (after, past_threshold || overflow)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::SystemId;
+
+    fn target(system: SystemId, vitals: Vitals) -> Target {
+        Target::for_system(system.rules(), "T".into(), vitals)
+    }
+
+    const VITALS: Vitals = Vitals {
+        hp: Some(20),
+        con: Some(12),
+        stamina: 0,
+        resolve: false,
+    };
+
+    #[test]
+    fn thresholds_per_system() {
+        let pf1 = target(SystemId::Pf1, VITALS);
+        assert_eq!((pf1.down_at, pf1.dead_at), (Some(20), Some(32)));
+        let d20m = target(SystemId::D20Modern, VITALS);
+        assert_eq!((d20m.down_at, d20m.dead_at), (Some(20), Some(30)));
+        assert_eq!(d20m.dropped_to, Some(21), "-1 hp");
+        let no_con = target(
+            SystemId::D20Modern,
+            Vitals {
+                con: None,
+                ..VITALS
+            },
+        );
+        assert_eq!((no_con.dead_at, no_con.dropped_to), (Some(30), None));
+        let monster = target(
+            SystemId::Starfinder,
+            Vitals {
+                con: None,
+                stamina: 5,
+                ..VITALS
+            },
+        );
+        assert_eq!((monster.down_at, monster.dead_at), (Some(25), Some(25)));
+    }
+
+    #[test]
+    fn a_drop_never_lowers_damage_taken() {
+        let d20m = target(SystemId::D20Modern, VITALS);
+        assert_eq!(d20m.take(0, 13, true), (21, false));
+        assert_eq!(d20m.take(10, 15, true), (25, false));
+        assert_eq!(d20m.take(0, 13, false), (13, false));
+        assert_eq!(d20m.take(21, 9, false), (30, true));
+    }
+
+    #[test]
+    fn starfinder_overflow_counts_one_hit_past_zero() {
+        let pc = target(
+            SystemId::Starfinder,
+            Vitals {
+                con: None,
+                stamina: 10,
+                resolve: true,
+                ..VITALS
+            },
+        );
+        assert_eq!(pc.take(0, 49, false), (49, false));
+        assert_eq!(pc.take(0, 50, false), (50, true));
+        assert_eq!(pc.take(35, 19, false), (54, false));
+        assert_eq!(pc.take(35, 20, false), (55, true), "already at 0 HP");
+    }
+}

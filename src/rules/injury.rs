@@ -1,0 +1,108 @@
+//! Who goes down and who dies, and the damage rules around it, per system (RULES.md §9,
+//! §10): hit-point thresholds, d20 Modern's massive damage, Starfinder's Stamina and
+//! Resolve, and when precision dice apply.
+
+/// When a creature dies from damage.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DeathRule {
+    /// Dead at −Con hit points (Pathfinder); a creature without a Con score dies at 0.
+    NegativeCon,
+    /// Dead at this many hit points below 0, whatever the Con (d20 Modern: 10).
+    NegativeFixed(i64),
+    /// Starfinder: damage takes Stamina Points first, then Hit Points. A creature with
+    /// Resolve Points is down at 0 HP and dies when one hit leaves damage past 0 HP of at
+    /// least its maximum HP; one without Resolve dies at 0 HP.
+    StaminaAndResolve,
+}
+
+/// d20 Modern massive damage: one attack dealing more than the target's Con score forces
+/// a Fort save, and a failure drops it to `drop_to_hp` (dying).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MassiveDamageRule {
+    pub dc: i32,
+    pub drop_to_hp: i64,
+}
+
+/// When an attack's precision dice (sneak attack, trick attack) are rolled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PrecisionRule {
+    /// A ranged attack adds them only within this many feet (Pathfinder: 30).
+    pub ranged_within_ft: Option<i64>,
+    /// Creatures immune to critical hits are immune to them too (Pathfinder).
+    pub crit_immune_ignores: bool,
+}
+
+/// A system's injury rules.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Injury {
+    pub death: DeathRule,
+    pub massive_damage: Option<MassiveDamageRule>,
+    /// `None`: the system has no precision damage (`precision` is an input error).
+    pub precision: Option<PrecisionRule>,
+}
+
+pub const PATHFINDER: Injury = Injury {
+    death: DeathRule::NegativeCon,
+    massive_damage: None,
+    precision: Some(PrecisionRule {
+        ranged_within_ft: Some(30),
+        crit_immune_ignores: true,
+    }),
+};
+
+pub const D20_MODERN: Injury = Injury {
+    death: DeathRule::NegativeFixed(10),
+    massive_damage: Some(MassiveDamageRule {
+        dc: 15,
+        drop_to_hp: -1,
+    }),
+    precision: None,
+};
+
+pub const STARFINDER: Injury = Injury {
+    death: DeathRule::StaminaAndResolve,
+    massive_damage: None,
+    precision: Some(PrecisionRule {
+        ranged_within_ft: None,
+        crit_immune_ignores: false,
+    }),
+};
+
+impl Injury {
+    /// The rules as text, for `d20odds rules`.
+    pub fn describe(&self) -> String {
+        let mut out = format!(
+            "Down and dead: {}\n",
+            match self.death {
+                DeathRule::NegativeCon =>
+                    "down at 0 hp or less; dead at -Con hp (without a Con score, at 0 hp)".to_string(),
+                DeathRule::NegativeFixed(below) =>
+                    format!("down at 0 hp or less; dead at -{below} hp whatever the Con"),
+                DeathRule::StaminaAndResolve =>
+                    "damage takes Stamina Points (`stamina`) first, then Hit Points; a creature with Resolve Points (`resolve`) is down at 0 HP and dies when one hit leaves damage past 0 HP of at least its maximum HP; one without Resolve is dead at 0 HP".to_string(),
+            }
+        );
+        if let Some(m) = self.massive_damage {
+            out += &format!(
+                "Massive damage: one attack dealing more damage than the target's Con score (a critical hit counts once) forces a Fort DC {} save; a failure drops it to {} hp unless lower already\n",
+                m.dc, m.drop_to_hp
+            );
+        }
+        out += "Damage: `extra_damage` and `precision` dice are added to a hit and never multiplied by a critical hit; damage reduction (`dr`) is subtracted from each hit after the minimum damage, so a hit may deal 0 (`bypass_dr` ignores it; area effects are not reduced)\n";
+        match self.precision {
+            None => out += "Precision damage: none in this system\n",
+            Some(p) => {
+                out += "Precision damage: only when the attacker flanks the target or the target is denied its Dex bonus (flat-footed, helpless, blinded, an invisible attacker...)";
+                if let Some(ft) = p.ranged_within_ft {
+                    out += &format!(", ranged attacks only within {ft} ft");
+                }
+                out += ", and on a coup de grace (whose DC counts it); never against `immune_to_precision`";
+                if p.crit_immune_ignores {
+                    out += " or crit-immune creatures";
+                }
+                out += "\n";
+            }
+        }
+        out
+    }
+}
