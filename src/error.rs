@@ -151,6 +151,10 @@ pub enum Error {
         path: PathBuf,
         source: std::io::Error,
     },
+    /// A report destination d20odds will not replace (not a report folder it wrote, or
+    /// one holding an experiment being run); found before anything is simulated.
+    #[error("{}: {message}", path.display())]
+    Destination { path: PathBuf, message: String },
     #[error("writing {what}: {message}")]
     Output { what: String, message: String },
     /// The first Ctrl-C: the completed trials were reported, marked interrupted.
@@ -159,11 +163,11 @@ pub enum Error {
 }
 
 impl Error {
-    /// The process exit code: 2 for input the user must fix, 130 (128 + SIGINT, as a
+    /// The process exit code: 2 for input or a destination the user must fix, 130 (128 + SIGINT, as a
     /// shell reports it) after Ctrl-C, 1 for anything else.
     pub fn exit_code(&self) -> u8 {
         match self {
-            Error::Input(_) => 2,
+            Error::Input(_) | Error::Destination { .. } => 2,
             Error::Interrupted => 130,
             Error::Io { .. } | Error::Output { .. } => 1,
         }

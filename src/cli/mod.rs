@@ -16,7 +16,8 @@ use d20odds::exact;
 use d20odds::heatmap::heatmap_table;
 use d20odds::plan::{LineAttack, LineDefence, Plan, Situation, Target};
 use d20odds::report::{
-    Formats, Inputs, Results, check_folder, report_files, summary_text, sweep_table, write_folder,
+    Formats, Inputs, Results, check_folder, report_files, report_folder, summary_text, sweep_table,
+    write_folder,
 };
 use d20odds::rules::{CoverLevel, SystemId};
 use d20odds::scenario::{Assignments, MAX_TRIALS, Scenario, display_value};
@@ -255,14 +256,15 @@ fn run_files(args: &RunArgs, stop: &AtomicBool) -> Result<(), Error> {
         .iter()
         .map(|path| Job::load(path, &args.sim))
         .collect::<Result<Vec<_>, Error>>()?;
+    let experiments: Vec<&Path> = jobs.iter().map(|job| job.path).collect();
     for job in &jobs {
-        check_folder(&report_folder(&args.out, job.path))?;
+        check_folder(&report_folder(&args.out, job.path)?, &experiments)?;
     }
     let mut documents = Vec::new();
     for job in &jobs {
         let results = job.run(&args.sim, stop);
         write_folder(
-            &report_folder(&args.out, job.path),
+            &report_folder(&args.out, job.path)?,
             &report_files(
                 &results,
                 &job.inputs,
@@ -313,14 +315,6 @@ fn check_size(scenario: &Scenario, plan: &Plan) -> Result<(), InputError> {
         let span = scenario.plan.get(line).map_or(0..0, |l| l.span.clone());
         scenario.source.error(span, why)
     })
-}
-
-/// `reports/<file stem>` for `experiments/<file stem>.toml`.
-fn report_folder(out: &Path, experiment: &Path) -> PathBuf {
-    let stem = experiment
-        .file_stem()
-        .map_or_else(|| "experiment".into(), |s| s.to_string_lossy().into_owned());
-    out.join(stem)
 }
 
 fn run_attack(args: &AttackArgs, stop: &AtomicBool) -> Result<(), Error> {

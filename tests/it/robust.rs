@@ -126,14 +126,14 @@ fn a_kill_mid_run_leaves_the_previous_report_whole() {
     assert_eq!(snapshot(&dir.path().join("reports/ogre-corridor")), before);
 }
 
-/// Runs the showcase with `args` and checks: exit 1, the error names `path`, no panic.
-fn fails_naming(dir: &Path, args: &[&str], path: &str) -> String {
+/// Runs the showcase with `args` and checks: exit 2, the error names `path`, no panic.
+fn refused_naming(dir: &Path, args: &[&str], path: &str) -> String {
     let showcase = showcase();
     let mut all = vec!["run", &showcase, "--trials", "20000", "--quiet"];
     all.extend(args);
     let out = d20odds(&all, dir);
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains(path), "{path} not named: {stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
     stderr
@@ -142,7 +142,7 @@ fn fails_naming(dir: &Path, args: &[&str], path: &str) -> String {
 #[test]
 fn an_out_folder_whose_parent_is_missing_is_an_error_and_nothing_is_made() {
     let dir = tempfile::tempdir().unwrap();
-    fails_naming(dir.path(), &["--out", "missing/reports"], "missing/reports");
+    refused_naming(dir.path(), &["--out", "missing/reports"], "missing/reports");
     assert!(!dir.path().join("missing").exists());
 }
 
@@ -150,8 +150,8 @@ fn an_out_folder_whose_parent_is_missing_is_an_error_and_nothing_is_made() {
 fn an_out_folder_that_is_a_file_is_an_error_and_the_file_stays() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("notes.txt"), "keep").unwrap();
-    fails_naming(dir.path(), &["--out", "notes.txt"], "notes.txt");
-    fails_naming(dir.path(), &["--out", "notes.txt/reports"], "notes.txt");
+    refused_naming(dir.path(), &["--out", "notes.txt"], "notes.txt");
+    refused_naming(dir.path(), &["--out", "notes.txt/reports"], "notes.txt");
     assert_eq!(
         std::fs::read(dir.path().join("notes.txt")).unwrap(),
         b"keep"
@@ -164,8 +164,46 @@ fn a_report_folder_that_is_a_file_is_an_error_and_the_file_stays() {
     std::fs::create_dir(dir.path().join("reports")).unwrap();
     let taken = dir.path().join("reports/ogre-corridor");
     std::fs::write(&taken, "keep").unwrap();
-    fails_naming(dir.path(), &[], "reports/ogre-corridor");
+    refused_naming(dir.path(), &[], "reports/ogre-corridor");
     assert_eq!(std::fs::read(&taken).unwrap(), b"keep");
+}
+
+#[test]
+fn a_folder_d20odds_did_not_write_is_never_replaced() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("proj");
+    std::fs::create_dir_all(project.join("ogre-corridor")).unwrap();
+    std::fs::write(project.join("ogre-corridor/main.rs"), "keep").unwrap();
+    let stderr = refused_naming(&project, &["--out", "."], "ogre-corridor");
+    assert!(stderr.contains(".d20odds-report"), "{stderr}");
+    assert_eq!(
+        std::fs::read(project.join("ogre-corridor/main.rs")).unwrap(),
+        b"keep"
+    );
+    assert_eq!(std::fs::read_dir(&project).unwrap().count(), 1);
+}
+
+#[test]
+fn an_experiment_inside_its_own_report_folder_is_refused_and_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    previous_report(dir.path());
+    let folder = dir.path().join("reports/ogre-corridor");
+    let inside = folder.join("ogre-corridor.toml");
+    std::fs::copy(showcase(), &inside).unwrap();
+    let out = d20odds(
+        &[
+            "run",
+            "reports/ogre-corridor/ogre-corridor.toml",
+            "--trials",
+            "20000",
+            "--quiet",
+        ],
+        dir.path(),
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("holds the experiment file"), "{stderr}");
+    assert!(inside.is_file());
 }
 
 #[test]
