@@ -7,6 +7,7 @@ use std::fs;
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
+use super::leftovers::hidden_sibling;
 use crate::error::Error;
 
 /// The file d20odds writes into every report folder, and the only sign it trusts that a
@@ -30,9 +31,10 @@ pub fn report_folder(out: &Path, experiment: &Path) -> Result<PathBuf, Error> {
 }
 
 /// Checks, before anything is simulated, that the report folder `out` can be written:
-/// nothing is there, or a report folder d20odds wrote that holds none of `experiments`;
-/// its parent (the `--out` folder) is a folder, or is missing with an existing parent, so
-/// a mistyped `--out` is not silently built.
+/// nothing is there, or a report folder d20odds wrote that holds none of `experiments`
+/// and is no mount point; its parent (the `--out` folder) is a folder d20odds can write
+/// in (a staging folder is made and removed to find out), or is missing with an existing
+/// parent, so a mistyped `--out` is not silently built.
 pub fn check_folder(out: &Path, experiments: &[&Path]) -> Result<(), Error> {
     match fs::symlink_metadata(out) {
         Ok(meta) if meta.is_symlink() => {
@@ -51,7 +53,15 @@ pub fn check_folder(out: &Path, experiments: &[&Path]) -> Result<(), Error> {
         Err(e) if e.kind() == ErrorKind::NotFound => {}
         Err(e) => return Err(Error::io(out, e)),
     }
-    check_parent(&parent_of(out))
+    let parent = parent_of(out);
+    check_parent(&parent)?;
+    if parent.is_dir() {
+        let probe = hidden_sibling(out, "new", std::process::id());
+        fs::create_dir(&probe)
+            .and_then(|()| fs::remove_dir(&probe))
+            .map_err(|e| Error::io(&parent, e))?;
+    }
+    Ok(())
 }
 
 /// `out` is a folder: it must hold the marker and none of the experiments being run.
@@ -63,6 +73,12 @@ fn check_report_folder(out: &Path, experiments: &[&Path]) -> Result<(), Error> {
             &format!(
                 "is a folder d20odds did not write (it has no {REPORT_MARKER} file), and a report would replace it whole; it is left as it is: choose another --out or move it"
             ),
+        ));
+    }
+    if is_mount_point(out) {
+        return Err(refused(
+            out,
+            "is a mount point, which cannot be replaced by renaming a new folder over it; choose another --out",
         ));
     }
     let folder = fs::canonicalize(out).map_err(|e| Error::io(out, e))?;
@@ -105,6 +121,26 @@ fn check_parent(parent: &Path) -> Result<(), Error> {
         ));
     }
     Ok(())
+}
+
+/// Whether `folder` lies on another file system than its parent.
+fn is_mount_point(folder: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let device = |p: &Path| fs::metadata(p).map(|m| m.dev());
+        match (device(folder), fs::canonicalize(folder)) {
+            (Ok(own), Ok(real)) => real
+                .parent()
+                .is_some_and(|up| device(up).is_ok_and(|d| d != own)),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = folder;
+        false
+    }
 }
 
 pub(super) fn parent_of(path: &Path) -> PathBuf {

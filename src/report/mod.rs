@@ -7,6 +7,7 @@ mod check;
 mod destination;
 mod figures;
 mod inputs;
+mod leftovers;
 mod page;
 mod results;
 mod swap;
@@ -82,14 +83,14 @@ fn interrupted_note(results: &Results) -> String {
 pub fn write_folder(out: &Path, files: &[(String, Vec<u8>)]) -> Result<(), Error> {
     check_folder(out, &[])?;
     let parent = destination::parent_of(out);
-    if !parent.is_dir() {
-        fs::create_dir(&parent).map_err(|e| Error::io(&parent, e))?;
+    match fs::create_dir(&parent) {
+        Err(e) if !(e.kind() == std::io::ErrorKind::AlreadyExists && parent.is_dir()) => {
+            return Err(Error::io(&parent, e));
+        }
+        _ => {}
     }
-    let name = out
-        .file_name()
-        .map_or_else(|| "report".into(), |n| n.to_string_lossy().into_owned());
-    let pid = std::process::id();
-    let staging = parent.join(format!(".{name}.new-{pid}"));
+    leftovers::remove_leftovers(out);
+    let staging = leftovers::hidden_sibling(out, "new", std::process::id());
     let staged = (|| {
         fs::create_dir(&staging).map_err(|e| Error::io(&staging, e))?;
         let marker = staging.join(REPORT_MARKER);
@@ -104,7 +105,11 @@ pub fn write_folder(out: &Path, files: &[(String, Vec<u8>)]) -> Result<(), Error
         let _ = fs::remove_dir_all(&staging);
         return Err(e);
     }
-    swap::swap_in(&staging, out, &parent.join(format!(".{name}.old-{pid}")))
+    swap::swap_in(
+        &staging,
+        out,
+        &leftovers::hidden_sibling(out, "old", std::process::id()),
+    )
 }
 
 #[cfg(test)]

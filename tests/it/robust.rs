@@ -206,6 +206,119 @@ fn an_experiment_inside_its_own_report_folder_is_refused_and_kept() {
     assert!(inside.is_file());
 }
 
+/// Runs `args` in `dir` with trials that would take years, so only a refusal before
+/// simulating can end it: exit 2 naming `path`, within a minute.
+fn refused_before_simulating(dir: &Path, args: &[&str], path: &str) -> String {
+    let mut all = vec!["run"];
+    all.extend(args);
+    all.extend(["--trials", "1000000000000", "--quiet"]);
+    let mut child = Command::new(BIN)
+        .args(&all)
+        .current_dir(dir)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            panic!("{all:?} simulated instead of refusing");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains(path), "{path} not named: {stderr}");
+    stderr
+}
+
+#[test]
+fn odd_destinations_are_refused_before_simulating() {
+    let dir = tempfile::tempdir().unwrap();
+    let showcase = showcase();
+    std::fs::create_dir(dir.path().join("reports")).unwrap();
+    std::os::unix::fs::symlink(
+        "/nonexistent/d20odds",
+        dir.path().join("reports/ogre-corridor"),
+    )
+    .unwrap();
+    let stderr = refused_before_simulating(dir.path(), &[&showcase], "reports/ogre-corridor");
+    assert!(stderr.contains("symbolic link"), "{stderr}");
+    for stem in ["..toml", "...toml"] {
+        std::fs::copy(&showcase, dir.path().join(stem)).unwrap();
+        refused_before_simulating(dir.path(), &[stem], stem);
+    }
+    std::fs::create_dir(dir.path().join("copy")).unwrap();
+    std::fs::copy(&showcase, dir.path().join("copy/ogre-corridor.toml")).unwrap();
+    let stderr = refused_before_simulating(
+        dir.path(),
+        &[&showcase, "copy/ogre-corridor.toml", "--out", "elsewhere"],
+        "elsewhere/ogre-corridor",
+    );
+    assert!(stderr.contains("both"), "{stderr}");
+    assert!(!dir.path().join("elsewhere").exists());
+}
+
+#[test]
+fn a_killed_run_s_staging_folder_is_removed_by_the_next_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let reports = dir.path().join("reports");
+    std::fs::create_dir(&reports).unwrap();
+    let gone = reports.join(".ogre-corridor.new-4194305");
+    std::fs::create_dir(&gone).unwrap();
+    std::fs::write(gone.join(".d20odds-report"), "").unwrap();
+    let foreign = reports.join(".ogre-corridor.new-4194306");
+    std::fs::create_dir(&foreign).unwrap();
+    std::fs::write(foreign.join("notes.txt"), "keep").unwrap();
+    previous_report(dir.path());
+    assert!(!gone.exists(), "the leftover of a gone process is removed");
+    assert!(
+        foreign.join("notes.txt").exists(),
+        "a folder d20odds did not make stays"
+    );
+}
+
+#[test]
+fn ctrl_c_during_a_heatmap_stops_it_and_marks_the_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let text =
+        std::fs::read_to_string(crate::cli::repo().join("experiments/pf1-cover-examples.toml"))
+            .unwrap()
+            .replacen("seed   = 1", "seed   = 1\nrounds = 300", 1);
+    std::fs::write(dir.path().join("slow-heatmap.toml"), text).unwrap();
+    let child = Command::new(BIN)
+        .args([
+            "run",
+            "slow-heatmap.toml",
+            "--trials",
+            "2000",
+            "--quiet",
+            "--json",
+        ])
+        .current_dir(dir.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_secs(8));
+    let sent = Instant::now();
+    signal(&child, "-INT");
+    let out = child.wait_with_output().unwrap();
+    let waited = sent.elapsed();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert!(
+        waited < Duration::from_secs(10),
+        "{waited:?} from Ctrl-C to exit"
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["interrupted"], true);
+    let html =
+        std::fs::read_to_string(dir.path().join("reports/slow-heatmap/report.html")).unwrap();
+    assert!(html.contains("Interrupted (Ctrl-C)"));
+}
+
 #[test]
 fn a_failing_write_is_an_error_naming_the_file_and_the_previous_report_stays() {
     let dir = tempfile::tempdir().unwrap();
@@ -281,6 +394,61 @@ fn trials_past_the_limit_are_refused_by_the_flag() {
     attack_refused(
         "--damage 1d8 --trials 1000000000001",
         "--trials: 1 to 1000000000000",
+    );
+}
+
+#[test]
+fn numbers_that_would_wrap_and_too_many_threads_are_refused_by_the_flag() {
+    let dir = tempfile::tempdir().unwrap();
+    for (args, message) in [
+        ("--bonus 2147483647 --ac 18", "--bonus: -10000 to 10000"),
+        ("--bonus 5 --ac -2147483648", "--ac: -10000 to 10000"),
+        (
+            "--bonus 5 --ac 18 --hp 9223372036854775807",
+            "--hp: 1 to 1000000000",
+        ),
+        (
+            "--bonus 5 --ac 18 --hp 5 --con 9223372036854775807",
+            "--con: 1 to 1000000000",
+        ),
+        ("--bonus 5 --ac 18 --threads 20000", "--threads: 1 to 256"),
+    ] {
+        let args: Vec<&str> = ["attack", "--damage", "1d8"]
+            .into_iter()
+            .chain(args.split(' '))
+            .collect();
+        let out = d20odds(&args, dir.path());
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn a_precision_not_reached_is_said() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = d20odds(
+        &[
+            "attack",
+            "--bonus",
+            "5",
+            "--ac",
+            "15",
+            "--damage",
+            "1d8",
+            "--trials",
+            "1000",
+            "--precision",
+            "0.0001",
+            "--quiet",
+        ],
+        dir.path(),
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("--precision 0.0001 not reached"),
+        "{stderr}"
     );
 }
 
