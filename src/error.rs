@@ -180,8 +180,8 @@ mod tests {
         );
         let wide = InputError { width: 7, ..e };
         assert!(
-            wide.to_string().ends_with("|              ^^^^^^^"),
-            "{wide}"
+            wide.to_string().ends_with("|              ^^^"),
+            "carets stop at the end of the line: {wide}"
         );
     }
 }
