@@ -50,7 +50,7 @@ pub fn check_folder(out: &Path, experiments: &[&Path]) -> Result<(), Error> {
             ));
         }
         Ok(_) => check_report_folder(out, experiments)?,
-        Err(e) if e.kind() == ErrorKind::NotFound => {}
+        Err(e) if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) => {}
         Err(e) => return Err(Error::io(out, e)),
     }
     let parent = parent_of(out);
