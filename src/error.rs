@@ -45,12 +45,14 @@ impl fmt::Display for InputError {
                 write!(f, "{}:{line}:{column}: {}", path.display(), self.message)?;
                 if let Some(text) = &self.source_line {
                     let gutter = " ".repeat(line.to_string().len());
+                    let (text, column) = shown_part(text, *column);
                     let pad: String = text
                         .chars()
                         .take(column - 1)
                         .map(|c| if c == '\t' { '\t' } else { ' ' })
                         .collect();
-                    let carets = "^".repeat(self.width.max(1));
+                    let room = text.chars().count().saturating_sub(column - 1).max(1);
+                    let carets = "^".repeat(self.width.clamp(1, room));
                     write!(f, "\n{gutter} |\n{line} | {text}\n{gutter} | {pad}{carets}")?;
                 }
                 Ok(())
@@ -58,6 +60,29 @@ impl fmt::Display for InputError {
             Location::Flag(flag) => write!(f, "{flag}: {}", self.message),
         }
     }
+}
+
+/// Most characters of a source line an error shows (a map row may be millions long).
+const SHOWN_LINE_CHARS: usize = 120;
+
+/// The part of a long source line around `column` that an error shows, with `…` where
+/// it is cut, and the column within that part.
+fn shown_part(text: &str, column: usize) -> (String, usize) {
+    let length = text.chars().count();
+    if length <= SHOWN_LINE_CHARS {
+        return (text.to_string(), column);
+    }
+    let start = column
+        .saturating_sub(SHOWN_LINE_CHARS / 3)
+        .min(length - SHOWN_LINE_CHARS);
+    let part: String = text.chars().skip(start).take(SHOWN_LINE_CHARS).collect();
+    let (before, after) = (start > 0, start + SHOWN_LINE_CHARS < length);
+    let shown = format!(
+        "{}{part}{}",
+        if before { "…" } else { "" },
+        if after { "…" } else { "" }
+    );
+    (shown, column - start + usize::from(before))
 }
 
 /// The known name closest to a misspelt one, if it is close enough to be a likely typo.
@@ -118,6 +143,26 @@ mod tests {
     }
 
     #[test]
+    fn a_long_line_is_shown_cut_around_the_mistake() {
+        let row = format!("{}X{}", ".".repeat(5_000_000), ".".repeat(5_000_000));
+        let e = InputError {
+            location: Location::File {
+                path: "x.toml".into(),
+                line: 3,
+                column: 5_000_001,
+            },
+            message: "bad square".into(),
+            source_line: Some(row),
+            width: 1,
+        };
+        let shown = e.to_string();
+        assert!(shown.len() < 1_000, "{} bytes", shown.len());
+        let lines: Vec<&str> = shown.lines().collect();
+        let x = lines[2].chars().position(|c| c == 'X').unwrap();
+        assert_eq!(lines[3].chars().position(|c| c == '^'), Some(x), "{shown}");
+    }
+
+    #[test]
     fn file_errors_show_the_line_with_a_caret() {
         let e = InputError {
             location: Location::File {
@@ -135,8 +180,8 @@ mod tests {
         );
         let wide = InputError { width: 7, ..e };
         assert!(
-            wide.to_string().ends_with("|              ^^^^^^^"),
-            "{wide}"
+            wide.to_string().ends_with("|              ^^^"),
+            "carets stop at the end of the line: {wide}"
         );
     }
 }
@@ -151,6 +196,10 @@ pub enum Error {
         path: PathBuf,
         source: std::io::Error,
     },
+    /// A report destination d20odds will not replace (not a report folder it wrote, or
+    /// one holding an experiment being run); found before anything is simulated.
+    #[error("{}: {message}", path.display())]
+    Destination { path: PathBuf, message: String },
     #[error("writing {what}: {message}")]
     Output { what: String, message: String },
     /// The first Ctrl-C: the completed trials were reported, marked interrupted.
@@ -159,11 +208,11 @@ pub enum Error {
 }
 
 impl Error {
-    /// The process exit code: 2 for input the user must fix, 130 (128 + SIGINT, as a
+    /// The process exit code: 2 for input or a destination the user must fix, 130 (128 + SIGINT, as a
     /// shell reports it) after Ctrl-C, 1 for anything else.
     pub fn exit_code(&self) -> u8 {
         match self {
-            Error::Input(_) => 2,
+            Error::Input(_) | Error::Destination { .. } => 2,
             Error::Interrupted => 130,
             Error::Io { .. } | Error::Output { .. } => 1,
         }

@@ -6,6 +6,8 @@
 //! Architecture Invariant: a square's figures depend only on the scenario, the square
 //! and the seed — never on the thread that computed them.
 
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
 use rayon::prelude::*;
 
 use crate::engine::{EngineConfig, count_where, simulate};
@@ -42,29 +44,14 @@ struct Cell {
     targets: Vec<TargetCell>,
 }
 
-/// The squares where the combatant's whole space fits: on the map, on no blocking
-/// terrain, on no other combatant.
+/// The squares where the combatant's whole space fits (see [`Battlefield::placements`]).
+///
+/// [`Battlefield::placements`]: crate::scenario::Battlefield::placements
 pub fn placements(scenario: &Scenario, token: usize) -> Vec<Space> {
-    let Some(field) = &scenario.battlefield else {
-        return Vec::new();
-    };
-    let side = field.spaces[token].side();
-    let (width, height) = (field.grid.width() as i32, field.grid.height() as i32);
-    (0..=height - side)
-        .flat_map(|y| (0..=width - side).map(move |x| (x, y)))
-        .filter_map(|(x, y)| Space::new(x, y, side))
-        .filter(|space| {
-            space.squares().all(|s| {
-                field.grid.contains(s)
-                    && !field.grid.terrain(s).blocks
-                    && field
-                        .spaces
-                        .iter()
-                        .enumerate()
-                        .all(|(i, other)| i == token || !other.contains(s))
-            })
-        })
-        .collect()
+    scenario
+        .battlefield
+        .as_ref()
+        .map_or_else(Vec::new, |field| field.placements(token))
 }
 
 /// The combatants attacked by the plan, in order of first appearance (as the plan's
@@ -79,15 +66,36 @@ fn target_combatants(scenario: &Scenario) -> Vec<usize> {
     targets
 }
 
+/// The squares of the heatmap, for a progress bar: 0 without a `[heatmap]` section.
+pub fn heatmap_squares(scenario: &Scenario) -> u64 {
+    scenario
+        .heatmap
+        .map_or(0, |token| placements(scenario, token).len() as u64)
+}
+
 /// heatmap.csv: `x,y,method`, then per target token `T`: `T_p_hit, T_p_down,
 /// T_mean_damage, T_cover, T_concealment, T_flanking, T_refused`. `None` without a
-/// `[heatmap]` section.
-pub fn heatmap_table(scenario: &Scenario, seed: u64) -> Option<Table> {
+/// `[heatmap]` section. `progress` is called with the squares done; once `stop` is set
+/// (Ctrl-C) the squares not started are left out of the table.
+pub fn heatmap_table(
+    scenario: &Scenario,
+    seed: u64,
+    progress: &(dyn Fn(u64) + Sync),
+    stop: &AtomicBool,
+) -> Option<Table> {
     let token = scenario.heatmap?;
+    let done = AtomicU64::new(0);
     let cells: Vec<Cell> = placements(scenario, token)
         .par_iter()
         .enumerate()
-        .map(|(i, &space)| cell(scenario, token, space, seed ^ i as u64))
+        .filter_map(|(i, &space)| {
+            if stop.load(Ordering::Relaxed) {
+                return None;
+            }
+            let cell = cell(scenario, token, space, seed ^ i as u64);
+            progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+            Some(cell)
+        })
         .collect();
     let mut table = Table::new("heatmap");
     table.int("x", cells.iter().map(|c| i64::from(c.x)));

@@ -9,6 +9,7 @@
 //! ```
 //!
 //! - [`scenario`] reads and validates input, with file:line:col errors;
+//! - [`experiment`] validates a file as a run needs it (plan, sweep points), for `check` and `run` alike;
 //! - [`plan`] folds rules and situational modifiers into numbers-only attack profiles;
 //! - [`engine`] simulates the plan in seeded blocks across threads;
 //! - [`exact`] computes the same figures exactly wherever that is tractable;
@@ -49,6 +50,7 @@ pub mod dice;
 pub mod engine;
 pub mod error;
 pub mod exact;
+pub mod experiment;
 pub mod heatmap;
 pub mod injury;
 pub mod map;

@@ -10,17 +10,22 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use d20odds::dice::{CritSpec, Dice};
-use d20odds::engine::{EngineConfig, SamplerKind, check_tally_size, simulate_until};
+use d20odds::engine::{
+    EngineConfig, MAX_THREADS, SamplerKind, check_tally_size, simulate_until, widest_half_width,
+};
 use d20odds::error::{Error, InputError};
 use d20odds::exact;
-use d20odds::heatmap::heatmap_table;
+use d20odds::experiment::Experiment;
+use d20odds::heatmap::{heatmap_squares, heatmap_table};
 use d20odds::injury::Vitals;
 use d20odds::plan::{LineAttack, LineDefence, Plan, Situation, Target};
 use d20odds::report::{
-    Formats, Inputs, Results, check_folder, report_files, summary_text, sweep_table, write_folder,
+    Formats, Inputs, Results, check_folder, report_files, report_folder, summary_text, sweep_table,
+    write_folder,
 };
 use d20odds::rules::{CoverLevel, SystemId};
-use d20odds::scenario::{Assignments, MAX_TRIALS, Scenario, display_value};
+use d20odds::scenario::MAX_TRIALS;
+use d20odds::scenario::bounded::{MAX_HIT_POINTS, MAX_MODIFIER, modifier_range};
 
 const EXAMPLES: &str = "\
 Examples:
@@ -188,66 +193,62 @@ fn print_out(text: &str) -> Result<(), Error> {
         .map_err(|e| Error::io("standard output", e))
 }
 
-/// One experiment file, fully validated: its plan, one plan per sweep point, and the
-/// inputs its report shows.
+/// One experiment file, fully validated (its plan and every sweep point), with the
+/// overrides of the command line applied, and the inputs its report shows.
 struct Job<'a> {
     path: &'a Path,
-    scenario: Scenario,
-    plan: Plan,
-    sweep: Vec<(Assignments, Plan)>,
+    experiment: Experiment,
     inputs: Inputs,
 }
 
 impl<'a> Job<'a> {
     fn load(path: &'a Path, sim: &SimulationArgs) -> Result<Self, Error> {
-        let scenario = Scenario::load(path)?;
-        let mut plan = Plan::from_scenario(&scenario)?;
-        apply_overrides(&mut plan, sim)?;
-        check_size(&scenario, &plan)?;
-        let mut sweep = Vec::new();
-        if !scenario.sweeps.is_empty() {
-            for (assignments, point) in scenario.sweep_points()? {
-                let mut point_plan = Plan::from_scenario(&point)
-                    .map_err(|e| at_sweep(&scenario, &assignments, &e.message))?;
-                apply_overrides(&mut point_plan, sim)?;
-                check_size(&scenario, &point_plan)?;
-                sweep.push((assignments, point_plan));
-            }
-        }
+        let mut experiment = Experiment::load(path)?;
+        apply_overrides(&mut experiment.plan, sim)?;
         Ok(Self {
             path,
-            inputs: Inputs::from_scenario(&scenario),
-            scenario,
-            plan,
-            sweep,
+            inputs: Inputs::from_scenario(&experiment.scenario),
+            experiment,
         })
     }
 
-    /// Simulates the plan and every sweep point under one progress bar; after a Ctrl-C,
-    /// the sweep points not started and the heatmap are left out.
-    fn run(&self, sim: &SimulationArgs, stop: &AtomicBool) -> Results {
-        let total = self.plan.trials + self.sweep.iter().map(|(_, p)| p.trials).sum::<u64>();
-        let bar = progress::Progress::new(total, sim.quiet);
+    /// Simulates the plan and every sweep point under one progress bar, then computes the
+    /// heatmap under another; after a Ctrl-C, the sweep points and heatmap squares not
+    /// started are left out. A sweep point is planned when it runs and only its summary
+    /// rows are kept, so memory does not grow with its plan, tally or damage table.
+    fn run(&self, sim: &SimulationArgs, stop: &AtomicBool) -> Result<Results, Error> {
+        let Experiment {
+            scenario,
+            plan,
+            sweep_points,
+        } = &self.experiment;
+        let total = plan.trials.saturating_mul(1 + *sweep_points as u64);
+        let bar = progress::Progress::new(total, "trials", sim.quiet);
         let mut done = 0;
         let mut simulate_one = |plan: &Plan| {
             let results = simulate_plan(plan, sim, &|n| bar.set(done + n), stop);
             done += plan.trials;
             results
         };
-        let mut results = simulate_one(&self.plan);
-        let points: Vec<_> = self
-            .sweep
-            .iter()
-            .take_while(|_| !stop.load(Ordering::Relaxed))
-            .map(|(assignments, plan)| (assignments.clone(), simulate_one(plan)))
-            .collect();
+        let mut results = simulate_one(plan);
+        let mut points = Vec::new();
+        for index in 0..*sweep_points {
+            if stop.load(Ordering::Relaxed) {
+                break;
+            }
+            let (assignments, mut point) = self.experiment.sweep_point(index)?;
+            apply_overrides(&mut point, sim)?;
+            points.push((assignments, simulate_one(&point).summary));
+        }
         results.sweep = sweep_table(&points);
         bar.finish();
-        results.interrupted = stop.load(Ordering::Relaxed);
-        if !results.interrupted {
-            results.heatmap = heatmap_table(&self.scenario, self.plan.seed);
+        if !stop.load(Ordering::Relaxed) {
+            let squares = progress::Progress::new(heatmap_squares(scenario), "squares", sim.quiet);
+            results.heatmap = heatmap_table(scenario, plan.seed, &|n| squares.set(n), stop);
+            squares.finish();
         }
-        results
+        results.interrupted = stop.load(Ordering::Relaxed);
+        Ok(results)
     }
 }
 
@@ -257,14 +258,28 @@ fn run_files(args: &RunArgs, stop: &AtomicBool) -> Result<(), Error> {
         .iter()
         .map(|path| Job::load(path, &args.sim))
         .collect::<Result<Vec<_>, Error>>()?;
+    let experiments: Vec<&Path> = jobs.iter().map(|job| job.path).collect();
+    let mut folders: Vec<(PathBuf, &Path)> = Vec::new();
     for job in &jobs {
-        check_folder(&report_folder(&args.out, job.path))?;
+        let folder = report_folder(&args.out, job.path)?;
+        if let Some((_, earlier)) = folders.iter().find(|(f, _)| *f == folder) {
+            return Err(Error::Destination {
+                message: format!(
+                    "both {} and {} would write this report folder; rename one of them",
+                    earlier.display(),
+                    job.path.display()
+                ),
+                path: folder,
+            });
+        }
+        check_folder(&folder, &experiments)?;
+        folders.push((folder, job.path));
     }
     let mut documents = Vec::new();
     for job in &jobs {
-        let results = job.run(&args.sim, stop);
+        let results = job.run(&args.sim, stop)?;
         write_folder(
-            &report_folder(&args.out, job.path),
+            &report_folder(&args.out, job.path)?,
             &report_files(
                 &results,
                 &job.inputs,
@@ -296,35 +311,6 @@ fn interrupted(stop: &AtomicBool) -> Result<(), Error> {
     }
 }
 
-/// A sweep point's plan error, placed at the first `[[sweep]]` of the file (the point's
-/// own text is generated, so its lines mean nothing to the user).
-fn at_sweep(scenario: &Scenario, assignments: &Assignments, why: &str) -> InputError {
-    let point: Vec<String> = assignments
-        .iter()
-        .map(|(set, value)| format!("{set} = {}", display_value(value)))
-        .collect();
-    let span = scenario.sweeps.first().map_or(0..0, |s| s.span.clone());
-    scenario
-        .source
-        .error(span, format!("sweep point ({}): {why}", point.join(", ")))
-}
-
-/// Refuses, at the plan line of its largest attack, a plan too large to tally.
-fn check_size(scenario: &Scenario, plan: &Plan) -> Result<(), InputError> {
-    check_tally_size(plan).map_err(|(line, why)| {
-        let span = scenario.plan.get(line).map_or(0..0, |l| l.span.clone());
-        scenario.source.error(span, why)
-    })
-}
-
-/// `reports/<file stem>` for `experiments/<file stem>.toml`.
-fn report_folder(out: &Path, experiment: &Path) -> PathBuf {
-    let stem = experiment
-        .file_stem()
-        .map_or_else(|| "experiment".into(), |s| s.to_string_lossy().into_owned());
-    out.join(stem)
-}
-
 fn run_attack(args: &AttackArgs, stop: &AtomicBool) -> Result<(), Error> {
     let system: SystemId = args
         .system
@@ -349,8 +335,18 @@ fn run_attack(args: &AttackArgs, stop: &AtomicBool) -> Result<(), Error> {
     if !(1..=d20odds::scenario::MAX_ROUNDS).contains(&args.rounds) {
         return Err(InputError::flag("--rounds", "1 to 1000").into());
     }
-    if args.hp.is_some_and(|hp| hp < 1) {
-        return Err(InputError::flag("--hp", "at least 1").into());
+    for (flag, values) in [("--bonus", args.bonus.as_slice()), ("--ac", &[args.ac])] {
+        if values
+            .iter()
+            .any(|v| !(-MAX_MODIFIER..=MAX_MODIFIER).contains(v))
+        {
+            return Err(InputError::flag(flag, modifier_range()).into());
+        }
+    }
+    for (flag, value) in [("--hp", args.hp), ("--con", args.con)] {
+        if value.is_some_and(|v| !(1..=MAX_HIT_POINTS).contains(&v)) {
+            return Err(InputError::flag(flag, format!("1 to {MAX_HIT_POINTS}")).into());
+        }
     }
     if args.con.is_some() && args.hp.is_none() {
         return Err(InputError::flag("--con", "needs --hp").into());
@@ -400,7 +396,7 @@ fn run_attack(args: &AttackArgs, stop: &AtomicBool) -> Result<(), Error> {
     .map_err(|m| InputError::flag("--cover", m))?;
     apply_overrides(&mut plan, &args.sim)?;
     check_tally_size(&plan).map_err(|(_, why)| InputError::flag("--damage", why))?;
-    let bar = progress::Progress::new(plan.trials, args.sim.quiet);
+    let bar = progress::Progress::new(plan.trials, "trials", args.sim.quiet);
     let mut results = simulate_plan(&plan, &args.sim, &|n| bar.set(n), stop);
     bar.finish();
     results.interrupted = stop.load(Ordering::Relaxed);
@@ -426,8 +422,8 @@ fn apply_overrides(plan: &mut Plan, sim: &SimulationArgs) -> Result<(), InputErr
     if let Some(seed) = sim.seed {
         plan.seed = seed;
     }
-    if sim.threads == Some(0) {
-        return Err(InputError::flag("--threads", "at least 1"));
+    if sim.threads.is_some_and(|t| !(1..=MAX_THREADS).contains(&t)) {
+        return Err(InputError::flag("--threads", format!("1 to {MAX_THREADS}")));
     }
     if sim.precision.is_some_and(|e| !(e > 0.0 && e < 0.5)) {
         return Err(InputError::flag(
@@ -454,6 +450,18 @@ fn simulate_plan(
         precision: sim.precision,
     };
     let tally = simulate_until(plan, &config, progress, stop);
+    if let Some(precision) = sim.precision
+        && !stop.load(Ordering::Relaxed)
+    {
+        let widest = widest_half_width(plan, &tally);
+        if widest > precision {
+            let _ = writeln!(
+                std::io::stderr(),
+                "note: --precision {precision} not reached: after {} trials (--trials) the widest 95% half-width is {widest:.5}",
+                tally.trials
+            );
+        }
+    }
     let exact = exact::compute(plan);
     Results::new(plan, &tally, &exact)
 }
@@ -467,11 +475,14 @@ fn one_or_array(mut documents: Vec<serde_json::Value>) -> serde_json::Value {
 }
 
 fn check_files(files: &[PathBuf], json: bool) -> Result<(), Error> {
-    let scenarios = files
+    let experiments = files
         .iter()
-        .map(|f| Scenario::load(f))
+        .map(|f| Experiment::load(f))
         .collect::<Result<Vec<_>, _>>()?;
-    let checks: Vec<_> = scenarios.iter().map(d20odds::report::check).collect();
+    let checks: Vec<_> = experiments
+        .iter()
+        .map(|e| d20odds::report::check(&e.scenario))
+        .collect();
     if json {
         let docs = checks.into_iter().map(|(_, j)| j).collect();
         print_out(&format!("{:#}", one_or_array(docs)))?;

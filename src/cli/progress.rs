@@ -5,19 +5,19 @@ use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
 
-/// Shows trials done, trials per second and the time left.
+/// Shows the units done (trials, heatmap squares), units per second and the time left.
 pub struct Progress {
     bar: Option<ProgressBar>,
 }
 
 impl Progress {
-    pub fn new(total: u64, quiet: bool) -> Self {
+    pub fn new(total: u64, unit: &str, quiet: bool) -> Self {
         let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
             let bar = ProgressBar::new(total);
             bar.set_style(
-                ProgressStyle::with_template(
-                    "{bar:40} {human_pos}/{human_len} trials  {per_sec}  ETA {eta}",
-                )
+                ProgressStyle::with_template(&format!(
+                    "{{bar:40}} {{human_pos}}/{{human_len}} {unit}  {{per_sec}}  ETA {{eta}}"
+                ))
                 .unwrap_or_else(|_| ProgressStyle::default_bar()),
             );
             bar.enable_steady_tick(Duration::from_millis(200));

@@ -22,7 +22,7 @@
 mod alias;
 mod tally;
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -32,12 +32,24 @@ use crate::attack::{AttackProfile, OutcomeLayout};
 use crate::plan::{Plan, Target};
 use crate::stats::Estimate;
 pub use alias::AliasTable;
-pub use tally::{MAX_TALLY_CELLS, RoundTally, Tally, check_tally_size, max_damage_taken};
+pub use tally::{
+    MAX_TALLY_CELLS, RoundTally, Tally, check_tally_size, max_damage_taken, tally_cells,
+};
 
 /// Trials per block: the unit of seeding, parallel work and `--precision` stopping.
 pub const BLOCK_TRIALS: u64 = 1 << 16;
-/// Blocks run between two progress reports / precision checks.
+/// Blocks run between two precision checks.
 const BATCH_BLOCKS: u64 = 32;
+/// Most worker threads a run may ask for (`--threads`).
+pub const MAX_THREADS: usize = 256;
+/// Most tally counters alive at once (256 MiB): every worker holds about two tallies (the
+/// block it runs and the merge of its share), so a large tally runs on fewer threads and
+/// memory does not grow with `--threads`.
+pub const MAX_LIVE_CELLS: u64 = 1 << 25;
+
+/// Trials between two looks at the stop flag and two progress reports inside a block, so
+/// that even a plan whose block takes minutes answers Ctrl-C and shows its progress at once.
+const CHUNK_TRIALS: u64 = 64;
 
 /// How one attack is drawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -74,15 +86,16 @@ impl EngineConfig {
     }
 }
 
-/// Runs the plan and returns the merged tally. `progress` is called on the calling thread
-/// with the number of trials done after every batch.
+/// Runs the plan and returns the merged tally. `progress` is called from the worker
+/// threads with the number of trials done so far, every [`CHUNK_TRIALS`] trials or so.
 pub fn simulate(plan: &Plan, config: &EngineConfig, progress: &(dyn Fn(u64) + Sync)) -> Tally {
     simulate_until(plan, config, progress, &AtomicBool::new(false))
 }
 
 /// [`simulate`], stopping early once `stop` is set (by a Ctrl-C handler): blocks not yet
-/// started are skipped, so the tally holds the trials of the blocks that completed. The
-/// first block always completes, so an interrupted tally is never empty.
+/// started are skipped and running ones end after their current chunk of
+/// [`CHUNK_TRIALS`] trials, so the tally holds the trials that completed. The first chunk
+/// always completes, so an interrupted tally is never empty.
 pub fn simulate_until(
     plan: &Plan,
     config: &EngineConfig,
@@ -90,6 +103,11 @@ pub fn simulate_until(
     stop: &AtomicBool,
 ) -> Tally {
     let kernels = Kernels::new(plan, config.sampler);
+    let done = AtomicU64::new(0);
+    let watch = Watch {
+        stop,
+        progress: &|trials| progress(done.fetch_add(trials, Ordering::Relaxed) + trials),
+    };
     let run = || {
         let blocks = config.trials.div_ceil(BLOCK_TRIALS);
         let mut tally = Tally::zero(plan);
@@ -103,12 +121,11 @@ pub fn simulate_until(
                         return Tally::zero(plan);
                     }
                     let trials = BLOCK_TRIALS.min(config.trials - block * BLOCK_TRIALS);
-                    kernels.run_block(plan, block_rng(plan.seed, block), trials)
+                    kernels.run_block(plan, block_rng(plan.seed, block), trials, &watch)
                 })
                 .reduce(|| Tally::zero(plan), Tally::merge);
             tally = tally.merge(batch);
             next = end;
-            progress(tally.trials);
             if stop.load(Ordering::Relaxed)
                 || config
                     .precision
@@ -119,13 +136,26 @@ pub fn simulate_until(
         }
         tally
     };
-    match config.threads {
-        Some(threads) => rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .map_or_else(|_| run(), |pool| pool.install(run)),
-        None => run(),
+    let by_memory = (MAX_LIVE_CELLS / tally_cells(plan).saturating_mul(2).max(1)).max(1);
+    let threads = config
+        .threads
+        .unwrap_or_else(rayon::current_num_threads)
+        .min(MAX_THREADS)
+        .min(usize::try_from(by_memory).unwrap_or(MAX_THREADS));
+    if threads == rayon::current_num_threads() {
+        return run();
     }
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_or_else(|_| run(), |pool| pool.install(run))
+}
+
+/// What a running block reports to and looks at between chunks of trials.
+struct Watch<'a> {
+    stop: &'a AtomicBool,
+    /// Called with the trials of each finished chunk.
+    progress: &'a (dyn Fn(u64) + Sync),
 }
 
 /// The random stream of one block: a function of the seed and the block index only.
@@ -270,23 +300,35 @@ impl<'a> Kernels<'a> {
         }
     }
 
-    fn run_block(&self, plan: &Plan, mut rng: Pcg64Mcg, trials: u64) -> Tally {
+    fn run_block(&self, plan: &Plan, mut rng: Pcg64Mcg, trials: u64, watch: &Watch) -> Tally {
         let mut tally = Tally::zero(plan);
         tally.trials = trials;
         if self.single_draws {
             self.run_single_draws(&mut tally, &mut rng);
+            (watch.progress)(trials);
         } else {
-            self.run_trials(&mut tally, &mut rng);
+            let mut done = 0;
+            while done < trials {
+                let chunk = CHUNK_TRIALS.min(trials - done);
+                self.run_trials(&mut tally, &mut rng, chunk);
+                done += chunk;
+                (watch.progress)(chunk);
+                if watch.stop.load(Ordering::Relaxed) {
+                    break;
+                }
+            }
+            tally.trials = done;
         }
         tally
     }
 
-    /// The general case: trials of rounds of the plan, tracking damage per target.
-    fn run_trials(&self, tally: &mut Tally, rng: &mut Pcg64Mcg) {
+    /// The general case: `trials` trials of rounds of the plan, tracking damage per
+    /// target, added to `tally` (whose trial count the caller keeps).
+    fn run_trials(&self, tally: &mut Tally, rng: &mut Pcg64Mcg, trials: u64) {
         let targets = self.down_at.len();
         let mut taken = vec![0i64; targets];
         let mut dead = vec![false; targets];
-        for _ in 0..tally.trials {
+        for _ in 0..trials {
             taken.fill(0);
             dead.fill(false);
             for round in 0..self.rounds {
@@ -383,7 +425,7 @@ mod tests {
     }
 
     #[test]
-    fn a_stop_keeps_the_first_block_and_skips_the_rest() {
+    fn a_stop_keeps_the_first_chunk_and_skips_the_rest() {
         use crate::plan::{LineAttack, LineDefence, Situation, Target};
         use crate::rules::SystemId;
         let mut plan = Plan::empty("stop", SystemId::Pf1, 3, 10 * BLOCK_TRIALS, 2);
@@ -401,7 +443,7 @@ mod tests {
             .unwrap();
         let config = EngineConfig::new(plan.trials);
         let stopped = simulate_until(&plan, &config, &|_| (), &AtomicBool::new(true));
-        assert_eq!(stopped.trials, BLOCK_TRIALS);
+        assert_eq!(stopped.trials, CHUNK_TRIALS);
         assert_eq!(simulate(&plan, &config, &|_| ()).trials, plan.trials);
     }
 }

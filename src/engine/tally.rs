@@ -81,6 +81,27 @@ pub const MAX_TALLY_CELLS: u64 = 1 << 23;
 /// Refuses a plan whose tally would exceed [`MAX_TALLY_CELLS`]: the plan line (index) of
 /// its largest attack and why.
 pub fn check_tally_size(plan: &Plan) -> Result<(), (usize, String)> {
+    let cells = tally_cells(plan);
+    if cells <= MAX_TALLY_CELLS {
+        return Ok(());
+    }
+    let line = plan
+        .slots
+        .iter()
+        .max_by_key(|s| s.profile.layout().max_damage())
+        .map_or(0, |s| s.line);
+    Err((
+        line,
+        format!(
+            "too large to simulate: counting every damage total this plan can deal over {} round(s) takes {} counters, more than the limit of {MAX_TALLY_CELLS}; use smaller dice, fewer attacks or fewer rounds",
+            plan.rounds, cells
+        ),
+    ))
+}
+
+/// The counters of one tally of `plan`: every slot's outcome counts and every target's
+/// damage histogram.
+pub fn tally_cells(plan: &Plan) -> u64 {
     let outcomes: u64 = plan
         .slots
         .iter()
@@ -93,22 +114,7 @@ pub fn check_tally_size(plan: &Plan) -> Result<(), (usize, String)> {
                 .saturating_add(1)
         })
         .fold(0, u64::saturating_add);
-    if outcomes.saturating_add(damage) <= MAX_TALLY_CELLS {
-        return Ok(());
-    }
-    let line = plan
-        .slots
-        .iter()
-        .max_by_key(|s| s.profile.layout().max_damage())
-        .map_or(0, |s| s.line);
-    Err((
-        line,
-        format!(
-            "too large to simulate: counting every damage total this plan can deal over {} round(s) takes {} counters, more than the limit of {MAX_TALLY_CELLS}; use smaller dice, fewer attacks or fewer rounds",
-            plan.rounds,
-            outcomes.saturating_add(damage)
-        ),
-    ))
+    outcomes.saturating_add(damage)
 }
 
 /// The most damage a target can take in one trial: every attack at it dealing its most,

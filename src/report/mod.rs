@@ -4,8 +4,10 @@
 
 mod charts;
 mod check;
+mod destination;
 mod figures;
 mod inputs;
+mod leftovers;
 mod page;
 mod results;
 mod swap;
@@ -13,7 +15,7 @@ mod table;
 mod text;
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::error::Error;
 pub use charts::{
@@ -21,6 +23,7 @@ pub use charts::{
     heatmap_chart, lines_chart,
 };
 pub use check::check;
+pub use destination::{REPORT_MARKER, check_folder, report_folder};
 pub use inputs::Inputs;
 pub use results::{Results, sweep_table};
 pub use table::{Cells, Table};
@@ -74,61 +77,24 @@ fn interrupted_note(results: &Results) -> String {
     )
 }
 
-/// Checks, before anything is simulated, that the report folder `out` can be written: it
-/// is a folder or absent, and so is its parent (the `--out` folder), which is created when
-/// missing only if its own parent exists, so a mistyped `--out` is not silently built.
-pub fn check_folder(out: &Path) -> Result<(), Error> {
-    if out.exists() && !out.is_dir() {
-        return Err(Error::io(
-            out,
-            std::io::Error::other("exists and is not a folder; choose another --out"),
-        ));
-    }
-    let parent = parent_of(out);
-    if parent.is_dir() {
-        return Ok(());
-    }
-    if parent.exists() {
-        return Err(Error::io(
-            &parent,
-            std::io::Error::other("is not a folder; choose another --out"),
-        ));
-    }
-    let grandparent = parent_of(&parent);
-    if !grandparent.is_dir() {
-        return Err(Error::io(
-            &parent,
-            std::io::Error::other(format!(
-                "the --out folder cannot be created: {} does not exist",
-                grandparent.display()
-            )),
-        ));
-    }
-    Ok(())
-}
-
-fn parent_of(path: &Path) -> PathBuf {
-    match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    }
-}
-
-/// Writes `files` as the folder `out`: first into a sibling temporary folder, then swapped
-/// in, so an interrupted, killed or failed run leaves the previous report as it was.
+/// Writes `files` and [`REPORT_MARKER`] as the folder `out`: first into a sibling
+/// temporary folder, then swapped in, so an interrupted, killed or failed run leaves the
+/// previous report as it was. Only a report folder d20odds wrote is ever replaced.
 pub fn write_folder(out: &Path, files: &[(String, Vec<u8>)]) -> Result<(), Error> {
-    check_folder(out)?;
-    let parent = parent_of(out);
-    if !parent.is_dir() {
-        fs::create_dir(&parent).map_err(|e| Error::io(&parent, e))?;
+    check_folder(out, &[])?;
+    let parent = destination::parent_of(out);
+    match fs::create_dir(&parent) {
+        Err(e) if !(e.kind() == std::io::ErrorKind::AlreadyExists && parent.is_dir()) => {
+            return Err(Error::io(&parent, e));
+        }
+        _ => {}
     }
-    let name = out
-        .file_name()
-        .map_or_else(|| "report".into(), |n| n.to_string_lossy().into_owned());
-    let pid = std::process::id();
-    let staging = parent.join(format!(".{name}.new-{pid}"));
+    leftovers::remove_leftovers(out);
+    let staging = leftovers::hidden_sibling(out, "new", std::process::id());
     let staged = (|| {
         fs::create_dir(&staging).map_err(|e| Error::io(&staging, e))?;
+        let marker = staging.join(REPORT_MARKER);
+        fs::write(&marker, destination::MARKER_TEXT).map_err(|e| Error::io(&marker, e))?;
         for (file, bytes) in files {
             let path = staging.join(file);
             fs::write(&path, bytes).map_err(|e| Error::io(&path, e))?;
@@ -139,7 +105,11 @@ pub fn write_folder(out: &Path, files: &[(String, Vec<u8>)]) -> Result<(), Error
         let _ = fs::remove_dir_all(&staging);
         return Err(e);
     }
-    swap::swap_in(&staging, out, &parent.join(format!(".{name}.old-{pid}")))
+    swap::swap_in(
+        &staging,
+        out,
+        &leftovers::hidden_sibling(out, "old", std::process::id()),
+    )
 }
 
 #[cfg(test)]
@@ -163,6 +133,7 @@ mod tests {
         assert!(!out.join("b.csv").exists());
         let leftovers: Vec<_> = fs::read_dir(out.parent().unwrap()).unwrap().collect();
         assert_eq!(leftovers.len(), 1);
+        assert!(out.join(REPORT_MARKER).is_file());
     }
 
     #[test]
@@ -171,7 +142,7 @@ mod tests {
         let out = dir.path().join("x");
         fs::write(&out, b"keep").unwrap();
         let err = write_folder(&out, &[("a.csv".into(), b"1".to_vec())]).unwrap_err();
-        assert_eq!(err.exit_code(), 1);
+        assert_eq!(err.exit_code(), 2);
         assert_eq!(fs::read(&out).unwrap(), b"keep");
     }
 }

@@ -88,7 +88,7 @@ impl Results {
 }
 
 /// The sweep table: the swept fields' values, then each point's summary rows.
-pub fn sweep_table(points: &[(Assignments, Results)]) -> Option<Table> {
+pub fn sweep_table(points: &[(Assignments, Table)]) -> Option<Table> {
     let (first_assignments, first) = points.first()?;
     let mut table = Table::new("sweep");
     for (column, (set, _)) in first_assignments.iter().enumerate() {
@@ -106,9 +106,9 @@ pub fn sweep_table(points: &[(Assignments, Results)]) -> Option<Table> {
         };
         table.columns.push((set.clone(), cells));
     }
-    let mut summaries = first.summary.clone();
-    for (_, results) in &points[1..] {
-        summaries.append(&results.summary);
+    let mut summaries = first.clone();
+    for (_, summary) in &points[1..] {
+        summaries.append(summary);
     }
     table.columns.extend(summaries.columns);
     Some(table)
@@ -116,13 +116,13 @@ pub fn sweep_table(points: &[(Assignments, Results)]) -> Option<Table> {
 
 /// One cell per summary row: each point's value of a swept field, repeated for its rows.
 fn per_row<T: Clone>(
-    points: &[(Assignments, Results)],
+    points: &[(Assignments, Table)],
     column: usize,
     cell: impl Fn(&toml::Value) -> T,
 ) -> Vec<T> {
     points
         .iter()
-        .flat_map(|(a, r)| std::iter::repeat_n(cell(&a[column].1), r.summary.rows()))
+        .flat_map(|(a, summary)| std::iter::repeat_n(cell(&a[column].1), summary.rows()))
         .collect()
 }
 

@@ -28,11 +28,13 @@
 //! ```
 
 mod area;
+pub mod bounded;
 mod damage;
 mod raw;
 mod source;
 mod sweep;
 
+use std::io::Read;
 use std::ops::Range;
 use std::path::Path;
 
@@ -45,6 +47,7 @@ use crate::map::{self, Grid, Point, Space, Terrain, Vision};
 use crate::rules::{CoverLevel, RangeSense, RuleSet, SIZES, Size, SystemId};
 use crate::situation::RangeSenses;
 pub use area::{AreaExtent, AreaShape, MAX_RADIUS_FT, Options};
+use bounded::{MAX_HIT_POINTS, MAX_MODIFIER, within};
 pub use raw::RawTerrain;
 use raw::{RawAttack, RawCombatant, RawExperiment, RawPlanLine};
 pub use source::Source;
@@ -90,6 +93,34 @@ pub struct Scenario {
 pub struct Battlefield {
     pub grid: Grid,
     pub spaces: Vec<Space>,
+}
+
+/// Most squares × rounds a `[heatmap]` may compute: each square is a whole exact
+/// computation (or a short simulation), so this keeps a heatmap within minutes.
+pub const MAX_HEATMAP_WORK: u64 = 10_000_000;
+
+impl Battlefield {
+    /// The squares where combatant `token`'s whole space fits: on the map, on no blocking
+    /// terrain, on no other combatant.
+    pub fn placements(&self, token: usize) -> Vec<Space> {
+        let side = self.spaces[token].side();
+        let (width, height) = (self.grid.width() as i32, self.grid.height() as i32);
+        (0..=height - side)
+            .flat_map(|y| (0..=width - side).map(move |x| (x, y)))
+            .filter_map(|(x, y)| Space::new(x, y, side))
+            .filter(|space| {
+                space.squares().all(|s| {
+                    self.grid.contains(s)
+                        && !self.grid.terrain(s).blocks
+                        && self
+                            .spaces
+                            .iter()
+                            .enumerate()
+                            .all(|(i, other)| i == token || !other.contains(s))
+                })
+            })
+            .collect()
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -265,13 +296,40 @@ pub struct PlanLine {
     pub origin: Option<Point>,
 }
 
+/// Largest experiment file read: a 500 × 500 map is 250 KB, so this is room to spare,
+/// and a path like `/dev/zero` cannot fill the memory.
+pub const MAX_FILE_BYTES: u64 = 8 << 20;
+
 impl Scenario {
-    /// Reads and validates an experiment file.
+    /// Reads and validates an experiment file: at most [`MAX_FILE_BYTES`] of UTF-8 text.
     pub fn load(path: &Path) -> Result<Scenario, Error> {
-        let text = std::fs::read_to_string(path).map_err(|e| {
+        let unreadable = |e: std::io::Error| {
             InputError::flag(
                 &path.display().to_string(),
                 format!("cannot read the experiment file: {e}"),
+            )
+        };
+        let mut bytes = Vec::new();
+        std::fs::File::open(path)
+            .and_then(|file| file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes))
+            .map_err(unreadable)?;
+        if bytes.len() as u64 > MAX_FILE_BYTES {
+            return Err(InputError::flag(
+                &path.display().to_string(),
+                format!(
+                    "the experiment file is larger than {} MiB, the most d20odds reads",
+                    MAX_FILE_BYTES >> 20
+                ),
+            )
+            .into());
+        }
+        let text = String::from_utf8(bytes).map_err(|e| {
+            let valid = e.utf8_error().valid_up_to();
+            let bad = e.as_bytes()[valid];
+            let before = String::from_utf8_lossy(&e.as_bytes()[..valid]).into_owned();
+            Source::new(path, before).error_at(
+                valid,
+                format!("byte 0x{bad:02x} is not UTF-8 text: save the experiment file as UTF-8"),
             )
         })?;
         Ok(Self::parse(path, text)?)
@@ -354,10 +412,20 @@ impl Validator<'_> {
                             ),
                         )
                     })?;
-                if battlefield.is_none() {
+                let Some(field) = &battlefield else {
                     return Err(
                         self.err(h.span(), "a heatmap needs a map to move the combatant on")
                     );
+                };
+                let squares = field.placements(index).len() as u64;
+                let work = squares * u64::from(rounds);
+                if work > MAX_HEATMAP_WORK {
+                    return Err(self.err(
+                        h.span(),
+                        format!(
+                            "the heatmap would compute {squares} squares × {rounds} rounds = {work}, more than the bound of {MAX_HEATMAP_WORK}; use a smaller map or fewer rounds"
+                        ),
+                    ));
                 }
                 Some(index)
             }
@@ -445,14 +513,25 @@ impl Validator<'_> {
             })?,
         };
         if let Some(hp) = &c.hp
-            && *hp.get_ref() < 1
+            && !(1..=MAX_HIT_POINTS).contains(hp.get_ref())
         {
-            return Err(self.err(hp.span(), "hp must be at least 1"));
+            return Err(self.err(hp.span(), format!("hp must be from 1 to {MAX_HIT_POINTS}")));
         }
         if let Some(con) = &c.con
-            && *con.get_ref() < 1
+            && !(1..=MAX_HIT_POINTS).contains(con.get_ref())
         {
-            return Err(self.err(con.span(), "con is the Constitution score: at least 1"));
+            return Err(self.err(
+                con.span(),
+                format!("con is the Constitution score: 1 to {MAX_HIT_POINTS}"),
+            ));
+        }
+        for armor_class in [&c.eac, &c.kac].into_iter().flatten() {
+            within(
+                i64::from(*armor_class.get_ref()),
+                MAX_MODIFIER,
+                "an armor class",
+            )
+            .map_err(|m| self.err(armor_class.span(), m))?;
         }
         let starfinder = rules.system == SystemId::Starfinder;
         if let Some(v) = c.eac.as_ref().or(c.kac.as_ref()).filter(|_| !starfinder) {

@@ -8,6 +8,8 @@ use serde::Deserialize;
 use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use toml::Spanned;
 
+use super::bounded::{self, MAX_MODIFIER, within};
+
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawExperiment {
@@ -67,7 +69,7 @@ pub struct RawTerrain {
     pub dim: bool,
     #[serde(default)]
     pub dark: bool,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "bounded::elevation")]
     pub elevation: i32,
 }
 
@@ -78,23 +80,24 @@ pub struct RawCombatant {
     pub name: Option<String>,
     pub side: Option<String>,
     pub size: Option<Spanned<String>>,
+    #[serde(default, deserialize_with = "bounded::optional_modifier")]
     pub ac: Option<i32>,
     /// Starfinder: energy and kinetic armor class (`ac` serves both when they are absent).
     pub eac: Option<Spanned<i32>>,
     pub kac: Option<Spanned<i32>>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "bounded::modifier")]
     pub dex: i32,
     pub hp: Option<Spanned<i64>>,
     pub con: Option<Spanned<i64>>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "bounded::modifier")]
     pub fort: i32,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "bounded::modifier")]
     pub level: i32,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "bounded::modifier")]
     pub reflex: i32,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "bounded::modifier")]
     pub will: i32,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "bounded::elevation")]
     pub elevation: i32,
     #[serde(default)]
     pub conditions: Vec<Spanned<String>>,
@@ -162,7 +165,9 @@ pub struct RawPlanLine {
     pub cover: Option<Spanned<String>>,
     pub concealment: Option<Spanned<i64>>,
     pub flanking: Option<bool>,
+    #[serde(default, deserialize_with = "bounded::optional_modifier")]
     pub attack_mod: Option<i32>,
+    #[serde(default, deserialize_with = "bounded::optional_modifier")]
     pub ac_mod: Option<i32>,
     pub pinpointed: Option<bool>,
     /// Area attacks: the grid intersection the effect bursts from, and overrides of the
@@ -189,15 +194,17 @@ impl<'de> Deserialize<'de> for Bonus {
             }
 
             fn visit_i64<E: de::Error>(self, v: i64) -> Result<Bonus, E> {
-                i32::try_from(v)
+                within(v, MAX_MODIFIER, "an attack bonus")
                     .map(|b| Bonus(vec![b]))
-                    .map_err(|_| E::custom("attack bonus out of range"))
+                    .map_err(E::custom)
             }
 
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Bonus, A::Error> {
                 let mut all = Vec::new();
-                while let Some(b) = seq.next_element::<i32>()? {
-                    all.push(b);
+                while let Some(b) = seq.next_element::<i64>()? {
+                    all.push(
+                        within(b, MAX_MODIFIER, "an attack bonus").map_err(de::Error::custom)?,
+                    );
                 }
                 if all.is_empty() {
                     return Err(de::Error::custom("the list of iteratives is empty"));

@@ -187,6 +187,18 @@ impl Validator<'_> {
             parse_path(s.set.get_ref())
                 .and_then(|path| path_names_exist(&path, combatants))
                 .map_err(|m| self.err(s.set.span(), m))?;
+            if sweeps
+                .iter()
+                .any(|earlier: &Sweep| earlier.set == *s.set.get_ref())
+            {
+                return Err(self.err(
+                    s.set.span(),
+                    format!(
+                        "`{}` is already swept by an earlier [[sweep]]; put all its values in one `values` list",
+                        s.set.get_ref()
+                    ),
+                ));
+            }
             if s.values.get_ref().is_empty() {
                 return Err(self.err(s.values.span(), "a sweep needs at least one value"));
             }
@@ -241,39 +253,42 @@ impl Validator<'_> {
 
 impl Scenario {
     /// Every point of the sweeps' cartesian product (first sweep varying slowest), as the
-    /// assignments made and the resulting scenario. Errors point at the sweep.
-    pub fn sweep_points(&self) -> Result<Vec<(Assignments, Scenario)>, InputError> {
+    /// assignments made and the resulting scenario, made one at a time. Errors point at
+    /// the sweep.
+    pub fn sweep_points(
+        &self,
+    ) -> impl Iterator<Item = Result<(Assignments, Scenario), InputError>> + '_ {
+        let total: usize = self.sweeps.iter().map(|s| s.values.len()).product();
+        (0..total).map(|index| self.sweep_point(index))
+    }
+
+    /// Point `index` of [`Scenario::sweep_points`].
+    pub fn sweep_point(&self, mut index: usize) -> Result<(Assignments, Scenario), InputError> {
         let validator = Validator {
             source: &self.source,
         };
-        let mut points = Vec::new();
-        let total: usize = self.sweeps.iter().map(|s| s.values.len()).product();
-        for mut index in 0..total {
-            let mut assignments = Vec::with_capacity(self.sweeps.len());
-            for sweep in self.sweeps.iter().rev() {
-                assignments.push((
-                    sweep.set.clone(),
-                    sweep.values[index % sweep.values.len()].clone(),
-                ));
-                index /= sweep.values.len();
-            }
-            assignments.reverse();
-            let refs: Vec<(&str, &Value)> =
-                assignments.iter().map(|(s, v)| (s.as_str(), v)).collect();
-            let scenario = validator.sweep_scenario(&refs).map_err(|e| {
-                let span = self.sweeps[0].span.clone();
-                let point: Vec<String> = assignments
-                    .iter()
-                    .map(|(s, v)| format!("{s} = {}", display_value(v)))
-                    .collect();
-                validator.err(
-                    span,
-                    format!("sweep point ({}): {}", point.join(", "), e.message),
-                )
-            })?;
-            points.push((assignments, scenario));
+        let mut assignments = Vec::with_capacity(self.sweeps.len());
+        for sweep in self.sweeps.iter().rev() {
+            assignments.push((
+                sweep.set.clone(),
+                sweep.values[index % sweep.values.len()].clone(),
+            ));
+            index /= sweep.values.len();
         }
-        Ok(points)
+        assignments.reverse();
+        let refs: Vec<(&str, &Value)> = assignments.iter().map(|(s, v)| (s.as_str(), v)).collect();
+        let scenario = validator.sweep_scenario(&refs).map_err(|e| {
+            let span = self.sweeps[0].span.clone();
+            let point: Vec<String> = assignments
+                .iter()
+                .map(|(s, v)| format!("{s} = {}", display_value(v)))
+                .collect();
+            validator.err(
+                span,
+                format!("sweep point ({}): {}", point.join(", "), e.message),
+            )
+        })?;
+        Ok((assignments, scenario))
     }
 }
 
@@ -312,7 +327,7 @@ attack = "sword"
             "[[sweep]]\nset = \"O.ac\"\nvalues = [12, 16]\n[[sweep]]\nset = \"F.sword.damage\"\nvalues = [\"1d6\", \"2d6\", \"1d12\"]\n",
         )
         .unwrap();
-        let points = s.sweep_points().unwrap();
+        let points: Vec<_> = s.sweep_points().collect::<Result<_, _>>().unwrap();
         assert_eq!(points.len(), 6);
         let labels: Vec<String> = points
             .iter()

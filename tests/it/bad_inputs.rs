@@ -17,7 +17,7 @@ fn bad_inputs() -> Vec<PathBuf> {
 
 /// What is wrong with the binary's answer to one bad input (empty: nothing).
 fn problems(file: &PathBuf) -> Vec<String> {
-    let text = std::fs::read_to_string(file).unwrap();
+    let text = String::from_utf8_lossy(&std::fs::read(file).unwrap()).into_owned();
     let Some((place, fragments)) = text
         .lines()
         .next()

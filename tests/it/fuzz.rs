@@ -1,6 +1,8 @@
 //! Fuzzing on the stable toolchain: proptest generates inputs for the experiment loader
 //! (shipped experiments, mutated) and for the dice and crit parsers, and every input must
-//! be answered with a value or an error — never a panic, never a broken invariant.
+//! be answered with a value or an error — never a panic, never a broken invariant. The
+//! `agreement` target runs the binary on whole mutated files: `check` and
+//! `run --trials 2000` must give the same exit code (0 or 2).
 //!
 //! `cargo test --release` replays the committed corpus (`tests/fuzz_corpus/<target>/`) and
 //! runs a short deterministic round. The long runs, one per target:
@@ -16,6 +18,7 @@
 use std::collections::HashSet;
 use std::panic::catch_unwind;
 use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use d20odds::dice::{CritSpec, Dice};
@@ -39,7 +42,7 @@ fn loader(text: &str) -> String {
     };
     let points: usize = scenario.sweeps.iter().map(|s| s.values.len()).product();
     if points <= 16
-        && let Err(e) = scenario.sweep_points()
+        && let Some(Err(e)) = scenario.sweep_points().find(Result::is_err)
     {
         return kind_of(&e.message);
     }
@@ -75,6 +78,51 @@ fn loader(text: &str) -> String {
         let _ = results.json();
     }
     "ok".into()
+}
+
+/// Longest a binary run of the `agreement` target may take; a mutant slower than this
+/// (a legal but expensive plan) counts as its own kind of outcome, not as a failure.
+const AGREEMENT_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// Writes one experiment text to a file and runs `d20odds check` and `d20odds run
+/// --trials 2000` on it: both accept it (exit 0) or both refuse it (exit 2), never
+/// anything else. Returns the kind of outcome.
+fn agreement(text: &str) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("fuzz.toml"), text).unwrap();
+    let exit = |args: &[&str]| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_d20odds"))
+            .args(args)
+            .current_dir(dir.path())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let start = Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            if start.elapsed() > AGREEMENT_TIMEOUT {
+                let _ = child.kill();
+                let _ = child.wait();
+                return (None, "slow".to_string());
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        (out.status.code(), stderr)
+    };
+    let (check, check_err) = exit(&["check", "fuzz.toml"]);
+    let (run, run_err) = exit(&["run", "fuzz.toml", "--trials", "2000", "--quiet"]);
+    if check.is_none() || run.is_none() {
+        return "slow".into();
+    }
+    assert!(
+        check == run && matches!(check, Some(0 | 2)),
+        "check exits {check:?}, run exits {run:?}\ncheck: {check_err}\nrun: {run_err}"
+    );
+    let message = check_err.lines().next().unwrap_or("");
+    let message = message.rsplit_once(": ").map_or(message, |(_, m)| m);
+    format!("{check:?} {}", kind_of(message))
 }
 
 /// Parses one text as a dice expression and as a crit spec; checks what parses round-trips
@@ -156,6 +204,10 @@ fn corpus(target: &str) -> Vec<(PathBuf, String)> {
 
 #[test]
 fn fuzz_corpus_replays_without_panics() {
+    for (file, text) in corpus("agreement") {
+        let kind = catch_unwind(|| agreement(&text));
+        assert!(kind.is_ok(), "{}: check and run disagree", file.display());
+    }
     let loader_inputs = corpus("loader");
     let dice_inputs = corpus("dice");
     assert!(loader_inputs.len() >= 20 && dice_inputs.len() >= 20);
@@ -183,6 +235,10 @@ fn seeds() -> Vec<String> {
 /// One edit of an experiment text; positions are taken modulo the text's length.
 #[derive(Debug, Clone)]
 enum Edit {
+    /// Flips one of the low 7 bits of an ASCII character (the text stays UTF-8).
+    FlipBit(usize, u8),
+    /// Swaps the keys of two `key = value` lines.
+    SwapKeys(usize, usize),
     Delete(usize, usize),
     Insert(usize, String),
     DuplicateLine(usize),
@@ -323,6 +379,8 @@ fn word() -> impl Strategy<Value = String> {
 
 fn edit() -> impl Strategy<Value = Edit> {
     prop_oneof![
+        (any::<usize>(), 0u8..7).prop_map(|(at, bit)| Edit::FlipBit(at, bit)),
+        (any::<usize>(), any::<usize>()).prop_map(|(a, b)| Edit::SwapKeys(a, b)),
         (any::<usize>(), 1usize..40).prop_map(|(at, n)| Edit::Delete(at, n)),
         (any::<usize>(), word()).prop_map(|(at, w)| Edit::Insert(at, w)),
         any::<usize>().prop_map(Edit::DuplicateLine),
@@ -338,6 +396,34 @@ fn apply(text: &str, edit: &Edit) -> String {
     let n = chars.len().max(1);
     let join = |parts: &[&[char]]| parts.iter().flat_map(|p| p.iter()).collect::<String>();
     match edit {
+        Edit::FlipBit(at, bit) => {
+            let mut bytes = text.as_bytes().to_vec();
+            let ascii: Vec<usize> = (0..bytes.len()).filter(|&i| bytes[i].is_ascii()).collect();
+            if let Some(&i) = ascii.get(at % ascii.len().max(1)) {
+                bytes[i] ^= 1 << bit;
+            }
+            String::from_utf8(bytes).unwrap_or_else(|_| text.to_string())
+        }
+        Edit::SwapKeys(a, b) => {
+            let mut lines: Vec<String> = text.split('\n').map(str::to_string).collect();
+            let keyed: Vec<usize> = (0..lines.len())
+                .filter(|&i| lines[i].contains(" = "))
+                .collect();
+            if keyed.len() >= 2 {
+                let (i, j) = (keyed[a % keyed.len()], keyed[b % keyed.len()]);
+                let (ki, vi) = lines[i]
+                    .split_once(" = ")
+                    .map(|(k, v)| (k.to_string(), v.to_string()))
+                    .unwrap();
+                let (kj, vj) = lines[j]
+                    .split_once(" = ")
+                    .map(|(k, v)| (k.to_string(), v.to_string()))
+                    .unwrap();
+                lines[i] = format!("{kj} = {vi}");
+                lines[j] = format!("{ki} = {vj}");
+            }
+            lines.join("\n")
+        }
         Edit::Delete(at, len) => {
             let at = at % n;
             let end = (at + len).min(chars.len());
@@ -478,6 +564,14 @@ fn fuzz_short_rounds_find_no_panic() {
         300,
     );
     fuzz("dice", dice_text(), dice, &mut runner, forever, 3000);
+    fuzz(
+        "agreement",
+        mutated_experiment(),
+        agreement,
+        &mut runner,
+        forever,
+        12,
+    );
 }
 
 /// A long run with a random seed, for `D20ODDS_FUZZ_SECS` seconds (default 60).
@@ -499,6 +593,12 @@ fn fuzz_long(name: &str, strategy: impl Strategy<Value = String>, target: fn(&st
 #[ignore = "long fuzzing run: D20ODDS_FUZZ_SECS=600 cargo test --release fuzz_long -- --ignored"]
 fn fuzz_long_loader() {
     fuzz_long("loader", mutated_experiment(), loader);
+}
+
+#[test]
+#[ignore = "long fuzzing run: D20ODDS_FUZZ_SECS=600 cargo test --release fuzz_long -- --ignored"]
+fn fuzz_long_agreement() {
+    fuzz_long("agreement", mutated_experiment(), agreement);
 }
 
 #[test]

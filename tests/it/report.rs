@@ -60,6 +60,7 @@ fn one_run_writes_the_whole_report_tree() {
     assert_eq!(
         files,
         [
+            ".d20odds-report",
             "damage.csv",
             "damage.png",
             "damage.svg",

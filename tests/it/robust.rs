@@ -92,8 +92,8 @@ fn ctrl_c_reports_the_completed_trials_marked_interrupted_and_exits_130() {
     assert_eq!(json["interrupted"], true);
     let trials = json["trials"].as_u64().unwrap();
     assert!(
-        (65_536..1_000_000_000_000).contains(&trials),
-        "{trials} trials: at least the first block, not the whole run"
+        (64..1_000_000_000_000).contains(&trials),
+        "{trials} trials: at least the first chunk, not the whole run"
     );
     let report = dir.path().join("reports/ogre-corridor");
     for file in ["report.html", "summary.md"] {
@@ -126,14 +126,14 @@ fn a_kill_mid_run_leaves_the_previous_report_whole() {
     assert_eq!(snapshot(&dir.path().join("reports/ogre-corridor")), before);
 }
 
-/// Runs the showcase with `args` and checks: exit 1, the error names `path`, no panic.
-fn fails_naming(dir: &Path, args: &[&str], path: &str) -> String {
+/// Runs the showcase with `args` and checks: exit 2, the error names `path`, no panic.
+fn refused_naming(dir: &Path, args: &[&str], path: &str) -> String {
     let showcase = showcase();
     let mut all = vec!["run", &showcase, "--trials", "20000", "--quiet"];
     all.extend(args);
     let out = d20odds(&all, dir);
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains(path), "{path} not named: {stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
     stderr
@@ -142,7 +142,7 @@ fn fails_naming(dir: &Path, args: &[&str], path: &str) -> String {
 #[test]
 fn an_out_folder_whose_parent_is_missing_is_an_error_and_nothing_is_made() {
     let dir = tempfile::tempdir().unwrap();
-    fails_naming(dir.path(), &["--out", "missing/reports"], "missing/reports");
+    refused_naming(dir.path(), &["--out", "missing/reports"], "missing/reports");
     assert!(!dir.path().join("missing").exists());
 }
 
@@ -150,8 +150,8 @@ fn an_out_folder_whose_parent_is_missing_is_an_error_and_nothing_is_made() {
 fn an_out_folder_that_is_a_file_is_an_error_and_the_file_stays() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("notes.txt"), "keep").unwrap();
-    fails_naming(dir.path(), &["--out", "notes.txt"], "notes.txt");
-    fails_naming(dir.path(), &["--out", "notes.txt/reports"], "notes.txt");
+    refused_naming(dir.path(), &["--out", "notes.txt"], "notes.txt");
+    refused_naming(dir.path(), &["--out", "notes.txt/reports"], "notes.txt");
     assert_eq!(
         std::fs::read(dir.path().join("notes.txt")).unwrap(),
         b"keep"
@@ -164,8 +164,159 @@ fn a_report_folder_that_is_a_file_is_an_error_and_the_file_stays() {
     std::fs::create_dir(dir.path().join("reports")).unwrap();
     let taken = dir.path().join("reports/ogre-corridor");
     std::fs::write(&taken, "keep").unwrap();
-    fails_naming(dir.path(), &[], "reports/ogre-corridor");
+    refused_naming(dir.path(), &[], "reports/ogre-corridor");
     assert_eq!(std::fs::read(&taken).unwrap(), b"keep");
+}
+
+#[test]
+fn a_folder_d20odds_did_not_write_is_never_replaced() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("proj");
+    std::fs::create_dir_all(project.join("ogre-corridor")).unwrap();
+    std::fs::write(project.join("ogre-corridor/main.rs"), "keep").unwrap();
+    let stderr = refused_naming(&project, &["--out", "."], "ogre-corridor");
+    assert!(stderr.contains(".d20odds-report"), "{stderr}");
+    assert_eq!(
+        std::fs::read(project.join("ogre-corridor/main.rs")).unwrap(),
+        b"keep"
+    );
+    assert_eq!(std::fs::read_dir(&project).unwrap().count(), 1);
+}
+
+#[test]
+fn an_experiment_inside_its_own_report_folder_is_refused_and_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    previous_report(dir.path());
+    let folder = dir.path().join("reports/ogre-corridor");
+    let inside = folder.join("ogre-corridor.toml");
+    std::fs::copy(showcase(), &inside).unwrap();
+    let out = d20odds(
+        &[
+            "run",
+            "reports/ogre-corridor/ogre-corridor.toml",
+            "--trials",
+            "20000",
+            "--quiet",
+        ],
+        dir.path(),
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("holds the experiment file"), "{stderr}");
+    assert!(inside.is_file());
+}
+
+/// Runs `args` in `dir` with trials that would take years, so only a refusal before
+/// simulating can end it: exit 2 naming `path`, within a minute.
+fn refused_before_simulating(dir: &Path, args: &[&str], path: &str) -> String {
+    let mut all = vec!["run"];
+    all.extend(args);
+    all.extend(["--trials", "1000000000000", "--quiet"]);
+    let mut child = Command::new(BIN)
+        .args(&all)
+        .current_dir(dir)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            panic!("{all:?} simulated instead of refusing");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains(path), "{path} not named: {stderr}");
+    stderr
+}
+
+#[test]
+fn odd_destinations_are_refused_before_simulating() {
+    let dir = tempfile::tempdir().unwrap();
+    let showcase = showcase();
+    std::fs::create_dir(dir.path().join("reports")).unwrap();
+    std::os::unix::fs::symlink(
+        "/nonexistent/d20odds",
+        dir.path().join("reports/ogre-corridor"),
+    )
+    .unwrap();
+    let stderr = refused_before_simulating(dir.path(), &[&showcase], "reports/ogre-corridor");
+    assert!(stderr.contains("symbolic link"), "{stderr}");
+    for stem in ["..toml", "...toml"] {
+        std::fs::copy(&showcase, dir.path().join(stem)).unwrap();
+        refused_before_simulating(dir.path(), &[stem], stem);
+    }
+    std::fs::create_dir(dir.path().join("copy")).unwrap();
+    std::fs::copy(&showcase, dir.path().join("copy/ogre-corridor.toml")).unwrap();
+    let stderr = refused_before_simulating(
+        dir.path(),
+        &[&showcase, "copy/ogre-corridor.toml", "--out", "elsewhere"],
+        "elsewhere/ogre-corridor",
+    );
+    assert!(stderr.contains("both"), "{stderr}");
+    assert!(!dir.path().join("elsewhere").exists());
+}
+
+#[test]
+fn a_killed_run_s_staging_folder_is_removed_by_the_next_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let reports = dir.path().join("reports");
+    std::fs::create_dir(&reports).unwrap();
+    let gone = reports.join(".ogre-corridor.new-4194305");
+    std::fs::create_dir(&gone).unwrap();
+    std::fs::write(gone.join(".d20odds-report"), "").unwrap();
+    let foreign = reports.join(".ogre-corridor.new-4194306");
+    std::fs::create_dir(&foreign).unwrap();
+    std::fs::write(foreign.join("notes.txt"), "keep").unwrap();
+    previous_report(dir.path());
+    assert!(!gone.exists(), "the leftover of a gone process is removed");
+    assert!(
+        foreign.join("notes.txt").exists(),
+        "a folder d20odds did not make stays"
+    );
+}
+
+#[test]
+fn ctrl_c_during_a_heatmap_stops_it_and_marks_the_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let text =
+        std::fs::read_to_string(crate::cli::repo().join("experiments/pf1-cover-examples.toml"))
+            .unwrap()
+            .replacen("seed   = 1", "seed   = 1\nrounds = 300", 1);
+    std::fs::write(dir.path().join("slow-heatmap.toml"), text).unwrap();
+    let child = Command::new(BIN)
+        .args([
+            "run",
+            "slow-heatmap.toml",
+            "--trials",
+            "2000",
+            "--quiet",
+            "--json",
+        ])
+        .current_dir(dir.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_secs(8));
+    let sent = Instant::now();
+    signal(&child, "-INT");
+    let out = child.wait_with_output().unwrap();
+    let waited = sent.elapsed();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert!(
+        waited < Duration::from_secs(10),
+        "{waited:?} from Ctrl-C to exit"
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["interrupted"], true);
+    let html =
+        std::fs::read_to_string(dir.path().join("reports/slow-heatmap/report.html")).unwrap();
+    assert!(html.contains("Interrupted (Ctrl-C)"));
 }
 
 #[test]
@@ -243,6 +394,61 @@ fn trials_past_the_limit_are_refused_by_the_flag() {
     attack_refused(
         "--damage 1d8 --trials 1000000000001",
         "--trials: 1 to 1000000000000",
+    );
+}
+
+#[test]
+fn numbers_that_would_wrap_and_too_many_threads_are_refused_by_the_flag() {
+    let dir = tempfile::tempdir().unwrap();
+    for (args, message) in [
+        ("--bonus 2147483647 --ac 18", "--bonus: -10000 to 10000"),
+        ("--bonus 5 --ac -2147483648", "--ac: -10000 to 10000"),
+        (
+            "--bonus 5 --ac 18 --hp 9223372036854775807",
+            "--hp: 1 to 1000000000",
+        ),
+        (
+            "--bonus 5 --ac 18 --hp 5 --con 9223372036854775807",
+            "--con: 1 to 1000000000",
+        ),
+        ("--bonus 5 --ac 18 --threads 20000", "--threads: 1 to 256"),
+    ] {
+        let args: Vec<&str> = ["attack", "--damage", "1d8"]
+            .into_iter()
+            .chain(args.split(' '))
+            .collect();
+        let out = d20odds(&args, dir.path());
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn a_precision_not_reached_is_said() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = d20odds(
+        &[
+            "attack",
+            "--bonus",
+            "5",
+            "--ac",
+            "15",
+            "--damage",
+            "1d8",
+            "--trials",
+            "1000",
+            "--precision",
+            "0.0001",
+            "--quiet",
+        ],
+        dir.path(),
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("--precision 0.0001 not reached"),
+        "{stderr}"
     );
 }
 

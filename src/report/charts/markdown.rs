@@ -1,7 +1,7 @@
 //! A short Markdown summary (title, settings and the tables) for pasting into
 //! forums, wikis and chats, where charts and the full report do not fit.
 
-use super::html::{ReportInput, SectionContent, Table};
+use super::html::{ReportInput, SectionContent, Table, escape_html};
 
 /// Builds the Markdown summary: title, one settings line, then every table
 /// section as a pipe table and every notes section as a list. Charts and
@@ -28,9 +28,10 @@ pub fn summary_markdown(input: &ReportInput) -> String {
     out
 }
 
-/// Keeps text on one line, so a value can never break the document structure.
+/// Keeps text on one line and escapes HTML, so a value (a combatant named `<script>`)
+/// can never break the document structure nor reach a Markdown renderer as markup.
 fn inline(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
+    escape_html(&text.split_whitespace().collect::<Vec<_>>().join(" "))
 }
 
 /// Escapes a table cell: pipes would end the cell and backslashes could escape them.
@@ -74,6 +75,33 @@ fn pipe_table(table: &Table) -> String {
 mod tests {
     use super::super::html::Section;
     use super::*;
+
+    #[test]
+    fn html_in_names_is_escaped() {
+        let input = ReportInput {
+            title: "<script>alert(1)</script>".into(),
+            system: "pf1".into(),
+            seed: "7".into(),
+            trials: "1".into(),
+            version: "0.1.0".into(),
+            sections: vec![Section {
+                heading: "Summary".into(),
+                content: SectionContent::Table(Table {
+                    header: vec!["attack".into()],
+                    rows: vec![vec!["<img src=x onerror=alert(1)>".into()]],
+                    numeric_columns: vec![],
+                }),
+            }],
+            rule_readings: vec![],
+        };
+        let markdown = summary_markdown(&input);
+        assert!(!markdown.contains('<'), "{markdown}");
+        assert!(markdown.contains("&lt;script&gt;"), "{markdown}");
+        assert!(
+            markdown.contains("&lt;img src=x onerror=alert(1)&gt;"),
+            "{markdown}"
+        );
+    }
 
     #[test]
     fn tables_become_pipe_tables_and_charts_are_left_out() {

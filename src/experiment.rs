@@ -1,0 +1,88 @@
+//! An experiment file validated as a run needs it: the scenario, its plan, and every sweep
+//! point planned and sized once. `d20odds check` and `d20odds run` both load files through
+//! [`Experiment::load`], so no file passes one and is refused by the other.
+//!
+//! Sweep points are planned again when they run ([`Experiment::sweep_point`]) instead of
+//! being kept, so memory does not grow with the number of points.
+
+use std::path::Path;
+
+use crate::engine::check_tally_size;
+use crate::error::{Error, InputError};
+use crate::plan::Plan;
+use crate::scenario::{Assignments, Scenario, display_value};
+
+/// A validated experiment.
+#[derive(Debug, Clone)]
+pub struct Experiment {
+    pub scenario: Scenario,
+    pub plan: Plan,
+    /// How many sweep points the `[[sweep]]` tables make (0 without them).
+    pub sweep_points: usize,
+}
+
+impl Experiment {
+    /// Reads and validates an experiment file, its plan and every sweep point.
+    pub fn load(path: &Path) -> Result<Self, Error> {
+        Ok(Self::validate(Scenario::load(path)?)?)
+    }
+
+    /// Validates a loaded scenario's plan and every sweep point.
+    pub fn validate(scenario: Scenario) -> Result<Self, InputError> {
+        let plan = Plan::from_scenario(&scenario)?;
+        check_size(&scenario, &plan)?;
+        let mut sweep_points = 0;
+        if !scenario.sweeps.is_empty() {
+            for point in scenario.sweep_points() {
+                let (assignments, point) = point?;
+                plan_point(&scenario, &assignments, &point)?;
+                sweep_points += 1;
+            }
+        }
+        Ok(Self {
+            scenario,
+            plan,
+            sweep_points,
+        })
+    }
+
+    /// The fields sweep point `index` sets and its plan.
+    pub fn sweep_point(&self, index: usize) -> Result<(Assignments, Plan), InputError> {
+        let (assignments, point) = self.scenario.sweep_point(index)?;
+        let plan = plan_point(&self.scenario, &assignments, &point)?;
+        Ok((assignments, plan))
+    }
+}
+
+/// A sweep point's plan, its errors placed at the sweep.
+fn plan_point(
+    scenario: &Scenario,
+    assignments: &Assignments,
+    point: &Scenario,
+) -> Result<Plan, InputError> {
+    let plan =
+        Plan::from_scenario(point).map_err(|e| at_sweep(scenario, assignments, &e.message))?;
+    check_size(scenario, &plan)?;
+    Ok(plan)
+}
+
+/// A sweep point's plan error, placed at the first `[[sweep]]` of the file (the point's
+/// own text is generated, so its lines mean nothing to the user).
+fn at_sweep(scenario: &Scenario, assignments: &Assignments, why: &str) -> InputError {
+    let point: Vec<String> = assignments
+        .iter()
+        .map(|(set, value)| format!("{set} = {}", display_value(value)))
+        .collect();
+    let span = scenario.sweeps.first().map_or(0..0, |s| s.span.clone());
+    scenario
+        .source
+        .error(span, format!("sweep point ({}): {why}", point.join(", ")))
+}
+
+/// Refuses, at the plan line of its largest attack, a plan too large to tally.
+fn check_size(scenario: &Scenario, plan: &Plan) -> Result<(), InputError> {
+    check_tally_size(plan).map_err(|(line, why)| {
+        let span = scenario.plan.get(line).map_or(0..0, |l| l.span.clone());
+        scenario.source.error(span, why)
+    })
+}
