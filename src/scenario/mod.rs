@@ -1373,7 +1373,7 @@ action = "full"
             (
                 "hp = 30",
                 "hpp = 30",
-                "t.toml:18:1: unknown field `hpp`, expected one of `token`, `name`, `side`, `size`, `ac`, `eac`, `kac`, `dex`, `hp`, `con`, `fort`, `level`, `reflex`, `will`, `elevation`, `conditions`, `senses`, `immune_to_crits`, `immune_to_precision`, `dr`, `stamina`, `resolve`, `terrain`, `evasion`, `attack` (did you mean `hp`?)",
+                "t.toml:18:1: unknown field `hpp`, expected one of `token`, `name`, `side`, `size`, `ac`, `eac`, `kac`, `dex`, `hp`, `con`, `fort`, `level`, `reflex`, `will`, `elevation`, `conditions`, `senses`, `immune_to_crits`, `concealment`, `precise_shot`, `immune_to_precision`, `dr`, `stamina`, `resolve`, `terrain`, `evasion`, `attack` (did you mean `hp`?)",
             ),
             (
                 "action = \"full\"",

@@ -213,10 +213,11 @@ fn the_map_draws_the_lines_that_decided_cover_and_flanking() {
     let labels = [
         "F → O: no cover (0 of 16 lines blocked), flanking with C",
         "C → O: no cover (0 of 16 lines blocked), flanking with F",
-        "R → O: cover (4 of 16 lines blocked)",
+        "R → O: cover (2 of 16 lines blocked)",
         "A → O: soft cover (2 of 4 lines blocked, a creature in the way)",
         "S → O: soft cover (4 of 4 lines blocked, a creature in the way)",
-        "O → F: no cover (0 of 16 lines blocked)",
+        "O → F: no cover (0 of 4 lines blocked)",
+        "O → R: no cover (0 of 4 lines blocked)",
     ];
     let mut expected = vec![
         "Pathfinder cover and flanking examples — the map and the lines that decided cover and flanking",
@@ -224,7 +225,7 @@ fn the_map_draws_the_lines_that_decided_cover_and_flanking() {
         "blocked line",
         "flanking line",
         "1",
-        "6",
+        "7",
     ];
     expected.extend(labels);
     let svg = check_svg(&folder, "map.svg", &expected);
@@ -234,9 +235,10 @@ fn the_map_draws_the_lines_that_decided_cover_and_flanking() {
             .filter(|n| n.has_tag_name("polyline") && n.attribute("stroke") == Some(colour))
             .count()
     };
-    // A clear line is one solid stroke: F, C and O's single lines, A's two, and the
-    // legend's sample.
-    assert_eq!(strokes("#141414"), 5 + 1, "clear lines");
+    // A clear line is one solid stroke: F's and C's single lines, A's two, the ogre's
+    // reach attacks judged as ranged (4 from its corner to each target), and the legend's
+    // sample.
+    assert_eq!(strokes("#141414"), 2 + 2 + 4 + 4 + 1, "clear lines");
     assert!(strokes("#F05A3C") > 10, "blocked lines are drawn dashed");
     assert!(strokes("#2166AC") > 2, "flanking lines are drawn dash-dot");
     let badges = doc

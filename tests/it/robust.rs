@@ -285,7 +285,7 @@ fn ctrl_c_during_a_heatmap_stops_it_and_marks_the_report() {
     let text =
         std::fs::read_to_string(crate::cli::repo().join("experiments/pf1-cover-examples.toml"))
             .unwrap()
-            .replacen("seed   = 1", "seed   = 1\nrounds = 300", 1);
+            .replacen("seed   = 1", "seed   = 1\nrounds = 1000", 1);
     std::fs::write(dir.path().join("slow-heatmap.toml"), text).unwrap();
     let child = Command::new(BIN)
         .args([
@@ -301,7 +301,7 @@ fn ctrl_c_during_a_heatmap_stops_it_and_marks_the_report() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_secs(8));
+    std::thread::sleep(Duration::from_secs(4));
     let sent = Instant::now();
     signal(&child, "-INT");
     let out = child.wait_with_output().unwrap();
