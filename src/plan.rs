@@ -413,10 +413,10 @@ impl Plan {
             .covering
             .filter(|_| rules.striking_the_cover && cover == CoverLevel::Soft && cover_ac > 0)
             .filter(|_| resolution == Resolution::Roll);
-        if let Some(note) = unused_crit_note(rules, &attack) {
-            if !self.notes.contains(&note) {
-                self.notes.push(note);
-            }
+        if let Some(note) = unused_crit_note(rules, &attack)
+            && !self.notes.contains(&note)
+        {
+            self.notes.push(note);
         }
         let denied_dex = defender.dex.max(target_dex) >= DexRule::LoseBonus
             || defender.flat_footed

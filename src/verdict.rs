@@ -61,7 +61,6 @@ pub fn map_config(rules: &RuleSet) -> Config {
     Config {
         low_wall_both: rules.low_wall_both_creatures,
         concealment_whole_space: rules.adjacent_concealment_whole_space,
-        ..Config::default()
     }
 }
 
