@@ -8,7 +8,7 @@
 use crate::map;
 use crate::rules::{RangeSense, RuleSet};
 use crate::scenario::{Attack, AttackKind, Battlefield, Combatant, PlanLine, Scenario};
-use crate::verdict::threatens_with_any;
+use crate::verdict::{is_helpless, threatens};
 
 /// Why an attacker cannot see its target at all.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -134,7 +134,8 @@ pub fn range(
 }
 
 /// An ally of the attacker (combatant index) engaged in melee with the target: they are
-/// enemies and either threatens the other; a helpless ally does not count.
+/// enemies and either threatens the other (reach and line of effect); a helpless ally
+/// does not count.
 pub fn engaged_ally(
     scenario: &Scenario,
     field: &Battlefield,
@@ -155,16 +156,11 @@ pub fn engaged_ally(
                 && ally.side != target.side;
             let from = &field.spaces[i];
             (counts
-                && (threatens_with_any(rules, ally, from, to)
-                    || (!is_helpless(rules, ally) && threatens_with_any(rules, target, to, from))))
+                && !is_helpless(rules, ally)
+                && (threatens(field, rules, ally, from, to)
+                    || threatens(field, rules, target, to, from)))
             .then_some(i)
         })
-}
-
-fn is_helpless(rules: &RuleSet, c: &Combatant) -> bool {
-    c.conditions
-        .iter()
-        .any(|name| rules.condition(name).is_some_and(|c| c.helpless))
 }
 
 /// The penalty for shooting at a target engaged with an ally, after Precise Shot.

@@ -162,23 +162,30 @@ pub fn reach_of(combatant: &Combatant, attack: &crate::scenario::Attack) -> Reac
     }
 }
 
-/// Whether a combatant threatens a target square set with any of its melee attacks.
-pub(crate) fn threatens_with_any(
+/// Whether a combatant can act at all: helpless creatures threaten nothing.
+pub(crate) fn is_helpless(rules: &RuleSet, combatant: &Combatant) -> bool {
+    combatant
+        .conditions
+        .iter()
+        .any(|name| rules.condition(name).is_some_and(|c| c.helpless))
+}
+
+/// Whether a combatant threatens a target's space: able to act, a melee attack that
+/// reaches it, and line of effect to it (total cover from it means no threat).
+pub(crate) fn threatens(
+    field: &Battlefield,
     rules: &RuleSet,
     combatant: &Combatant,
     from: &map::Space,
     target: &map::Space,
 ) -> bool {
-    let disabled = combatant
-        .conditions
-        .iter()
-        .any(|name| rules.condition(name).is_some_and(|c| c.helpless));
-    !disabled
+    !is_helpless(rules, combatant)
         && combatant
             .attacks
             .iter()
             .filter(|a| a.kind == AttackKind::Melee)
             .any(|a| map::threatens(from, target, reach_of(combatant, a)))
+        && map::line_of_effect(&field.grid, from, target)
 }
 
 /// The verdict for one plan line.
@@ -367,10 +374,7 @@ fn flank_partner(
             };
             i != line.attacker && i != line.target && counts
         })
-        .filter(|&(i, c)| {
-            let at = &field.spaces[i];
-            threatens_with_any(rules, c, at, to) && map::line_of_effect(&field.grid, at, to)
-        })
+        .filter(|&(i, c)| threatens(field, rules, c, &field.spaces[i], to))
         .find_map(|(i, _)| {
             map::flanking(&field.spaces[line.attacker], &field.spaces[i], to)
                 .map(|line| Flank { partner: i, line })
