@@ -5,7 +5,6 @@
 //! Architecture Invariant: rule numbers come from [`crate::rules`], distances and threat
 //! from [`crate::map`]; this module only joins them for one plan line.
 
-use crate::map;
 use crate::rules::{RangeSense, RuleSet};
 use crate::scenario::{Attack, AttackKind, Battlefield, Combatant, PlanLine, Scenario};
 use crate::verdict::{is_helpless, threatens};
@@ -170,9 +169,4 @@ pub fn into_melee_penalty(rules: &RuleSet, attacker: &Combatant, attack: &Attack
     } else {
         0
     }
-}
-
-/// Distance between two combatants on the map, in feet.
-pub fn distance(field: &Battlefield, a: usize, b: usize) -> i64 {
-    map::distance(&field.spaces[a], &field.spaces[b])
 }
