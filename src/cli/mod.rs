@@ -20,8 +20,8 @@ use d20odds::heatmap::{heatmap_squares, heatmap_table};
 use d20odds::injury::Vitals;
 use d20odds::plan::{LineAttack, LineDefence, Plan, Situation, Target};
 use d20odds::report::{
-    Formats, Inputs, Results, check_folder, report_files, report_folder, summary_text, sweep_table,
-    write_folder,
+    Formats, Inputs, Results, SweepWriter, check_folder, report_files, report_folder, summary_text,
+    write_folder, write_json,
 };
 use d20odds::rules::{CoverLevel, SystemId};
 use d20odds::scenario::MAX_TRIALS;
@@ -214,9 +214,14 @@ impl<'a> Job<'a> {
 
     /// Simulates the plan and every sweep point under one progress bar, then computes the
     /// heatmap under another; after a Ctrl-C, the sweep points and heatmap squares not
-    /// started are left out. A sweep point is planned when it runs and only its summary
-    /// rows are kept, so memory does not grow with its plan, tally or damage table.
-    fn run(&self, sim: &SimulationArgs, stop: &AtomicBool) -> Result<Results, Error> {
+    /// started are left out. A sweep point is planned when it runs and its summary rows
+    /// are streamed to disk, so memory does not grow with the number of points.
+    fn run(
+        &self,
+        sim: &SimulationArgs,
+        formats: Formats,
+        stop: &AtomicBool,
+    ) -> Result<Results, Error> {
         let Experiment {
             scenario,
             plan,
@@ -231,16 +236,18 @@ impl<'a> Job<'a> {
             results
         };
         let mut results = simulate_one(plan);
-        let mut points = Vec::new();
-        for index in 0..*sweep_points {
-            if stop.load(Ordering::Relaxed) {
-                break;
+        if *sweep_points > 0 {
+            let mut sweep = SweepWriter::new(&scenario.sweeps, formats, sim.json)?;
+            for index in 0..*sweep_points {
+                if stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                let (assignments, mut point) = self.experiment.sweep_point(index)?;
+                apply_overrides(&mut point, sim)?;
+                sweep.push(&assignments, &simulate_one(&point).summary)?;
             }
-            let (assignments, mut point) = self.experiment.sweep_point(index)?;
-            apply_overrides(&mut point, sim)?;
-            points.push((assignments, simulate_one(&point).summary));
+            results.sweep = sweep.finish()?;
         }
-        results.sweep = sweep_table(&points);
         bar.finish();
         if !stop.load(Ordering::Relaxed) {
             let squares = progress::Progress::new(heatmap_squares(scenario), "squares", sim.quiet);
@@ -275,30 +282,28 @@ fn run_files(args: &RunArgs, stop: &AtomicBool) -> Result<(), Error> {
         check_folder(&folder, &experiments)?;
         folders.push((folder, job.path));
     }
+    let formats = Formats {
+        parquet: args.parquet,
+    };
     let mut documents = Vec::new();
     for job in &jobs {
-        let results = job.run(&args.sim, stop)?;
+        let results = job.run(&args.sim, formats, stop)?;
         write_folder(
             &report_folder(&args.out, job.path)?,
-            &report_files(
-                &results,
-                &job.inputs,
-                Formats {
-                    parquet: args.parquet,
-                },
-            )?,
+            &report_files(&results, &job.inputs, formats)?,
         )?;
+        let interrupted = results.interrupted;
         if args.sim.json {
             documents.push(results.json());
         } else {
             print_out(&summary_text(&results))?;
         }
-        if results.interrupted {
+        if interrupted {
             break;
         }
     }
     if args.sim.json {
-        print_out(&format!("{:#}", one_or_array(documents)))?;
+        write_json(documents, &mut std::io::stdout().lock())?;
     }
     interrupted(stop)
 }
@@ -401,7 +406,7 @@ fn run_attack(args: &AttackArgs, stop: &AtomicBool) -> Result<(), Error> {
     bar.finish();
     results.interrupted = stop.load(Ordering::Relaxed);
     if args.sim.json {
-        print_out(&format!("{:#}", results.json()))?;
+        write_json(vec![results.json()], &mut std::io::stdout().lock())?;
     } else {
         print_out(&summary_text(&results))?;
     }

@@ -59,7 +59,12 @@ pub fn check_folder(out: &Path, experiments: &[&Path]) -> Result<(), Error> {
         let probe = hidden_sibling(out, "new", std::process::id());
         fs::create_dir(&probe)
             .and_then(|()| fs::remove_dir(&probe))
-            .map_err(|e| Error::io(&parent, e))?;
+            .map_err(|e| {
+                refused(
+                    &parent,
+                    &format!("is a folder d20odds cannot write in ({e}); choose another --out"),
+                )
+            })?;
     }
     Ok(())
 }
@@ -179,6 +184,18 @@ mod tests {
             err.to_string().contains("holds the experiment file"),
             "{err}"
         );
+    }
+
+    /// `/proc` lies on its own file system (procfs) on every Linux machine; a temporary
+    /// folder lies on the same one as its parent.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn mount_points_are_told_apart_from_plain_folders() {
+        assert!(is_mount_point(Path::new("/proc")));
+        let dir = tempfile::tempdir().unwrap();
+        let plain = dir.path().join("plain");
+        fs::create_dir(&plain).unwrap();
+        assert!(!is_mount_point(&plain));
     }
 
     #[test]

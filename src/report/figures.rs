@@ -222,66 +222,129 @@ fn cell_number(cells: &Cells, row: usize) -> Option<f64> {
     }
 }
 
-/// P(hit) against the first swept field: one series per plan line × attack (and per
-/// value of any further swept field), one point per value of the first. Attacks whose
-/// roll is the same at every point are left out (and counted) when others change.
-fn sweep_input(results: &Results) -> Option<(SweepChart, usize)> {
-    let s = results.sweep.as_ref()?;
-    let swept = s
-        .columns
-        .iter()
-        .take_while(|(n, _)| n != "attacker")
-        .count();
-    let (x_name, x_cells) = s.columns.first().filter(|_| swept > 0 && s.rows() > 0)?;
-    let xs = group((0..s.rows()).map(|row| (cell_text(x_cells, row), row)));
-    let mut x_of_row = vec![0; s.rows()];
-    for (at, (_, rows)) in xs.iter().enumerate() {
-        for &row in rows {
-            x_of_row[row] = at;
+/// What the sweep chart draws, gathered batch by batch while the sweep runs (so the sweep
+/// table itself need not be kept): each value of the first swept field, and per series
+/// (plan line × attack × values of any further swept field) the last P(hit) at each value
+/// and whether the attack roll ever changes.
+#[derive(Debug, Default)]
+pub(super) struct SweepCurves {
+    /// The first swept field, once a row was added.
+    x_name: Option<String>,
+    /// Each value of the first swept field, as text and as a number where it is one.
+    xs: Vec<(String, Option<f64>)>,
+    x_index: HashMap<String, usize>,
+    curves: Vec<Curve>,
+    curve_index: HashMap<String, usize>,
+}
+
+/// One series of the sweep chart, as gathered.
+#[derive(Debug)]
+struct Curve {
+    label: String,
+    /// The attack roll of its first row.
+    roll: Roll,
+    /// Some row's roll differs from the first.
+    changes: bool,
+    /// P(hit) per value of the first swept field (indices of `SweepCurves::xs`).
+    points: Vec<Option<Estimate>>,
+}
+
+/// What decides an attack roll: bonus, AC, miss chance and the exact P(hit).
+type Roll = (i64, i64, i64, Option<u64>);
+
+impl SweepCurves {
+    /// Adds rows of the sweep table (swept fields, then summary columns).
+    pub(super) fn add(&mut self, s: &Table) {
+        let swept = s
+            .columns
+            .iter()
+            .take_while(|(n, _)| n != "attacker")
+            .count();
+        let Some((x_name, x_cells)) = s.columns.first().filter(|_| swept > 0) else {
+            return;
+        };
+        self.x_name.get_or_insert_with(|| x_name.clone());
+        for row in 0..s.rows() {
+            let x_text = cell_text(x_cells, row);
+            let x = match self.x_index.get(&x_text) {
+                Some(&x) => x,
+                None => {
+                    self.x_index.insert(x_text.clone(), self.xs.len());
+                    self.xs.push((x_text, cell_number(x_cells, row)));
+                    self.xs.len() - 1
+                }
+            };
+            let label = series_label(s, swept, row);
+            let roll = (
+                int(s, "effective_bonus", row),
+                int(s, "effective_ac", row),
+                int(s, "miss_chance", row),
+                float(s, "exact_p_hit", row).map(f64::to_bits),
+            );
+            let at = match self.curve_index.get(&label) {
+                Some(&at) => at,
+                None => {
+                    self.curve_index.insert(label.clone(), self.curves.len());
+                    self.curves.push(Curve {
+                        label,
+                        roll,
+                        changes: false,
+                        points: Vec::new(),
+                    });
+                    self.curves.len() - 1
+                }
+            };
+            let curve = &mut self.curves[at];
+            curve.changes |= curve.roll != roll;
+            if curve.points.len() <= x {
+                curve.points.resize(x + 1, None);
+            }
+            curve.points[x] = Some(estimate(s, "p_hit", row));
         }
     }
-    let mut series = group((0..s.rows()).map(|row| (series_label(s, swept, row), row)));
-    let roll = |row: usize| {
-        (
-            int(s, "effective_bonus", row),
-            int(s, "effective_ac", row),
-            int(s, "miss_chance", row),
-            float(s, "exact_p_hit", row).map(f64::to_bits),
-        )
-    };
-    let changes = |rows: &[usize]| rows.windows(2).any(|w| roll(w[0]) != roll(w[1]));
-    let all = series.len();
-    if series.iter().any(|(_, rows)| changes(rows)) {
-        series.retain(|(_, rows)| changes(rows));
+
+    /// P(hit) against the first swept field: one series per plan line × attack (and per
+    /// value of any further swept field), one point per value of the first. Attacks whose
+    /// roll is the same at every point are left out (and counted) when others change.
+    fn chart(&self, title: &str) -> Option<(SweepChart, usize)> {
+        let x_name = self.x_name.as_ref().filter(|_| !self.xs.is_empty())?;
+        let some_change = self.curves.iter().any(|c| c.changes);
+        let kept: Vec<&Curve> = self
+            .curves
+            .iter()
+            .filter(|c| c.changes || !some_change)
+            .collect();
+        let unchanged = self.curves.len() - kept.len();
+        let x = match self.xs.iter().map(|(_, number)| *number).collect() {
+            Some(values) => SweepAxis::Numeric(values),
+            None => SweepAxis::Categories(self.xs.iter().map(|(x, _)| x.clone()).collect()),
+        };
+        let series = kept
+            .into_iter()
+            .map(|curve| {
+                let mut points = curve.points.clone();
+                points.resize(self.xs.len(), None);
+                SweepSeries {
+                    label: curve.label.clone(),
+                    points,
+                }
+            })
+            .collect();
+        let chart = SweepChart {
+            title: format!("{title} — P(hit) against {x_name}"),
+            size: ChartSize::default(),
+            x_label: x_name.clone(),
+            y_label: "P(hit)".into(),
+            x,
+            series,
+        };
+        Some((chart, unchanged))
     }
-    let unchanged = all - series.len();
-    let x = match xs
-        .iter()
-        .map(|(_, rows)| cell_number(x_cells, rows[0]))
-        .collect::<Option<Vec<f64>>>()
-    {
-        Some(values) => SweepAxis::Numeric(values),
-        None => SweepAxis::Categories(xs.iter().map(|(x, _)| x.clone()).collect()),
-    };
-    let series = series
-        .into_iter()
-        .map(|(label, rows)| {
-            let mut points = vec![None; xs.len()];
-            for row in rows {
-                points[x_of_row[row]] = Some(estimate(s, "p_hit", row));
-            }
-            SweepSeries { label, points }
-        })
-        .collect();
-    let chart = SweepChart {
-        title: format!("{} — P(hit) against {x_name}", results.title),
-        size: ChartSize::default(),
-        x_label: x_name.clone(),
-        y_label: "P(hit)".into(),
-        x,
-        series,
-    };
-    Some((chart, unchanged))
+}
+
+/// The sweep chart's input, when the experiment sweeps.
+fn sweep_input(results: &Results) -> Option<(SweepChart, usize)> {
+    results.sweep.as_ref()?.curves.chart(&results.title)
 }
 
 /// `F → O: sword #1`, with the values of the second and further swept fields.
@@ -388,21 +451,11 @@ const MAP_CELL: u32 = 56;
 mod tests {
     use super::*;
 
-    fn results_with_sweep(sweep: Table) -> Results {
-        Results {
-            title: "t".into(),
-            system: "pf1".into(),
-            seed: 0,
-            trials: 1,
-            summary: Table::new("summary"),
-            rounds: Table::new("rounds"),
-            damage: Table::new("damage"),
-            sweep: Some(sweep),
-            heatmap: None,
-            exact_notes: Vec::new(),
-            rule_notes: Vec::new(),
-            interrupted: false,
-        }
+    /// The sweep chart of a whole sweep table added at once.
+    fn sweep_input(table: &Table) -> Option<(SweepChart, usize)> {
+        let mut curves = SweepCurves::default();
+        curves.add(table);
+        curves.chart("t")
     }
 
     fn sweep_table(xs: Cells, second: Option<Cells>) -> Table {
@@ -425,8 +478,8 @@ mod tests {
 
     #[test]
     fn one_sweep_gives_one_series_over_numeric_values() {
-        let results = results_with_sweep(sweep_table(Cells::Int(vec![16, 18, 20]), None));
-        let (chart, unchanged) = sweep_input(&results).unwrap();
+        let (chart, unchanged) =
+            sweep_input(&sweep_table(Cells::Int(vec![16, 18, 20]), None)).unwrap();
         assert_eq!(unchanged, 0);
         assert_eq!(chart.x, SweepAxis::Numeric(vec![16.0, 18.0, 20.0]));
         assert_eq!(chart.x_label, "O.ac");
@@ -445,7 +498,7 @@ mod tests {
     fn further_sweeps_split_series_and_text_values_are_categories() {
         let xs = Cells::Text(vec!["1d6".into(), "1d8".into(), "1d6".into(), "1d8".into()]);
         let hp = Cells::Int(vec![10, 10, 20, 20]);
-        let (chart, _) = sweep_input(&results_with_sweep(sweep_table(xs, Some(hp)))).unwrap();
+        let (chart, _) = sweep_input(&sweep_table(xs, Some(hp))).unwrap();
         assert_eq!(
             chart.x,
             SweepAxis::Categories(vec!["1d6".into(), "1d8".into()])
@@ -463,7 +516,7 @@ mod tests {
         let mut table = sweep_table(Cells::Int(vec![16, 16, 18, 18]), None);
         table.columns[2].1 = Cells::Text(["O", "G", "O", "G"].map(String::from).to_vec());
         table.int("effective_ac", [16, 14, 18, 14]);
-        let (chart, unchanged) = sweep_input(&results_with_sweep(table)).unwrap();
+        let (chart, unchanged) = sweep_input(&table).unwrap();
         assert_eq!(unchanged, 1);
         let labels: Vec<&str> = chart.series.iter().map(|s| s.label.as_str()).collect();
         assert_eq!(labels, ["F → O: sword #1"]);
@@ -473,6 +526,41 @@ mod tests {
             .map(|p| p.unwrap().value)
             .collect();
         assert_eq!(hits, [0.0, 0.2]);
+    }
+
+    /// Rows added in batches (as a running sweep adds them) chart as the whole table does,
+    /// also when a roll change or a new x value arrives only in a later batch.
+    #[test]
+    fn rows_added_in_batches_chart_as_the_whole_table() {
+        let mut whole = sweep_table(Cells::Int(vec![16, 16, 18, 18, 20]), None);
+        whole.columns[2].1 = Cells::Text(["O", "G", "O", "G", "O"].map(String::from).to_vec());
+        whole.int("effective_ac", [16, 14, 16, 14, 20]);
+        let rows = |range: std::ops::Range<usize>| {
+            let mut part = Table::new("sweep");
+            for (name, cells) in &whole.columns {
+                let cells = match cells {
+                    Cells::Int(v) => Cells::Int(v[range.clone()].to_vec()),
+                    Cells::Text(v) => Cells::Text(v[range.clone()].to_vec()),
+                    Cells::Float(v) => Cells::Float(v[range.clone()].to_vec()),
+                    Cells::Bool(v) => Cells::Bool(v[range.clone()].to_vec()),
+                };
+                part.columns.push((name.clone(), cells));
+            }
+            part
+        };
+        let mut batches = SweepCurves::default();
+        batches.add(&rows(0..3));
+        batches.add(&rows(3..5));
+        let (chart, unchanged) = batches.chart("t").unwrap();
+        assert_eq!((chart.clone(), unchanged), sweep_input(&whole).unwrap());
+        assert_eq!(unchanged, 1);
+        assert_eq!(chart.x, SweepAxis::Numeric(vec![16.0, 18.0, 20.0]));
+        let hits: Vec<f64> = chart.series[0]
+            .points
+            .iter()
+            .map(|p| p.unwrap().value)
+            .collect();
+        assert_eq!(hits, [0.0, 0.2, 0.4]);
     }
 
     #[test]

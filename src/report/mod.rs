@@ -11,11 +11,14 @@ mod leftovers;
 mod page;
 mod results;
 mod swap;
+mod sweep;
 mod table;
 mod text;
 
 use std::fs;
 use std::path::Path;
+
+use sweep::Spill;
 
 use crate::error::Error;
 pub use charts::{
@@ -25,7 +28,8 @@ pub use charts::{
 pub use check::check;
 pub use destination::{REPORT_MARKER, check_folder, report_folder};
 pub use inputs::Inputs;
-pub use results::{Results, sweep_table};
+pub use results::{JsonDocument, Results, write_json};
+pub use sweep::{SweepRows, SweepWriter};
 pub use table::{Cells, Table};
 pub use text::summary_text;
 
@@ -42,31 +46,66 @@ pub struct Formats {
 /// `map`, `rounds`, `damage` (`sweep`, `heatmap`) as `.svg` and `.png`, `report.html` and
 /// `summary.md`. A chart that cannot be drawn is an error, so no folder is written
 /// without it.
-pub fn report_files(
-    results: &Results,
+pub fn report_files<'a>(
+    results: &'a Results,
     inputs: &Inputs,
     formats: Formats,
-) -> Result<Vec<(String, Vec<u8>)>, Error> {
+) -> Result<Vec<(String, Contents<'a>)>, Error> {
     let mut files = Vec::new();
     for table in results.tables() {
-        files.push((format!("{}.csv", table.name), table.csv()?));
+        files.push((format!("{}.csv", table.name), table.csv()?.into()));
         if formats.parquet {
-            files.push((format!("{}.parquet", table.name), table.parquet()?));
+            files.push((format!("{}.parquet", table.name), table.parquet()?.into()));
+        }
+    }
+    if let Some(sweep) = &results.sweep {
+        files.push(("sweep.csv".into(), Contents::Spilled(&sweep.csv)));
+        if let Some(parquet) = &sweep.parquet {
+            files.push(("sweep.parquet".into(), Contents::Spilled(parquet)));
         }
     }
     let figures = figures::Figures::draw(results, inputs)?;
-    files.extend(figures.files());
+    files.extend(figures.files().into_iter().map(|(f, b)| (f, b.into())));
     let report = page::report(results, inputs, &figures);
     files.push((
         "report.html".into(),
-        charts::report_html(&report).into_bytes(),
+        charts::report_html(&report).into_bytes().into(),
     ));
     let summary = page::summary(results);
     files.push((
         "summary.md".into(),
-        charts::summary_markdown(&summary).into_bytes(),
+        charts::summary_markdown(&summary).into_bytes().into(),
     ));
     Ok(files)
+}
+
+/// What a report file holds: bytes made in memory, or a table streamed to disk as it
+/// was computed (the sweep's).
+#[derive(Debug)]
+pub enum Contents<'a> {
+    Bytes(Vec<u8>),
+    Spilled(&'a Spill),
+}
+
+impl From<Vec<u8>> for Contents<'_> {
+    fn from(bytes: Vec<u8>) -> Self {
+        Contents::Bytes(bytes)
+    }
+}
+
+impl Contents<'_> {
+    /// Writes the contents as the file `path`.
+    fn write(&self, path: &Path) -> Result<(), Error> {
+        match self {
+            Contents::Bytes(bytes) => fs::write(path, bytes).map_err(|e| Error::io(path, e)),
+            Contents::Spilled(spill) => {
+                let mut file = fs::File::create(path).map_err(|e| Error::io(path, e))?;
+                std::io::copy(&mut spill.reader()?, &mut file)
+                    .map(|_| ())
+                    .map_err(|e| Error::io(path, e))
+            }
+        }
+    }
 }
 
 /// What the terminal, `report.html` and `summary.md` say of a run stopped by Ctrl-C.
@@ -80,7 +119,7 @@ fn interrupted_note(results: &Results) -> String {
 /// Writes `files` and [`REPORT_MARKER`] as the folder `out`: first into a sibling
 /// temporary folder, then swapped in, so an interrupted, killed or failed run leaves the
 /// previous report as it was. Only a report folder d20odds wrote is ever replaced.
-pub fn write_folder(out: &Path, files: &[(String, Vec<u8>)]) -> Result<(), Error> {
+pub fn write_folder(out: &Path, files: &[(String, Contents)]) -> Result<(), Error> {
     check_folder(out, &[])?;
     let parent = destination::parent_of(out);
     match fs::create_dir(&parent) {
@@ -95,9 +134,8 @@ pub fn write_folder(out: &Path, files: &[(String, Vec<u8>)]) -> Result<(), Error
         fs::create_dir(&staging).map_err(|e| Error::io(&staging, e))?;
         let marker = staging.join(REPORT_MARKER);
         fs::write(&marker, destination::MARKER_TEXT).map_err(|e| Error::io(&marker, e))?;
-        for (file, bytes) in files {
-            let path = staging.join(file);
-            fs::write(&path, bytes).map_err(|e| Error::io(&path, e))?;
+        for (file, contents) in files {
+            contents.write(&staging.join(file))?;
         }
         Ok(())
     })();
@@ -123,12 +161,12 @@ mod tests {
         write_folder(
             &out,
             &[
-                ("a.csv".into(), b"1".to_vec()),
-                ("b.csv".into(), b"2".to_vec()),
+                ("a.csv".into(), b"1".to_vec().into()),
+                ("b.csv".into(), b"2".to_vec().into()),
             ],
         )
         .unwrap();
-        write_folder(&out, &[("a.csv".into(), b"3".to_vec())]).unwrap();
+        write_folder(&out, &[("a.csv".into(), b"3".to_vec().into())]).unwrap();
         assert_eq!(fs::read(out.join("a.csv")).unwrap(), b"3");
         assert!(!out.join("b.csv").exists());
         let leftovers: Vec<_> = fs::read_dir(out.parent().unwrap()).unwrap().collect();
@@ -141,7 +179,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("x");
         fs::write(&out, b"keep").unwrap();
-        let err = write_folder(&out, &[("a.csv".into(), b"1".to_vec())]).unwrap_err();
+        let err = write_folder(&out, &[("a.csv".into(), b"1".to_vec().into())]).unwrap_err();
         assert_eq!(err.exit_code(), 2);
         assert_eq!(fs::read(&out).unwrap(), b"keep");
     }

@@ -1,10 +1,12 @@
 //! Plan + tally + exact figures → the tables of SPEC §3 (summary, rounds, damage).
 
+use std::io::Write;
+
 use serde_json::{Map, Value};
 
-use super::table::Cells;
-use crate::scenario::{Assignments, display_value};
+use crate::error::Error;
 
+use super::sweep::SweepRows;
 use super::table::Table;
 use crate::engine::{Tally, count_where};
 use crate::exact::Exact;
@@ -12,7 +14,7 @@ use crate::plan::Plan;
 use crate::stats::Estimate;
 
 /// Everything a run reports.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug)]
 pub struct Results {
     pub title: String,
     pub system: String,
@@ -22,8 +24,9 @@ pub struct Results {
     pub summary: Table,
     pub rounds: Table,
     pub damage: Table,
-    /// One summary per sweep point, when the experiment sweeps.
-    pub sweep: Option<Table>,
+    /// One summary per sweep point, when the experiment sweeps (on disk, see
+    /// [`super::SweepWriter`]).
+    pub sweep: Option<SweepRows>,
     /// One row per square tried, when the experiment has a `[heatmap]`.
     pub heatmap: Option<Table>,
     /// Why exact figures are missing, where they are.
@@ -62,16 +65,15 @@ impl Results {
         }
     }
 
-    /// Every table of the report, in file order.
+    /// Every table of the report kept in memory (all but the sweep's), in file order.
     pub fn tables(&self) -> Vec<&Table> {
         let mut tables = vec![&self.summary, &self.rounds, &self.damage];
-        tables.extend(&self.sweep);
         tables.extend(&self.heatmap);
         tables
     }
 
-    /// The `--json` document.
-    pub fn json(&self) -> Value {
+    /// The `--json` document; the sweep's rows stay on disk until it is printed.
+    pub fn json(self) -> JsonDocument {
         let mut doc = Map::new();
         doc.insert("title".into(), Value::from(self.title.clone()));
         doc.insert("system".into(), Value::from(self.system.clone()));
@@ -83,48 +85,64 @@ impl Results {
         doc.insert("exact_notes".into(), Value::from(self.exact_notes.clone()));
         doc.insert("rule_notes".into(), Value::from(self.rule_notes.clone()));
         doc.insert("interrupted".into(), Value::from(self.interrupted));
-        Value::Object(doc)
+        JsonDocument {
+            fields: doc,
+            sweep: self.sweep,
+        }
     }
 }
 
-/// The sweep table: the swept fields' values, then each point's summary rows.
-pub fn sweep_table(points: &[(Assignments, Table)]) -> Option<Table> {
-    let (first_assignments, first) = points.first()?;
-    let mut table = Table::new("sweep");
-    for (column, (set, _)) in first_assignments.iter().enumerate() {
-        let values = || points.iter().map(|(a, _)| &a[column].1);
-        let cells = if values().all(toml::Value::is_integer) {
-            Cells::Int(per_row(points, column, |v| {
-                v.as_integer().unwrap_or_default()
-            }))
-        } else if values().all(|v| v.is_float() || v.is_integer()) {
-            Cells::Float(per_row(points, column, |v| {
-                v.as_float().or(v.as_integer().map(|i| i as f64))
-            }))
-        } else {
-            Cells::Text(per_row(points, column, display_value))
+/// A `--json` document: the results as JSON, and the sweep's rows (there may be
+/// millions) still on disk.
+#[derive(Debug)]
+pub struct JsonDocument {
+    fields: Map<String, Value>,
+    sweep: Option<SweepRows>,
+}
+
+/// Prints one document, or several as an array, pretty-printed: the sweep rows are
+/// streamed into their place from disk.
+pub fn write_json(documents: Vec<JsonDocument>, out: &mut impl Write) -> Result<(), Error> {
+    let placeholder = |i: usize| format!("{SWEEP_PLACEHOLDER}{i}");
+    let mut values = Vec::with_capacity(documents.len());
+    let mut sweeps = Vec::new();
+    for (i, mut document) in documents.into_iter().enumerate() {
+        if let Some(sweep) = document.sweep {
+            document
+                .fields
+                .insert("sweep".into(), Value::from(placeholder(i)));
+            sweeps.push((i, sweep));
+        }
+        values.push(Value::Object(document.fields));
+    }
+    let value = match values.len() {
+        1 => values.remove(0),
+        _ => Value::Array(values),
+    };
+    let text = format!("{value:#}");
+    let out_error = |e: std::io::Error| Error::io("standard output", e);
+    let mut rest = text.as_str();
+    for (i, sweep) in sweeps {
+        let quoted = format!("\"{}\"", placeholder(i));
+        let Some(at) = rest.find(&quoted) else {
+            continue;
         };
-        table.columns.push((set.clone(), cells));
+        let line_start = rest[..at].rfind('\n').map_or(0, |n| n + 1);
+        let indent: String = rest[line_start..]
+            .chars()
+            .take_while(|c| *c == ' ')
+            .collect();
+        out.write_all(&rest.as_bytes()[..at]).map_err(out_error)?;
+        sweep.write_json_array(&indent, out)?;
+        rest = &rest[at + quoted.len()..];
     }
-    let mut summaries = first.clone();
-    for (_, summary) in &points[1..] {
-        summaries.append(summary);
-    }
-    table.columns.extend(summaries.columns);
-    Some(table)
+    writeln!(out, "{rest}").map_err(out_error)?;
+    out.flush().map_err(out_error)
 }
 
-/// One cell per summary row: each point's value of a swept field, repeated for its rows.
-fn per_row<T: Clone>(
-    points: &[(Assignments, Table)],
-    column: usize,
-    cell: impl Fn(&toml::Value) -> T,
-) -> Vec<T> {
-    points
-        .iter()
-        .flat_map(|(a, summary)| std::iter::repeat_n(cell(&a[column].1), summary.rows()))
-        .collect()
-}
+/// Stands in for the sweep rows while the rest of a document is printed: no printed JSON
+/// string value can hold it quoted, since a string's own quotes are escaped.
+const SWEEP_PLACEHOLDER: &str = "d20odds-sweep-rows-";
 
 /// Adds `name`, `name_lo`, `name_hi` columns from estimates.
 fn estimate_columns(table: &mut Table, name: [&'static str; 3], estimates: &[Estimate]) {

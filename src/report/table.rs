@@ -97,7 +97,7 @@ impl Table {
     }
 
     /// The table as a polars frame; `file` names the output in errors.
-    fn frame(&self, file: &str) -> Result<DataFrame, Error> {
+    pub(super) fn frame(&self, file: &str) -> Result<DataFrame, Error> {
         let columns = self
             .columns
             .iter()
@@ -138,24 +138,25 @@ impl Table {
         Ok(bytes)
     }
 
-    /// The rows as JSON objects keyed by column name.
+    /// The rows as a JSON array of objects keyed by column name.
     pub fn json(&self) -> Value {
-        Value::Array(
-            (0..self.rows())
-                .map(|row| {
-                    let mut object = Map::new();
-                    for (name, cells) in &self.columns {
-                        object.insert(name.clone(), cells.json(row));
-                    }
-                    Value::Object(object)
-                })
-                .collect(),
-        )
+        Value::Array(self.json_rows().collect())
+    }
+
+    /// Each row as a JSON object keyed by column name.
+    pub fn json_rows(&self) -> impl Iterator<Item = Value> + '_ {
+        (0..self.rows()).map(|row| {
+            let mut object = Map::new();
+            for (name, cells) in &self.columns {
+                object.insert(name.clone(), cells.json(row));
+            }
+            Value::Object(object)
+        })
     }
 }
 
 /// A polars failure while writing `file`.
-fn output_error(file: &str, e: &polars::error::PolarsError) -> Error {
+pub(super) fn output_error(file: &str, e: &polars::error::PolarsError) -> Error {
     Error::Output {
         what: file.to_string(),
         message: e.to_string(),

@@ -1,7 +1,8 @@
 //! The binary under stress: Ctrl-C, `kill -9`, outputs that cannot be written, and the
 //! size limits. Unix only (signals, `/proc`, `/dev/full`); the tests run as root, where a
 //! read-only folder is still writable, so failing writes come from `/dev/full`, a file
-//! where a folder should be, or a file-size limit.
+//! where a folder should be, a file-size limit, or `/proc` (a file system no one can make
+//! folders in).
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -258,6 +259,8 @@ fn odd_destinations_are_refused_before_simulating() {
     );
     assert!(stderr.contains("both"), "{stderr}");
     assert!(!dir.path().join("elsewhere").exists());
+    let stderr = refused_before_simulating(dir.path(), &[&showcase, "--out", "/proc"], "/proc");
+    assert!(stderr.contains("cannot write in"), "{stderr}");
 }
 
 #[test]

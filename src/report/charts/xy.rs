@@ -296,22 +296,65 @@ pub(super) fn draw_series<DB: DrawingBackend>(
             canvas.line(&line, s.style.color.to_rgba(), 2, s.style.dash)?;
         }
     }
+    let marked = |s: &Series| -> Vec<(f64, Estimate)> {
+        s.runs
+            .iter()
+            .flat_map(|run| spaced(run, |x| px(x, 0.0).0))
+            .collect()
+    };
     for s in series {
-        for (x, e) in s.runs.iter().flatten() {
-            canvas.marker(px(*x, e.value), s.style.marker, s.style.color.to_rgba(), 4)?;
+        for (x, e) in marked(s) {
+            canvas.marker(px(x, e.value), s.style.marker, s.style.color.to_rgba(), 4)?;
         }
     }
-    for (x, e) in series.iter().flat_map(|s| s.runs.iter().flatten()) {
+    for (x, e) in series.iter().flat_map(marked) {
         if let Some(v) = e.exact {
-            canvas.ring(px(*x, v), 8)?;
+            canvas.ring(px(x, v), 8)?;
         }
     }
     Ok(())
 }
 
+/// Fewest pixels between two markers of one line: a line denser than this (a sweep of
+/// thousands of values) is marked at every few points instead of smeared with markers,
+/// which also keeps its SVG from growing with every point.
+const MARKER_GAP_PX: i32 = 6;
+
+/// The points of a run that get a marker: the first, then each at least
+/// [`MARKER_GAP_PX`] to the right of the last one marked (`pixel_x` places a point).
+fn spaced<'a>(
+    run: &'a [(f64, Estimate)],
+    pixel_x: impl Fn(f64) -> i32 + 'a,
+) -> impl Iterator<Item = (f64, Estimate)> + 'a {
+    let mut last: Option<i32> = None;
+    run.iter().copied().filter(move |(x, _)| {
+        let at = pixel_x(*x);
+        let keep = last.is_none_or(|l| at - l >= MARKER_GAP_PX);
+        if keep {
+            last = Some(at);
+        }
+        keep
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn markers_are_spaced_on_dense_lines_and_all_kept_on_sparse_ones() {
+        let e = Estimate {
+            value: 0.5,
+            lo: 0.4,
+            hi: 0.6,
+            exact: None,
+        };
+        let run: Vec<(f64, Estimate)> = (0..10).map(|i| (f64::from(i), e)).collect();
+        let sparse: Vec<f64> = spaced(&run, |x| (x * 10.0) as i32).map(|p| p.0).collect();
+        assert_eq!(sparse.len(), 10);
+        let dense: Vec<f64> = spaced(&run, |x| (x * 2.0) as i32).map(|p| p.0).collect();
+        assert_eq!(dense, [0.0, 3.0, 6.0, 9.0]);
+    }
 
     #[test]
     fn nice_axes_use_round_steps() {
