@@ -4,7 +4,9 @@
 #   tools/snapshot.sh BINARY DIR        (then: diff -r DIR_BEFORE DIR_AFTER)
 # Used to prove that a refactoring changes no output (issue #12).
 set -u
-bin=$(realpath "$1")
+# The binary runs under a fixed name: clap prints its own name in the help text.
+bin=$(mktemp -d)/d20odds
+cp "$1" "$bin"
 out=$(realpath -m "$2")
 repo=$(cd "$(dirname "$0")/.." && pwd)
 rm -rf "$out" && mkdir -p "$out"/{json,check,bad,cli}
