@@ -1030,6 +1030,36 @@ mod tests {
     }
 
     #[test]
+    fn a_grappling_partner_takes_half_of_the_attacks_as_struck_outcomes() {
+        // Half the attacks at the target: +5 vs 13 hits on 8+ (13/20), crits 1/20 · 13/20
+        // → 13/40 and 13/800. Half at the partner (AC 16, DR 2): hits on 11+, struck
+        // 1/2 · 1/2 = 1/4; crits (a 20 confirmed on 11+) 1/40 of its attacks. Struck
+        // damage per attack: 1/2 · (19/40 · (7 − 2) + 1/40 · (14 − 2)) = 107/80.
+        let mut profile = pf1(5, 13, "2d6", "20/x2", 0);
+        let mut partner = pf1(5, 16, "2d6", "20/x2", 0);
+        partner.dr = 2;
+        profile.grappling_partner = Some(Box::new(partner));
+        let table = profile.outcomes().unwrap();
+        assert_fraction(table.p_struck(), 1, 4, "p_struck");
+        assert_fraction(table.mean_struck_damage(), 107, 80, "struck damage");
+        check(profile.clone(), (13, 40), (13, 800), (1911, 800));
+        let layout = table.layout;
+        assert_eq!(layout, profile.layout());
+        assert_eq!(layout.max_struck_damage(), 22);
+        for i in 0..layout.len() {
+            assert_eq!(layout.index(layout.outcome(i)), i);
+        }
+        use rand::SeedableRng;
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(5);
+        let struck = (0..20_000)
+            .map(|_| profile.roll(&mut rng))
+            .inspect(|&o| assert!(table.probs[layout.index(o)] > 0.0, "{o:?}"))
+            .filter(|o| matches!(o, Outcome::Struck(_)))
+            .count();
+        assert!((4_700..5_300).contains(&struck), "{struck} struck of 20000");
+    }
+
+    #[test]
     fn outcome_indices_round_trip() {
         let profile = pf1(7, 18, "1d8+3", "19-20/x2", 20);
         let t = profile.outcomes().unwrap().layout;

@@ -409,7 +409,7 @@ impl Plan {
             ));
         }
         let note = format!(
-            "{}'s {}: the target is grappling with {}: each attack strikes one of the two at random (1/2), the one struck losing its Dex bonus; {} is reported as the creature struck instead",
+            "{} with the {}: the target is grappling with {}: each attack strikes one of the two at random (1/2), the one struck losing its Dex bonus; {} is reported as the creature struck instead",
             attack.attacker, attack.name, grappler.label, grappler.label
         );
         if !self.notes.contains(&note) {

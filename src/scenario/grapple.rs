@@ -26,14 +26,15 @@ impl Validator<'_> {
                 continue;
             };
             let Some(condition) = rules.ranged.random_grappler else {
-                let grappling: Vec<&str> = rules
+                let grappling: Vec<String> = rules
                     .condition_names()
                     .filter(|n| n.contains("grappl"))
+                    .map(|n| format!("`{n}`"))
                     .collect();
                 return Err(self.err(
                     with.span(),
                     format!(
-                        "{} has no rule that a ranged attack at a grappler strikes one of the pair at random: remove `grappling_with` (its conditions {} give a grappler's AC)",
+                        "{} has no rule that a ranged attack at a grappler strikes one of the pair at random: remove `grappling_with` (the conditions {} give a grappler's AC)",
                         rules.name,
                         grappling.join(", ")
                     ),
