@@ -383,9 +383,9 @@ impl Plan {
     /// Half of the attacks strike the grappler instead: each profile gets the same attack
     /// roll (one shot at the pair: its bonus is the line's, range and shooting into melee
     /// included) against the grappler's AC, cover and concealment on the attacker's line
-    /// to it, and a note says so. Soft cover on
-    /// either line is refused: its creature could be struck instead, and one attack
-    /// strikes at most one creature besides its target (here, the other grappler).
+    /// to it, and a note says so. Soft cover on either line is refused: its creature
+    /// could be struck instead, and one attack strikes at most one creature besides its
+    /// target (here, the other grappler).
     fn strike_grappler(
         &mut self,
         rules: &RuleSet,

@@ -125,6 +125,9 @@ fn generated_plan(rng: &mut Pcg64Mcg, seed: u64) -> Plan {
             targets == 2 && !attack.melee && (shot_at_grappler || rng.random_bool(0.5))
         });
         if let Some(condition) = grappling {
+            // One shot per line: the pair's joint state (each one's damage taken) then
+            // stays within the exact engine's bound over three rounds.
+            attack.bonuses.truncate(1);
             add_grappler(rng, rules, condition, &cons, &mut defence);
         } else if rules.striking_the_cover && targets == 2 && !coup_de_grace && rng.random_bool(0.6)
         {
