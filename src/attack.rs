@@ -54,6 +54,11 @@ pub struct AttackProfile {
     pub guess: SquareGuess,
     /// A creature in the line gives the cover and may be struck instead (d20 Modern).
     pub cover_strike: Option<CoverStrike>,
+    /// The target is grappling with another creature, and a ranged attack strikes one of
+    /// the two at random (d20 Modern): the same attack against the other one, whose
+    /// outcomes are "struck" outcomes. The plan never gives such an attack a
+    /// `cover_strike`, so "struck" always means one creature.
+    pub grappling_partner: Option<Box<AttackProfile>>,
 }
 
 /// A massive-damage check (d20 Modern, RULES.md §9): an outcome dealing more than `over`
@@ -173,10 +178,12 @@ pub enum Outcome {
     Slain(i64),
     /// The defender made its save and still took this much.
     Saved(i64),
-    /// The attack struck the creature giving cover, for this much.
+    /// The attack struck another creature instead of the target (the one giving cover,
+    /// or the target's grappling partner), for this much.
     Struck(i64),
-    /// A hit, a critical hit, a saved area effect or a struck cover after which the
-    /// creature that took the damage failed its massive-damage save (dropped to −1 hp).
+    /// A hit, a critical hit, a saved area effect or a strike on another creature after
+    /// which the creature that took the damage failed its massive-damage save (dropped to
+    /// −1 hp).
     HitDropped(i64),
     CritDropped(i64),
     SavedDropped(i64),
@@ -197,6 +204,18 @@ impl Outcome {
             | Outcome::CritDropped(d)
             | Outcome::SavedDropped(d)
             | Outcome::StruckDropped(d) => d,
+        }
+    }
+
+    /// The same damage dealt to the creature struck instead of the target: a hit or
+    /// critical hit on a grappling partner, dropped or not.
+    fn struck(self) -> Outcome {
+        match self {
+            Outcome::Hit(d) | Outcome::Crit(d) | Outcome::Struck(d) => Outcome::Struck(d),
+            Outcome::HitDropped(d) | Outcome::CritDropped(d) | Outcome::StruckDropped(d) => {
+                Outcome::StruckDropped(d)
+            }
+            other => other,
         }
     }
 
@@ -244,6 +263,7 @@ impl AttackProfile {
             resolution: Resolution::Roll,
             guess: SquareGuess::KNOWN,
             cover_strike: None,
+            grappling_partner: None,
         }
     }
 
@@ -383,12 +403,41 @@ impl AttackProfile {
         if self.cover_strike.is_some_and(|c| c.massive.is_some()) {
             sections[STRUCK_DROPPED] = sections[STRUCK];
         }
+        if let Some(partner) = &self.grappling_partner {
+            let theirs = partner.layout().sections;
+            sections[STRUCK] = theirs[HIT].union(theirs[CRIT]);
+            sections[STRUCK_DROPPED] = theirs[HIT_DROPPED].union(theirs[CRIT_DROPPED]);
+        }
         OutcomeLayout { sections }
+    }
+
+    /// Against a grappling target: half of the attacks strike it, as if it grappled no
+    /// one, and half strike its partner, each outcome of which becomes a "struck" one.
+    fn grapple_outcomes(&self, partner: &AttackProfile) -> Option<OutcomeTable> {
+        let alone = AttackProfile {
+            grappling_partner: None,
+            ..self.clone()
+        };
+        let layout = self.layout();
+        let mut table = OutcomeTable {
+            layout,
+            probs: vec![0.0; layout.len()],
+        };
+        for (own, struck) in [(alone.outcomes()?, false), (partner.outcomes()?, true)] {
+            for (i, &p) in own.probs.iter().enumerate() {
+                let outcome = own.layout.outcome(i);
+                table.add(if struck { outcome.struck() } else { outcome }, p / 2.0);
+            }
+        }
+        Some(table)
     }
 
     /// The exact outcome distribution, or `None` when the damage expression is too large
     /// to convolve (see [`MAX_EXACT_DICE_COST`]).
     pub fn outcomes(&self) -> Option<OutcomeTable> {
+        if let Some(partner) = &self.grappling_partner {
+            return self.grapple_outcomes(partner);
+        }
         let crit_dice = self.crit_dice();
         if crit_dice.distribution_cost() > MAX_EXACT_DICE_COST {
             return None;
@@ -474,10 +523,15 @@ impl AttackProfile {
         Some(table)
     }
 
-    /// One attack rolled as at the table, in the system's order: d% (before or after the
-    /// attack roll), d20, confirmation d20, damage dice; then the massive-damage save of
-    /// the creature it damaged, if it must make one.
+    /// One attack rolled as at the table, in the system's order: which of a grappling pair
+    /// it strikes, d% (before or after the attack roll), d20, confirmation d20, damage
+    /// dice; then the massive-damage save of the creature it damaged, if it must make one.
     pub fn roll<R: RngExt + ?Sized>(&self, rng: &mut R) -> Outcome {
+        if let Some(partner) = &self.grappling_partner
+            && rng.random_bool(0.5)
+        {
+            return partner.roll(rng).struck();
+        }
         let outcome = self.roll_unchecked(rng);
         match (self.massive_for(outcome), outcome.dropped()) {
             (Some(check), Some(dropped))
@@ -597,6 +651,22 @@ struct Section {
 
 impl Section {
     const EMPTY: Section = Section { min: 0, len: 0 };
+
+    /// The smallest section holding both.
+    fn union(self, other: Section) -> Section {
+        match (self.len, other.len) {
+            (0, _) => other,
+            (_, 0) => self,
+            _ => {
+                let min = self.min.min(other.min);
+                let end = (self.min + self.len as i64).max(other.min + other.len as i64);
+                Section {
+                    min,
+                    len: (end - min) as usize,
+                }
+            }
+        }
+    }
 }
 
 const HIT: usize = 0;
@@ -611,8 +681,8 @@ const STRUCK_DROPPED: usize = 8;
 const SECTIONS: usize = 9;
 
 /// Where each outcome sits in a flat list (miss, then a section of damage values for each
-/// of hit, crit, crit that also slew, saved, cover struck, and the four with a failed
-/// massive-damage save), so engines can count outcomes by index without knowing their
+/// of hit, crit, crit that also slew, saved, another creature struck, and the four with a
+/// failed massive-damage save), so engines can count outcomes by index without knowing their
 /// probabilities.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct OutcomeLayout {
@@ -690,7 +760,7 @@ impl OutcomeLayout {
         }
     }
 
-    /// Damage the creature giving cover takes from the outcome at an index.
+    /// Damage the creature struck instead takes from the outcome at an index.
     pub fn struck_damage(&self, index: usize) -> i64 {
         match self.locate(index) {
             Some((STRUCK | STRUCK_DROPPED, d)) => d,
@@ -734,7 +804,7 @@ impl OutcomeLayout {
             .any(|&k| self.sections[k].len > 0)
     }
 
-    /// Largest damage any outcome deals the creature giving cover.
+    /// Largest damage any outcome deals the creature struck instead.
     pub fn max_struck_damage(&self) -> i64 {
         self.section_max(&[STRUCK, STRUCK_DROPPED])
     }
@@ -756,7 +826,7 @@ impl OutcomeLayout {
         self.kind(index) == Some(SLAIN)
     }
 
-    /// The attack struck the creature giving cover instead of the target.
+    /// The attack struck another creature instead of the target.
     pub fn struck(&self, index: usize) -> bool {
         matches!(self.kind(index), Some(STRUCK | STRUCK_DROPPED))
     }
@@ -807,7 +877,7 @@ impl OutcomeTable {
         self.sum_where(|i| self.layout.is_crit(i))
     }
 
-    /// P(the creature giving cover is struck).
+    /// P(another creature is struck instead of the target).
     pub fn p_struck(&self) -> f64 {
         self.sum_where(|i| self.layout.struck(i))
     }
@@ -830,7 +900,7 @@ impl OutcomeTable {
             .sum()
     }
 
-    /// Mean damage the creature giving cover takes.
+    /// Mean damage the creature struck instead takes.
     pub fn mean_struck_damage(&self) -> f64 {
         self.probs
             .iter()
@@ -957,6 +1027,36 @@ mod tests {
             .sum();
         assert_fraction(dropped, 19, 80, "dropped");
         check(profile, (19, 20), (0, 1), (399, 40));
+    }
+
+    #[test]
+    fn a_grappling_partner_takes_half_of_the_attacks_as_struck_outcomes() {
+        // Half the attacks at the target: +5 vs 13 hits on 8+ (13/20), crits 1/20 · 13/20
+        // → 13/40 and 13/800. Half at the partner (AC 16, DR 2): hits on 11+, struck
+        // 1/2 · 1/2 = 1/4; crits (a 20 confirmed on 11+) 1/40 of its attacks. Struck
+        // damage per attack: 1/2 · (19/40 · (7 − 2) + 1/40 · (14 − 2)) = 107/80.
+        let mut profile = pf1(5, 13, "2d6", "20/x2", 0);
+        let mut partner = pf1(5, 16, "2d6", "20/x2", 0);
+        partner.dr = 2;
+        profile.grappling_partner = Some(Box::new(partner));
+        let table = profile.outcomes().unwrap();
+        assert_fraction(table.p_struck(), 1, 4, "p_struck");
+        assert_fraction(table.mean_struck_damage(), 107, 80, "struck damage");
+        check(profile.clone(), (13, 40), (13, 800), (1911, 800));
+        let layout = table.layout;
+        assert_eq!(layout, profile.layout());
+        assert_eq!(layout.max_struck_damage(), 22);
+        for i in 0..layout.len() {
+            assert_eq!(layout.index(layout.outcome(i)), i);
+        }
+        use rand::SeedableRng;
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(5);
+        let struck = (0..20_000)
+            .map(|_| profile.roll(&mut rng))
+            .inspect(|&o| assert!(table.probs[layout.index(o)] > 0.0, "{o:?}"))
+            .filter(|o| matches!(o, Outcome::Struck(_)))
+            .count();
+        assert!((4_700..5_300).contains(&struck), "{struck} struck of 20000");
     }
 
     #[test]

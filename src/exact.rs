@@ -33,9 +33,10 @@ pub struct SlotExact {
     pub p_hit: f64,
     pub p_crit: f64,
     pub mean_damage: f64,
-    /// P(the creature giving cover is struck instead), d20 Modern.
+    /// P(another creature is struck instead: the one giving cover or the grappling
+    /// partner), d20 Modern.
     pub p_struck: f64,
-    /// Mean damage the creature giving cover takes.
+    /// Mean damage the creature struck instead takes.
     pub mean_struck_damage: f64,
 }
 
@@ -71,9 +72,9 @@ enum Effect {
     Slays,
     /// Damage to the target, which failed its massive-damage save (drops to −1 hp).
     Drops,
-    /// Damage to the creature giving cover.
+    /// Damage to the creature struck instead.
     Struck,
-    /// Damage to the creature giving cover, which failed its massive-damage save.
+    /// Damage to the creature struck instead, which failed its massive-damage save.
     StruckDrops,
 }
 
@@ -99,7 +100,7 @@ impl Effect {
 struct Step {
     /// Position of the attacked target within its group.
     target: usize,
-    /// Position of the creature giving cover, when the attack can strike it.
+    /// Position of the creature struck instead, when the attack can strike it.
     covering: Option<usize>,
     /// The attack is made only at the end of every `period`-th round.
     period: u32,
@@ -137,7 +138,7 @@ pub fn compute(plan: &Plan) -> Exact {
 }
 
 /// Targets whose fates are linked because an attack on one can strike another that
-/// gives it cover; every other target is a group of its own.
+/// gives it cover or that it is grappling with; every other target is a group of its own.
 fn groups(plan: &Plan) -> Vec<Vec<usize>> {
     let mut group_of: Vec<usize> = (0..plan.targets.len()).collect();
     for slot in &plan.slots {

@@ -105,7 +105,8 @@ pub struct Slot {
     pub base_bonus: i32,
     pub target: usize,
     pub profile: AttackProfile,
-    /// The target index of the creature giving cover that this attack may strike.
+    /// The target index of the creature this attack may strike instead of its target:
+    /// the one giving soft cover, or the one the target is grappling with (d20 Modern).
     pub covering: Option<usize>,
     /// Rounds each attack takes (2 for a PF1 coup de grace against a target with total
     /// concealment): it is made only at the end of every `period`-th round.
@@ -198,6 +199,29 @@ pub struct LineDefence {
     pub reflex: i32,
     pub will: i32,
     pub evasion: Evasion,
+    /// The creature the defender is grappling with, which a ranged attack strikes half
+    /// the time instead (d20 Modern).
+    pub grappling: Option<Box<Grappler>>,
+}
+
+/// The other creature of a grapple, as a ranged attack at the defender may strike it:
+/// its defence and what the map says about the attacker's line to it. The plan line's
+/// overrides apply to both lines.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Grappler {
+    /// `Name (T)`, for notes.
+    pub label: String,
+    pub defence: LineDefence,
+    pub situation: Situation,
+}
+
+/// A line's attacks against one defender, before they become slots.
+struct Rolled {
+    modifiers: Modifiers,
+    /// One profile per attack of the routine.
+    profiles: Vec<AttackProfile>,
+    covering: Option<usize>,
+    period: u32,
 }
 
 impl LineAttack {
@@ -247,6 +271,7 @@ impl LineDefence {
             reflex: 0,
             will: 0,
             evasion: Evasion::None,
+            grappling: None,
         }
     }
 }
@@ -313,7 +338,8 @@ impl Plan {
     }
 
     /// Folds a line's situation into effective numbers and appends its attacks; the error
-    /// says why the line cannot be made (total cover, a level the system lacks).
+    /// says why the line cannot be made (total cover, a level the system lacks). A ranged
+    /// attack at a grappling defender strikes it or its partner, at random, each attack.
     pub fn add_line(
         &mut self,
         rules: &RuleSet,
@@ -321,24 +347,93 @@ impl Plan {
         defence: LineDefence,
         situation: Situation,
     ) -> Result<(), String> {
-        let cover = situation.cover.unwrap_or(CoverLevel::None);
-        if cover == CoverLevel::Total {
-            return Err(format!(
-                "{} cannot attack: the target has total cover (no line of effect{})",
-                attack.attacker,
-                if attack.area.is_some() {
-                    " from the effect's origin"
-                } else {
-                    ""
-                }
-            ));
-        }
-        if rules.cover_bonus(cover).is_none() {
-            return Err(format!("{} has no `{cover}` cover level", rules.name));
-        }
+        refuse_cover(rules, &attack, situation)?;
         if let Some(area) = attack.area {
             return self.add_area_line(rules, attack, &defence, situation, area);
         }
+        let mut rolled = self.rolled(rules, &attack, &defence, situation)?;
+        // A coup de grace is delivered to one helpless creature, not rolled at a pair.
+        let rolls = !attack.melee && attack.coup_de_grace.is_none();
+        if let Some(grappler) = defence.grappling.as_deref().filter(|_| rolls) {
+            self.strike_grappler(rules, &attack, grappler, &mut rolled)?;
+        }
+        let line = self.lines.len();
+        for (index, (profile, &bonus)) in
+            rolled.profiles.into_iter().zip(&attack.bonuses).enumerate()
+        {
+            self.slots.push(Slot {
+                line,
+                index,
+                base_bonus: bonus,
+                target: defence.target,
+                profile,
+                covering: rolled.covering,
+                period: rolled.period,
+            });
+        }
+        self.lines.push(Line {
+            attacker: attack.attacker,
+            target: defence.target,
+            attack: attack.name,
+            modifiers: rolled.modifiers,
+        });
+        Ok(())
+    }
+
+    /// Half of the attacks strike the grappler instead: each profile gets the same attack
+    /// roll (one shot at the pair: its bonus is the line's, range and shooting into melee
+    /// included) against the grappler's AC, cover and concealment on the attacker's line
+    /// to it, and a note says so. Soft cover on either line is refused: its creature
+    /// could be struck instead, and one attack strikes at most one creature besides its
+    /// target (here, the other grappler).
+    fn strike_grappler(
+        &mut self,
+        rules: &RuleSet,
+        attack: &LineAttack,
+        grappler: &Grappler,
+        rolled: &mut Rolled,
+    ) -> Result<(), String> {
+        let theirs = refuse_cover(rules, attack, grappler.situation)
+            .and_then(|()| self.rolled(rules, attack, &grappler.defence, grappler.situation))
+            .map_err(|m| {
+                format!(
+                    "{m} (the target is grappling with {}, whom the attack strikes half the time)",
+                    grappler.label
+                )
+            })?;
+        if rolled.modifiers.cover == CoverLevel::Soft || theirs.modifiers.cover == CoverLevel::Soft
+        {
+            return Err(format!(
+                "{} shoots at a grappling pair with soft cover from a creature in the line: the shot strikes one of the pair at random, and d20odds strikes no third creature instead; move that creature, or give the plan line another `cover` level",
+                attack.attacker
+            ));
+        }
+        let note = format!(
+            "{} with the {}: the target is grappling with {}: each attack strikes one of the two at random (1/2), the one struck losing its Dex bonus; {} is reported as the creature struck instead",
+            attack.attacker, attack.name, grappler.label, grappler.label
+        );
+        if !self.notes.contains(&note) {
+            self.notes.push(note);
+        }
+        for (profile, partner) in rolled.profiles.iter_mut().zip(theirs.profiles) {
+            profile.grappling_partner = Some(Box::new(AttackProfile {
+                bonus: profile.bonus,
+                ..partner
+            }));
+        }
+        rolled.covering = Some(grappler.defence.target);
+        Ok(())
+    }
+
+    /// One attack-rolling line's modifiers and a profile per attack of its routine.
+    fn rolled(
+        &mut self,
+        rules: &RuleSet,
+        attack: &LineAttack,
+        defence: &LineDefence,
+        situation: Situation,
+    ) -> Result<Rolled, String> {
+        let cover = situation.cover.unwrap_or(CoverLevel::None);
         let melee = attack.melee;
         let attacker = combine(&attack.conditions, melee, situation.adjacent);
         let defender = combine(&defence.conditions, melee, situation.adjacent);
@@ -353,7 +448,7 @@ impl Plan {
             None => (Resolution::Roll, 1),
             Some(level) => {
                 let resolution =
-                    Self::coup_de_grace(rules, &attack, &defence, defender.helpless, level)?;
+                    Self::coup_de_grace(rules, attack, defence, defender.helpless, level)?;
                 let period = if concealment >= rules.total_concealment {
                     rules.coup_de_grace.rounds_vs_total_concealment
                 } else {
@@ -369,7 +464,7 @@ impl Plan {
             }
         };
         let flanking = situation.flanking.unwrap_or(false) && melee;
-        let higher_ground = if has_higher_ground(rules, &attack, &defence) {
+        let higher_ground = if has_higher_ground(rules, attack, defence) {
             if melee {
                 rules.higher_ground.0
             } else {
@@ -413,7 +508,7 @@ impl Plan {
             .covering
             .filter(|_| rules.striking_the_cover && cover == CoverLevel::Soft && cover_ac > 0)
             .filter(|_| resolution == Resolution::Roll);
-        if let Some(note) = unused_crit_note(rules, &attack)
+        if let Some(note) = unused_crit_note(rules, attack)
             && !self.notes.contains(&note)
         {
             self.notes.push(note);
@@ -423,59 +518,51 @@ impl Plan {
             || attack.conditions.iter().any(|c| c.target_flat_footed);
         let precision = precision_applies(
             rules,
-            &attack,
-            &defence,
+            attack,
+            defence,
             PrecisionContext {
                 flanking,
                 denied_dex,
                 distance_ft: situation.distance_ft,
             },
         );
-        let extra = unmultiplied_dice(&attack, precision);
+        let extra = unmultiplied_dice(attack, precision);
         let dr_of = |dr: i64| if attack.bypass_dr { 0 } else { dr };
         let massive = massive_check(rules, defence.con, defence.fort);
-        let line = self.lines.len();
-        for (index, &bonus) in attack.bonuses.iter().enumerate() {
-            let mut profile = AttackProfile::new(
-                rules,
-                bonus + attack_mod,
-                defence.ac + ac_mod,
-                attack.damage.clone(),
-                attack.crit,
-            );
-            profile.extra = extra.clone();
-            profile.dr = dr_of(defence.dr);
-            profile.massive = massive;
-            // A coup de grace hits automatically: concealment only lengthens it.
-            profile.miss_chance = if resolution == Resolution::Roll {
-                concealment
-            } else {
-                0
-            };
-            profile.crits_possible = !defence.immune_to_crits;
-            profile.resolution = resolution;
-            profile.guess = guess;
-            profile.cover_strike = covering.map(|c| CoverStrike {
-                cover_ac,
-                defense: c.defense,
-                dex_bonus: c.dex.max(0),
-                dr: dr_of(c.dr),
-                massive: c.massive,
-            });
-            self.slots.push(Slot {
-                line,
-                index,
-                base_bonus: bonus,
-                target: defence.target,
-                profile,
-                covering: covering.map(|c| c.target),
-                period,
-            });
-        }
-        self.lines.push(Line {
-            attacker: attack.attacker,
-            target: defence.target,
-            attack: attack.name,
+        let profiles = attack
+            .bonuses
+            .iter()
+            .map(|&bonus| {
+                let mut profile = AttackProfile::new(
+                    rules,
+                    bonus + attack_mod,
+                    defence.ac + ac_mod,
+                    attack.damage.clone(),
+                    attack.crit,
+                );
+                profile.extra = extra.clone();
+                profile.dr = dr_of(defence.dr);
+                profile.massive = massive;
+                // A coup de grace hits automatically: concealment only lengthens it.
+                profile.miss_chance = if resolution == Resolution::Roll {
+                    concealment
+                } else {
+                    0
+                };
+                profile.crits_possible = !defence.immune_to_crits;
+                profile.resolution = resolution;
+                profile.guess = guess;
+                profile.cover_strike = covering.map(|c| CoverStrike {
+                    cover_ac,
+                    defense: c.defense,
+                    dex_bonus: c.dex.max(0),
+                    dr: dr_of(c.dr),
+                    massive: c.massive,
+                });
+                profile
+            })
+            .collect();
+        Ok(Rolled {
             modifiers: Modifiers {
                 cover,
                 concealment,
@@ -489,8 +576,10 @@ impl Plan {
                 into_melee,
                 perception: situation.perception,
             },
-        });
-        Ok(())
+            profiles,
+            covering: covering.map(|c| c.target),
+            period,
+        })
     }
 
     /// An area attack: no attack roll, no concealment or flanking; the target saves, with
@@ -616,6 +705,26 @@ impl Plan {
     }
 }
 
+/// A line no attack can be made on: total cover, or a cover level the system lacks.
+fn refuse_cover(rules: &RuleSet, attack: &LineAttack, situation: Situation) -> Result<(), String> {
+    let cover = situation.cover.unwrap_or(CoverLevel::None);
+    if cover == CoverLevel::Total {
+        return Err(format!(
+            "{} cannot attack: the target has total cover (no line of effect{})",
+            attack.attacker,
+            if attack.area.is_some() {
+                " from the effect's origin"
+            } else {
+                ""
+            }
+        ));
+    }
+    if rules.cover_bonus(cover).is_none() {
+        return Err(format!("{} has no `{cover}` cover level", rules.name));
+    }
+    Ok(())
+}
+
 /// The plan target index of a combatant, adding it as a target when it is not one yet.
 fn target_index(
     targets: &mut Vec<(usize, Target)>,
@@ -642,7 +751,39 @@ fn target_index(
 
 /// One plan line's attack, defence and situation — the map's verdicts filled in where the
 /// plan does not override them — for a target at index `target` of the plan's targets.
+/// A target grappling another creature (d20 Modern) brings, against a ranged attack, the
+/// same line drawn to that creature, which becomes a target too.
 pub fn line_parts(
+    scenario: &Scenario,
+    line: &PlanLine,
+    target: usize,
+    target_of: &mut dyn FnMut(usize) -> usize,
+) -> Result<(LineAttack, LineDefence, Situation), InputError> {
+    let (attack, mut defence, situation) = single_line_parts(scenario, line, target, target_of)?;
+    let kind = scenario.combatants[line.attacker].attacks[line.attack].kind;
+    let grappler = scenario.combatants[line.target]
+        .grappling_with
+        .filter(|_| kind == AttackKind::Ranged);
+    if let Some(partner) = grappler {
+        let to_partner = PlanLine {
+            target: partner,
+            ..line.clone()
+        };
+        let index = target_of(partner);
+        let (_, partner_defence, partner_situation) =
+            single_line_parts(scenario, &to_partner, index, target_of)?;
+        let c = &scenario.combatants[partner];
+        defence.grappling = Some(Box::new(Grappler {
+            label: format!("{} ({})", c.name, c.token),
+            defence: partner_defence,
+            situation: partner_situation,
+        }));
+    }
+    Ok((attack, defence, situation))
+}
+
+/// [`line_parts`] for the line's own target alone.
+fn single_line_parts(
     scenario: &Scenario,
     line: &PlanLine,
     target: usize,
@@ -752,6 +893,7 @@ pub fn line_parts(
         reflex: defender.reflex,
         will: defender.will,
         evasion: defender.evasion,
+        grappling: None,
     };
     Ok((line_attack, line_defence, situation))
 }

@@ -201,7 +201,7 @@ pub fn line_verdict(
     let melee = attack.kind == AttackKind::Melee;
     let area = attack.kind == AttackKind::Area;
     let (from, to) = (&field.spaces[line.attacker], &field.spaces[line.target]);
-    let creatures = soft_cover_creatures(scenario, field, rules, line.target);
+    let creatures = soft_cover_creatures(scenario, field, rules, line.target, !melee && !area);
     let ctx = Ctx {
         attack: if melee {
             MapAttack::Melee
@@ -284,21 +284,27 @@ pub fn line_verdict(
 }
 
 /// The spaces of every creature that can give soft cover against attacks on `target`:
-/// all of them, or in d20 Modern only those at least the target's size. The rest are
-/// left out of the map's view.
+/// all of them, or in d20 Modern only those at least the target's size. Against a ranged
+/// attack the creature the target is grappling with gives none: which of the pair is
+/// struck is rolled at random instead. The rest are left out of the map's view.
 fn soft_cover_creatures(
     scenario: &Scenario,
     field: &Battlefield,
     rules: &RuleSet,
     target: usize,
+    ranged: bool,
 ) -> Vec<map::Space> {
-    let size = scenario.combatants[target].size;
+    let defender = &scenario.combatants[target];
+    let grappler = defender.grappling_with.filter(|_| ranged);
     field
         .spaces
         .iter()
         .zip(&scenario.combatants)
         .enumerate()
-        .filter(|&(i, (_, c))| i == target || !rules.soft_cover_needs_target_size || c.size >= size)
+        .filter(|&(i, _)| Some(i) != grappler)
+        .filter(|&(i, (_, c))| {
+            i == target || !rules.soft_cover_needs_target_size || c.size >= defender.size
+        })
         .map(|(_, (space, _))| *space)
         .collect()
 }

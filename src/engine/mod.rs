@@ -222,7 +222,8 @@ struct Kernel<'a> {
     slays: Vec<bool>,
     /// Whether each outcome index drops the target to −1 hp (failed massive-damage save).
     drops: Vec<bool>,
-    /// The creature giving cover, when the attack can strike it (d20 Modern).
+    /// The creature struck instead (giving cover, or grappling with the target), when
+    /// the attack can strike it (d20 Modern).
     cover: Option<CoverKernel>,
     /// The attack is made only at the end of every `period`-th round.
     period: usize,
@@ -238,7 +239,7 @@ impl Kernel<'_> {
     }
 }
 
-/// What a struck cover takes from each outcome index.
+/// What the creature struck instead takes from each outcome index.
 struct CoverKernel {
     target: usize,
     damage: Vec<i64>,

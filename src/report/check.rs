@@ -144,6 +144,20 @@ fn explain(scenario: &Scenario, index: usize) -> Explained {
                     period
                 );
             }
+            if let (Some(partner), Some(with)) = (&p.grappling_partner, target.grappling_with) {
+                let with = &scenario.combatants[with];
+                text += &format!(
+                    "  grappling with {} ({}): the attack strikes one of the pair at random (1/2 each), and the one struck loses its Dex bonus; against {}: attack {:+} vs AC {}, miss chance {}%\n",
+                    with.name,
+                    with.token,
+                    with.token,
+                    partner.bonus,
+                    partner.ac,
+                    partner.miss_chance
+                );
+                json["grappling_with"] = json!(with.token.to_string());
+                json["grappler_effective_ac"] = json!(partner.ac);
+            }
             text += &perception_text(m, rules.total_concealment);
             if m.guess.right < m.guess.candidates {
                 text += &format!(

@@ -150,10 +150,15 @@ fn notes(results: &Results) -> Vec<String> {
         let [p, exact_p] = measure(s, "p_cover_hit", i);
         let [damage, _] = measure(s, "cover_mean_damage", i);
         notes.push(format!(
-            "{}: the shot strikes {} instead (it gives the soft cover) with probability {p} \
-             (exact {exact_p}), for {damage} damage per attack on average.",
+            "{}: the shot strikes {} instead ({}) with probability {p} (exact {exact_p}), \
+             for {damage} damage per attack on average.",
             attack_label(s, i),
-            text(s, "covering", i)
+            text(s, "covering", i),
+            if text(s, "cover", i) == "soft" {
+                "it gives the soft cover"
+            } else {
+                "the target is grappling with it"
+            }
         ));
     }
     notes.extend(results.rule_notes.iter().cloned());

@@ -163,7 +163,10 @@ pub static D20MODERN: RuleSet = RuleSet {
     adjacent_concealment_whole_space: true,
     soft_cover_needs_target_size: true,
     striking_the_cover: true,
-    ranged: RangedRule::WITH_INTO_MELEE,
+    ranged: RangedRule {
+        random_grappler: Some("grappling"),
+        ..RangedRule::WITH_INTO_MELEE
+    },
     range_senses: &[RangeSense::Blindsight],
     injury: injury::D20_MODERN,
     interpretations: &[

@@ -563,6 +563,12 @@ impl RuleSet {
                 ranged.into_melee
             )
         };
+        out += &match ranged.random_grappler {
+            Some(condition) => format!(
+                "Grappling: a ranged attack at a creature with `grappling_with` strikes one of the pair at random (1/2 each, every attack roll); both are `{condition}`, and the one struck loses its Dex bonus\n"
+            ),
+            None => "Grappling: no random grappler (`grappling_with` is refused)\n".to_string(),
+        };
         out += &format!(
             "Unseen: an invisible target, or any target of a blinded attacker, has total concealment ({}%) and its square must be guessed unless the plan line says `pinpointed = true`{}\n",
             self.total_concealment,

@@ -13,16 +13,22 @@ pub struct RangedRule {
     /// Added to a ranged attack at a target engaged in melee with an ally of the
     /// attacker (0: the system has no such penalty); Precise Shot removes it.
     pub into_melee: i32,
+    /// A ranged attack at a creature grappling another (`grappling_with`) strikes one of
+    /// the two at random, and the one struck loses its Dex bonus (d20 Modern's Defense
+    /// Modifiers, footnote 3): the condition both grapplers have, whose Dex rule does
+    /// that. `None`: the system has no such rule.
+    pub random_grappler: Option<&'static str>,
 }
 
 impl RangedRule {
     /// PF1, the variant and d20 Modern: −2 per increment, 10 increments (5 thrown), −4
-    /// into melee.
+    /// into melee; no random grappler.
     pub const WITH_INTO_MELEE: RangedRule = RangedRule {
         per_increment: -2,
         max_increments: 10,
         max_increments_thrown: 5,
         into_melee: -4,
+        random_grappler: None,
     };
 
     /// The increment (1 = the first) a target `distance_ft` away falls in.

@@ -30,6 +30,7 @@
 mod area;
 pub mod bounded;
 mod damage;
+mod grapple;
 mod raw;
 mod source;
 mod sweep;
@@ -163,6 +164,9 @@ pub struct Combatant {
     pub concealment: u8,
     /// Precise Shot: no penalty for shooting into melee.
     pub precise_shot: bool,
+    /// The combatant (index) it is grappling with, set on both of the pair (d20 Modern:
+    /// a ranged attack at either strikes one of the two at random).
+    pub grappling_with: Option<usize>,
     pub attacks: Vec<Attack>,
 }
 
@@ -355,6 +359,27 @@ impl Validator<'_> {
         self.source.error(span, message)
     }
 
+    /// The index of the combatant a token names, or an error listing the known tokens.
+    fn token(
+        &self,
+        token: &Spanned<String>,
+        combatants: &[Combatant],
+    ) -> Result<usize, InputError> {
+        single_letter(token.get_ref())
+            .and_then(|t| combatants.iter().position(|c| c.token == t))
+            .ok_or_else(|| {
+                self.err(
+                    token.span(),
+                    format!(
+                        "no combatant has token `{}`; known tokens: {}{}",
+                        token.get_ref(),
+                        tokens(combatants).join(", "),
+                        token_suggestion(token.get_ref(), combatants)
+                    ),
+                )
+            })
+    }
+
     fn scenario(&self, raw: RawExperiment) -> Result<Scenario, InputError> {
         let system: SystemId = raw.system.get_ref().parse().map_err(|m: String| {
             let known = SystemId::ALL.map(SystemId::key);
@@ -388,12 +413,13 @@ impl Validator<'_> {
         };
         let options = self.options(raw.options.as_ref(), rules)?;
         let legend = self.legend(&raw)?;
-        let combatants = raw
+        let mut combatants = raw
             .combatants
             .iter()
             .map(|c| self.combatant(c, rules))
             .collect::<Result<Vec<_>, _>>()?;
         self.unique_tokens(&raw.combatants)?;
+        self.grapples(&raw.combatants, &mut combatants, rules)?;
         let (map, battlefield) = self.map(&raw, &legend, &combatants)?;
         let heatmap = match &raw.heatmap {
             None => None,
@@ -654,6 +680,7 @@ impl Validator<'_> {
             range_senses,
             concealment,
             precise_shot: c.precise_shot,
+            grappling_with: None,
             attacks,
         })
     }
@@ -1085,22 +1112,7 @@ impl Validator<'_> {
         battlefield: Option<&Battlefield>,
     ) -> Result<PlanLine, InputError> {
         let p = raw.get_ref();
-        let find = |token: &Spanned<String>| -> Result<usize, InputError> {
-            let known = tokens(combatants);
-            single_letter(token.get_ref())
-                .and_then(|t| combatants.iter().position(|c| c.token == t))
-                .ok_or_else(|| {
-                    self.err(
-                        token.span(),
-                        format!(
-                            "no combatant has token `{}`; known tokens: {}{}",
-                            token.get_ref(),
-                            known.join(", "),
-                            token_suggestion(token.get_ref(), combatants)
-                        ),
-                    )
-                })
-        };
+        let find = |token: &Spanned<String>| self.token(token, combatants);
         let attacker = find(&p.attacker)?;
         let target = find(&p.target)?;
         if attacker == target {
@@ -1373,7 +1385,7 @@ action = "full"
             (
                 "hp = 30",
                 "hpp = 30",
-                "t.toml:18:1: unknown field `hpp`, expected one of `token`, `name`, `side`, `size`, `ac`, `eac`, `kac`, `dex`, `hp`, `con`, `fort`, `level`, `reflex`, `will`, `elevation`, `conditions`, `senses`, `immune_to_crits`, `concealment`, `precise_shot`, `immune_to_precision`, `dr`, `stamina`, `resolve`, `terrain`, `evasion`, `attack` (did you mean `hp`?)",
+                "t.toml:18:1: unknown field `hpp`, expected one of `token`, `name`, `side`, `size`, `ac`, `eac`, `kac`, `dex`, `hp`, `con`, `fort`, `level`, `reflex`, `will`, `elevation`, `conditions`, `senses`, `immune_to_crits`, `concealment`, `precise_shot`, `immune_to_precision`, `dr`, `stamina`, `resolve`, `terrain`, `evasion`, `grappling_with`, `attack` (did you mean `hp`?)",
             ),
             (
                 "action = \"full\"",

@@ -119,6 +119,8 @@ pub struct RawCombatant {
     /// The terrain symbol under the combatant's letter (it stands in fog, dim light…).
     pub terrain: Option<Spanned<String>>,
     pub evasion: Option<Spanned<String>>,
+    /// d20 Modern: the token of the combatant it is grappling with.
+    pub grappling_with: Option<Spanned<String>>,
     #[serde(default, rename = "attack")]
     pub attacks: Vec<Spanned<RawAttack>>,
 }

@@ -10,7 +10,7 @@ use d20odds::damage::massive_check;
 use d20odds::engine::{EngineConfig, SamplerKind, Tally, count_where, simulate};
 use d20odds::exact::{self, Exact};
 use d20odds::injury::Vitals;
-use d20odds::plan::{Covering, LineAttack, LineDefence, Plan, Situation, Target};
+use d20odds::plan::{Covering, Grappler, LineAttack, LineDefence, Plan, Situation, Target};
 use d20odds::rules::{CoverLevel, RuleSet, SystemId};
 use d20odds::scenario::{AreaSave, Evasion, SaveKind};
 use d20odds::stats::{mean_z, proportion_z};
@@ -25,13 +25,16 @@ const TRIALS: u64 = 150_000;
 /// expressions, coups de grace on helpless targets (over two rounds under total
 /// concealment where the system says so), guessed squares under total concealment, area
 /// attacks with saves, cover and evasion, d20 Modern attacks that can strike the
-/// other target when it gives soft cover, extra and precision dice (flanked, flat-footed
+/// other target when it gives soft cover, d20 Modern shots at a target grappling the other
+/// one (which they strike half the time), extra and precision dice (flanked, flat-footed
 /// or immune targets), damage reduction, d20 Modern massive damage and Starfinder Stamina
 /// and Resolve.
 fn generated_plan(rng: &mut Pcg64Mcg, seed: u64) -> Plan {
     // Plan 0 (pf1) always opens with a coup de grace under total concealment over two
-    // rounds, so every run has one whatever the other draws.
+    // rounds, and plan 2 (d20 Modern) with a shot at a grappling pair, so every run has
+    // both whatever the other draws.
     let two_round_coup = seed == 0;
+    let grapple_shot = seed == 2;
     let rounds = if two_round_coup {
         2
     } else {
@@ -41,7 +44,11 @@ fn generated_plan(rng: &mut Pcg64Mcg, seed: u64) -> Plan {
     let rules = system.rules();
     let starfinder = system == SystemId::Starfinder;
     let mut plan = Plan::empty("generated", system, seed, TRIALS, rounds);
-    let targets = rng.random_range(1..=2);
+    let targets = if grapple_shot {
+        2
+    } else {
+        rng.random_range(1..=2)
+    };
     let mut cons = Vec::new();
     for t in 0..targets {
         let hp = rng.random_range(5..=40);
@@ -66,17 +73,18 @@ fn generated_plan(rng: &mut Pcg64Mcg, seed: u64) -> Plan {
     ];
     for line in 0..rng.random_range(1..=3) {
         let forced = two_round_coup && line == 0;
-        if !forced && rng.random_bool(0.15) {
+        let shot_at_grappler = grapple_shot && line == 0;
+        if !forced && !shot_at_grappler && rng.random_bool(0.15) {
             add_area_line(&mut plan, rng, &cons, damages);
             continue;
         }
         let first = rng.random_range(-2..=16);
         let iteratives = rng.random_range(1..=3);
-        let coup_de_grace = forced || rng.random_bool(0.2);
+        let coup_de_grace = forced || (!shot_at_grappler && rng.random_bool(0.2));
         let mut attack = LineAttack::plain(
             "A",
             "a",
-            coup_de_grace || rng.random_bool(0.5),
+            coup_de_grace || (!shot_at_grappler && rng.random_bool(0.5)),
             (0..iteratives).map(|i| first - 5 * i).collect(),
             damages[rng.random_range(0..damages.len())].parse().unwrap(),
             crits[rng.random_range(0..crits.len())].parse().unwrap(),
@@ -113,7 +121,16 @@ fn generated_plan(rng: &mut Pcg64Mcg, seed: u64) -> Plan {
             distance_ft: Some(rng.random_range(1..=8) * 5),
             ..Situation::default()
         };
-        if rules.striking_the_cover && targets == 2 && !coup_de_grace && rng.random_bool(0.6) {
+        let grappling = rules.ranged.random_grappler.filter(|_| {
+            targets == 2 && !attack.melee && (shot_at_grappler || rng.random_bool(0.5))
+        });
+        if let Some(condition) = grappling {
+            // One shot per line: the pair's joint state (each one's damage taken) then
+            // stays within the exact engine's bound over three rounds.
+            attack.bonuses.truncate(1);
+            add_grappler(rng, rules, condition, &cons, &mut defence);
+        } else if rules.striking_the_cover && targets == 2 && !coup_de_grace && rng.random_bool(0.6)
+        {
             let cover = 1 - defence.target;
             situation.cover = Some(CoverLevel::Soft);
             situation.covering = Some(Covering {
@@ -127,6 +144,41 @@ fn generated_plan(rng: &mut Pcg64Mcg, seed: u64) -> Plan {
         plan.add_line(rules, attack, defence, situation).unwrap();
     }
     plan
+}
+
+/// The other target as the one the defender is grappling with: both have the system's
+/// grappling condition (each loses its Dex bonus), the grappler its own Defense, Dex, DR,
+/// massive-damage check and line (concealment, a guessed square).
+fn add_grappler(
+    rng: &mut Pcg64Mcg,
+    rules: &RuleSet,
+    condition: &str,
+    cons: &[Option<i64>],
+    defence: &mut LineDefence,
+) {
+    let grappling = rules.condition(condition).unwrap();
+    defence.conditions.push(grappling);
+    defence.dex = rng.random_range(-1..=4);
+    let other = 1 - defence.target;
+    let mut theirs = LineDefence::plain(other, rng.random_range(10..=24), rng.random_bool(0.15));
+    theirs.dex = rng.random_range(-1..=4);
+    theirs.conditions = vec![grappling];
+    theirs.dr = [0, 0, 3][rng.random_range(0..3)];
+    theirs.con = cons[other];
+    theirs.fort = rng.random_range(-1..=8);
+    let concealment = [0, 20, 50][rng.random_range(0..3)];
+    defence.grappling = Some(Box::new(Grappler {
+        label: format!("T{other}"),
+        defence: theirs,
+        situation: Situation {
+            concealment: Some(concealment),
+            guess: (concealment == 50).then_some(SquareGuess {
+                right: 1,
+                candidates: 9,
+            }),
+            ..Situation::default()
+        },
+    }));
 }
 
 /// An area attack on a random target: any save, DC, cover level of the system, evasion.
@@ -315,7 +367,7 @@ fn z_scores(plan: &Plan, tally: &Tally, exact: &Exact) -> Vec<(String, f64)> {
 fn check_agreement(sampler: SamplerKind) {
     let mut rng = Pcg64Mcg::seed_from_u64(2026);
     let mut checked = 0;
-    let mut kinds = [0; 7];
+    let mut kinds = [0; 8];
     for case in 0..32 {
         let plan = generated_plan(&mut rng, case);
         for slot in &plan.slots {
@@ -324,6 +376,7 @@ fn check_agreement(sampler: SamplerKind) {
             kinds[2] += usize::from(slot.period > 1);
             kinds[3] += usize::from(slot.profile.layout().can_drop());
             kinds[4] += usize::from(!slot.profile.extra.is_zero() && slot.profile.dr > 0);
+            kinds[7] += usize::from(slot.profile.grappling_partner.is_some());
         }
         kinds[5] += plan.lines.iter().filter(|l| l.modifiers.precision).count();
         kinds[6] += plan
@@ -348,7 +401,7 @@ fn check_agreement(sampler: SamplerKind) {
     assert!(checked > 1000, "only {checked} figures checked");
     assert!(
         kinds.iter().all(|&k| k > 0),
-        "area saves, cover strikes, two-round attacks, massive damage, extra dice against DR, precision, Resolve generated: {kinds:?}"
+        "area saves, cover strikes, two-round attacks, massive damage, extra dice against DR, precision, Resolve, shots at grapplers generated: {kinds:?}"
     );
 }
 

@@ -267,6 +267,7 @@ const WORDS: &[&str] = &[
     "extra_damage",
     "bypass_dr",
     "immune_to_precision",
+    "grappling_with",
     "dex",
     "size",
     "attack",

@@ -20,7 +20,8 @@ pub(crate) enum Figure {
     Hit(usize),
     Crit(usize),
     Mean(usize),
-    /// P(the creature giving cover is struck instead).
+    /// P(another creature is struck instead: the one giving cover, or the grappling
+    /// partner).
     Struck(usize),
     Down(char, usize),
     Dead(char, usize),
@@ -778,6 +779,64 @@ plan = [
   { attacker = "A", target = "D", attack = "bow" },
 ]"#,
             expect: &[(Hit(0), 11, 25), (Crit(0), 11, 500), (Hit(1), 11, 40)],
+        },
+    ]);
+}
+
+#[test]
+fn a_shot_at_a_grappler_strikes_one_of_the_pair_at_random() {
+    check_cases(&[
+        Case {
+            // d20 Modern, Defense Modifiers footnote 3: T grapples R; both are grappling and
+            // lose their Dex bonus. A's shot (+9, −4 into melee: M, A's ally, is engaged
+            // with T) strikes T or R at random, each 1/2. Against T, 16 − 3 = 13: hits on
+            // 8+ (13/20) → 1/2 · 13/20 = 13/40; a 20 confirmed on 8+ → 1/2 · 13/400 =
+            // 13/800; mean 2d6 (7): (13/40 − 13/800) · 7 + 13/800 · 14 = 1911/800.
+            // Against R, 17 − 1 = 16: hits on 11+ (1/2) → R struck 1/2 · 1/2 = 1/4, and
+            // with 1 hp R is down whenever struck: 1/4. M's melee baton is not shared out:
+            // +3 against T's 13 hits on 10+, 11/20.
+            name: "grappling-pair",
+            system: "d20modern",
+            rounds: 1,
+            body: r#"map = """
+A...TR
+....M.
+"""
+combatant = [
+  { token = "A", side = "agency", ac = 15, attack = [{ name = "pistol", kind = "ranged", bonus = 9, damage = "2d6" }] },
+  { token = "M", side = "agency", ac = 15, attack = [{ name = "baton", bonus = 3, damage = "1d6" }] },
+  { token = "T", side = "gang", ac = 16, dex = 3, hp = 90, grappling_with = "R" },
+  { token = "R", side = "agency", ac = 17, dex = 1, hp = 1 },
+]
+plan = [
+  { attacker = "A", target = "T", attack = "pistol" },
+  { attacker = "M", target = "T", attack = "baton" },
+]"#,
+            expect: &[
+                (Hit(0), 13, 40),
+                (Crit(0), 13, 800),
+                (Mean(0), 1911, 800),
+                (Struck(0), 1, 4),
+                (Down('R', 1), 1, 4),
+                (Hit(1), 11, 20),
+            ],
+        },
+        Case {
+            // The pair works both ways: the key is on T, the shot is at R (no ally of A is
+            // engaged with R: +9, and T gives R no soft cover though it stands in the
+            // line). R at 16 is hit on 7+: 1/2 · 14/20 = 7/20; T at 13 is struck on 4+:
+            // 1/2 · 17/20 = 17/40.
+            name: "grappling-pair-either-way",
+            system: "d20modern",
+            rounds: 1,
+            body: r#"map = "A...TR"
+combatant = [
+  { token = "A", side = "agency", ac = 15, attack = [{ name = "pistol", kind = "ranged", bonus = 9, damage = "2d6" }] },
+  { token = "T", side = "gang", ac = 16, dex = 3, hp = 90, grappling_with = "R" },
+  { token = "R", side = "rivals", ac = 17, dex = 1, hp = 90 },
+]
+plan = [{ attacker = "A", target = "R", attack = "pistol" }]"#,
+            expect: &[(Hit(0), 7, 20), (Struck(0), 17, 40)],
         },
     ]);
 }
