@@ -1,15 +1,19 @@
 //! Attack throughput of the whole engine for the reference model:
 //! `+7 vs AC 18, 19-20/x2, 20% concealment, 1d8+3`, on 1 and 2 threads, with the table
 //! sampler (one draw per attack) and the dice sampler (every die rolled); plus a
-//! three-round plan with hit points (the general trial loop) and the exact engine.
+//! three-round plan with hit points (the general trial loop), the exact engine, and the
+//! whole pipeline of the library entry point on the showcase experiment.
 
 use std::hint::black_box;
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use d20odds::engine::{EngineConfig, SamplerKind, simulate};
 use d20odds::exact;
 use d20odds::plan::{LineAttack, LineDefence, Plan, Situation, Target};
 use d20odds::rules::SystemId;
+use d20odds::run::{Settings, Silent, prepare};
 
 const TRIALS: u64 = 20_000_000;
 
@@ -73,5 +77,25 @@ fn exact_engine(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, attacks, exact_engine);
+/// `experiments/ogre-corridor.toml` prepared and run end to end (plan, 1,000,000 trials,
+/// exact figures, results), as `d20odds run` does before it writes the report.
+fn pipeline(c: &mut Criterion) {
+    let settings = Settings {
+        trials: Some(1_000_000),
+        threads: Some(2),
+        ..Settings::default()
+    };
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments/ogre-corridor.toml");
+    let mut group = c.benchmark_group("pipeline");
+    group.sample_size(10);
+    group.bench_function("ogre-corridor/1,000,000 trials", |b| {
+        b.iter(|| {
+            let prepared = prepare(&path, &settings).unwrap();
+            black_box(prepared.run(&settings, &Silent, &AtomicBool::new(false)))
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, attacks, exact_engine, pipeline);
 criterion_main!(benches);

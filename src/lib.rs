@@ -8,6 +8,8 @@
 //!                                           └▶ exact                 ┘
 //! ```
 //!
+//! - [`run`] is the pipeline end to end: [`run::prepare`] a file, then [`run::Prepared::run`] it
+//!   (with a stop flag and a progress display); the command line, tests and benches use it;
 //! - [`scenario`] reads and validates input, with file:line:col errors;
 //! - [`experiment`] validates a file as a run needs it (plan, sweep points), for `check` and `run` alike;
 //! - [`plan`] folds rules and situational modifiers into numbers-only attack profiles;
@@ -16,7 +18,9 @@
 //! - [`report`] builds the tables and is the only module that writes files.
 //!
 //! ```
-//! use d20odds::{engine, exact, plan::Plan, report::Results, scenario::Scenario};
+//! use std::sync::atomic::AtomicBool;
+//! use d20odds::run::{Prepared, Settings, Silent};
+//! use d20odds::scenario::Scenario;
 //! let text = r#"
 //! system = "pf1"
 //! trials = 20000
@@ -38,10 +42,12 @@
 //! target = "O"
 //! attack = "sword"
 //! "#;
-//! let plan = Plan::from_scenario(&Scenario::parse("demo.toml", text).unwrap()).unwrap();
-//! let tally = engine::simulate(&plan, &engine::EngineConfig::new(plan.trials), &|_| ());
-//! let results = Results::new(&plan, &tally, &exact::compute(&plan));
-//! assert_eq!(results.summary.rows(), 1);
+//! let settings = Settings::default();
+//! let scenario = Scenario::parse("demo.toml", text).unwrap();
+//! let prepared = Prepared::from_scenario(scenario, &settings).unwrap();
+//! let finished = prepared.run(&settings, &Silent, &AtomicBool::new(false)).unwrap();
+//! assert_eq!(finished.results.summary.rows(), 1);
+//! assert_eq!(finished.results.trials, 20000);
 //! ```
 
 pub mod attack;
@@ -57,6 +63,7 @@ pub mod map;
 pub mod plan;
 pub mod report;
 pub mod rules;
+pub mod run;
 pub mod scenario;
 pub mod situation;
 pub mod stats;

@@ -4,27 +4,22 @@ mod progress;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use d20odds::dice::{CritSpec, Dice};
-use d20odds::engine::{
-    EngineConfig, MAX_THREADS, SamplerKind, check_tally_size, simulate_until, widest_half_width,
-};
+use d20odds::engine::{SamplerKind, check_tally_size};
 use d20odds::error::{Error, InputError};
-use d20odds::exact;
 use d20odds::experiment::Experiment;
-use d20odds::heatmap::{heatmap_squares, heatmap_table};
 use d20odds::injury::Vitals;
 use d20odds::plan::{LineAttack, LineDefence, Plan, Situation, Target};
 use d20odds::report::{
-    Formats, Inputs, Results, SweepWriter, check_folder, report_files, report_folder, summary_text,
-    write_folder, write_json,
+    Formats, check_folder, report_files, report_folder, summary_text, write_folder, write_json,
 };
 use d20odds::rules::{CoverLevel, SystemId};
-use d20odds::scenario::MAX_TRIALS;
+use d20odds::run::{self, Phase, Settings};
 use d20odds::scenario::bounded::{MAX_HIT_POINTS, MAX_MODIFIER, modifier_range};
 
 const EXAMPLES: &str = "\
@@ -98,6 +93,59 @@ struct SimulationArgs {
 enum Sampler {
     Table,
     Dice,
+}
+
+impl SimulationArgs {
+    /// The library's run settings these flags make.
+    fn settings(&self, formats: Formats) -> Settings {
+        Settings {
+            trials: self.trials,
+            seed: self.seed,
+            threads: self.threads,
+            precision: self.precision,
+            sampler: match self.sampler {
+                Sampler::Table => SamplerKind::Table,
+                Sampler::Dice => SamplerKind::Dice,
+            },
+            formats,
+            json: self.json,
+        }
+    }
+}
+
+/// One progress bar per phase of a run, on stderr when it is a terminal.
+struct Bars {
+    quiet: bool,
+    current: Mutex<Option<progress::Progress>>,
+}
+
+impl Bars {
+    fn new(quiet: bool) -> Self {
+        Self {
+            quiet,
+            current: Mutex::new(None),
+        }
+    }
+
+    fn with(&self, f: impl FnOnce(&mut Option<progress::Progress>)) {
+        if let Ok(mut current) = self.current.lock() {
+            f(&mut current);
+        }
+    }
+}
+
+impl run::Progress for Bars {
+    fn start(&self, phase: Phase, total: u64) {
+        self.with(|bar| *bar = Some(progress::Progress::new(total, phase.unit(), self.quiet)));
+    }
+
+    fn advance_to(&self, done: u64) {
+        self.with(|bar| bar.iter().for_each(|b| b.set(done)));
+    }
+
+    fn finish(&self) {
+        self.with(|bar| bar.take().iter().for_each(progress::Progress::finish));
+    }
 }
 
 #[derive(Debug, Args)]
@@ -193,82 +241,19 @@ fn print_out(text: &str) -> Result<(), Error> {
         .map_err(|e| Error::io("standard output", e))
 }
 
-/// One experiment file, fully validated (its plan and every sweep point), with the
-/// overrides of the command line applied, and the inputs its report shows.
-struct Job<'a> {
-    path: &'a Path,
-    experiment: Experiment,
-    inputs: Inputs,
-}
-
-impl<'a> Job<'a> {
-    fn load(path: &'a Path, sim: &SimulationArgs) -> Result<Self, Error> {
-        let mut experiment = Experiment::load(path)?;
-        apply_overrides(&mut experiment.plan, sim)?;
-        Ok(Self {
-            path,
-            inputs: Inputs::from_scenario(&experiment.scenario),
-            experiment,
-        })
-    }
-
-    /// Simulates the plan and every sweep point under one progress bar, then computes the
-    /// heatmap under another; after a Ctrl-C, the sweep points and heatmap squares not
-    /// started are left out. A sweep point is planned when it runs and its summary rows
-    /// are streamed to disk, so memory does not grow with the number of points.
-    fn run(
-        &self,
-        sim: &SimulationArgs,
-        formats: Formats,
-        stop: &AtomicBool,
-    ) -> Result<Results, Error> {
-        let Experiment {
-            scenario,
-            plan,
-            sweep_points,
-        } = &self.experiment;
-        let total = plan.trials.saturating_mul(1 + *sweep_points as u64);
-        let bar = progress::Progress::new(total, "trials", sim.quiet);
-        let mut done = 0;
-        let mut simulate_one = |plan: &Plan| {
-            let results = simulate_plan(plan, sim, &|n| bar.set(done + n), stop);
-            done += plan.trials;
-            results
-        };
-        let mut results = simulate_one(plan);
-        if *sweep_points > 0 {
-            let mut sweep = SweepWriter::new(&scenario.sweeps, formats, sim.json)?;
-            for index in 0..*sweep_points {
-                if stop.load(Ordering::Relaxed) {
-                    break;
-                }
-                let (assignments, mut point) = self.experiment.sweep_point(index)?;
-                apply_overrides(&mut point, sim)?;
-                sweep.push(&assignments, &simulate_one(&point).summary)?;
-            }
-            results.sweep = sweep.finish()?;
-        }
-        bar.finish();
-        if !stop.load(Ordering::Relaxed) {
-            let squares = progress::Progress::new(heatmap_squares(scenario), "squares", sim.quiet);
-            results.heatmap = heatmap_table(scenario, plan.seed, &|n| squares.set(n), stop);
-            squares.finish();
-        }
-        results.interrupted = stop.load(Ordering::Relaxed);
-        Ok(results)
-    }
-}
-
 fn run_files(args: &RunArgs, stop: &AtomicBool) -> Result<(), Error> {
+    let settings = args.sim.settings(Formats {
+        parquet: args.parquet,
+    });
     let jobs = args
         .files
         .iter()
-        .map(|path| Job::load(path, &args.sim))
+        .map(|path| run::prepare(path, &settings))
         .collect::<Result<Vec<_>, Error>>()?;
-    let experiments: Vec<&Path> = jobs.iter().map(|job| job.path).collect();
+    let experiments: Vec<&Path> = jobs.iter().map(|job| job.path.as_path()).collect();
     let mut folders: Vec<(PathBuf, &Path)> = Vec::new();
     for job in &jobs {
-        let folder = report_folder(&args.out, job.path)?;
+        let folder = report_folder(&args.out, &job.path)?;
         if let Some((_, earlier)) = folders.iter().find(|(f, _)| *f == folder) {
             return Err(Error::Destination {
                 message: format!(
@@ -280,17 +265,17 @@ fn run_files(args: &RunArgs, stop: &AtomicBool) -> Result<(), Error> {
             });
         }
         check_folder(&folder, &experiments)?;
-        folders.push((folder, job.path));
+        folders.push((folder, &job.path));
     }
-    let formats = Formats {
-        parquet: args.parquet,
-    };
+    let bars = Bars::new(args.sim.quiet);
     let mut documents = Vec::new();
     for job in &jobs {
-        let results = job.run(&args.sim, formats, stop)?;
+        let finished = job.run(&settings, &bars, stop)?;
+        print_notes(&finished.notes);
+        let results = finished.results;
         write_folder(
-            &report_folder(&args.out, job.path)?,
-            &report_files(&results, &job.inputs, formats)?,
+            &report_folder(&args.out, &job.path)?,
+            &report_files(&results, &job.inputs, settings.formats)?,
         )?;
         let interrupted = results.interrupted;
         if args.sim.json {
@@ -306,6 +291,14 @@ fn run_files(args: &RunArgs, stop: &AtomicBool) -> Result<(), Error> {
         write_json(documents, &mut std::io::stdout().lock())?;
     }
     interrupted(stop)
+}
+
+/// Notes of a run for the user, on stderr.
+fn print_notes(notes: &[String]) {
+    let mut stderr = std::io::stderr().lock();
+    for note in notes {
+        let _ = writeln!(stderr, "note: {note}");
+    }
 }
 
 /// `Err(Interrupted)` (exit 130) once Ctrl-C was pressed, after the report is out.
@@ -399,10 +392,12 @@ fn run_attack(args: &AttackArgs, stop: &AtomicBool) -> Result<(), Error> {
         },
     )
     .map_err(|m| InputError::flag("--cover", m))?;
-    apply_overrides(&mut plan, &args.sim)?;
+    let settings = args.sim.settings(Formats::default());
+    settings.apply(&mut plan)?;
     check_tally_size(&plan).map_err(|(_, why)| InputError::flag("--damage", why))?;
     let bar = progress::Progress::new(plan.trials, "trials", args.sim.quiet);
-    let mut results = simulate_plan(&plan, &args.sim, &|n| bar.set(n), stop);
+    let (mut results, note) = run::simulate(&plan, &settings, &|n| bar.set(n), stop);
+    print_notes(note.as_slice());
     bar.finish();
     results.interrupted = stop.load(Ordering::Relaxed);
     if args.sim.json {
@@ -411,64 +406,6 @@ fn run_attack(args: &AttackArgs, stop: &AtomicBool) -> Result<(), Error> {
         print_out(&summary_text(&results))?;
     }
     interrupted(stop)
-}
-
-/// Applies --trials and --seed, and checks the simulation flags.
-fn apply_overrides(plan: &mut Plan, sim: &SimulationArgs) -> Result<(), InputError> {
-    if let Some(trials) = sim.trials {
-        if !(1..=MAX_TRIALS).contains(&trials) {
-            return Err(InputError::flag(
-                "--trials",
-                format!("1 to {MAX_TRIALS} (10^12)"),
-            ));
-        }
-        plan.trials = trials;
-    }
-    if let Some(seed) = sim.seed {
-        plan.seed = seed;
-    }
-    if sim.threads.is_some_and(|t| !(1..=MAX_THREADS).contains(&t)) {
-        return Err(InputError::flag("--threads", format!("1 to {MAX_THREADS}")));
-    }
-    if sim.precision.is_some_and(|e| !(e > 0.0 && e < 0.5)) {
-        return Err(InputError::flag(
-            "--precision",
-            "a half-width between 0 and 0.5, e.g. 0.001",
-        ));
-    }
-    Ok(())
-}
-
-fn simulate_plan(
-    plan: &Plan,
-    sim: &SimulationArgs,
-    progress: &(dyn Fn(u64) + Sync),
-    stop: &AtomicBool,
-) -> Results {
-    let config = EngineConfig {
-        trials: plan.trials,
-        threads: sim.threads,
-        sampler: match sim.sampler {
-            Sampler::Table => SamplerKind::Table,
-            Sampler::Dice => SamplerKind::Dice,
-        },
-        precision: sim.precision,
-    };
-    let tally = simulate_until(plan, &config, progress, stop);
-    if let Some(precision) = sim.precision
-        && !stop.load(Ordering::Relaxed)
-    {
-        let widest = widest_half_width(plan, &tally);
-        if widest > precision {
-            let _ = writeln!(
-                std::io::stderr(),
-                "note: --precision {precision} not reached: after {} trials (--trials) the widest 95% half-width is {widest:.5}",
-                tally.trials
-            );
-        }
-    }
-    let exact = exact::compute(plan);
-    Results::new(plan, &tally, &exact)
 }
 
 /// The `--json` document of several files: the one document, or an array of them.

@@ -6,6 +6,7 @@ mod cli;
 mod damage;
 mod fuzz;
 mod geometry;
+mod library;
 mod print;
 mod report;
 mod robust;

@@ -1,0 +1,227 @@
+//! Running an experiment end to end: the one pipeline that the command line, the tests,
+//! the benches and the crate docs share.
+//!
+//! [`prepare`] loads and validates a file as a run needs it (plan, every sweep point, the
+//! tally size, the [`Settings`]), with every error at file:line:col or at its flag;
+//! [`Prepared::run`] simulates the plan and each sweep point, computes the exact figures
+//! and the heatmap, and returns the [`Results`], stopping early (and saying so) once the
+//! stop flag is set. Nothing here prints or draws: progress goes to a [`Progress`], notes
+//! come back in [`Finished`].
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use crate::engine::{EngineConfig, MAX_THREADS, SamplerKind, simulate_until, widest_half_width};
+use crate::error::{Error, InputError};
+use crate::exact;
+use crate::experiment::Experiment;
+use crate::heatmap::{heatmap_squares, heatmap_table};
+use crate::plan::Plan;
+use crate::report::{Formats, Inputs, Results, SweepWriter};
+use crate::scenario::{MAX_TRIALS, Scenario};
+
+/// How to run, as the command line's flags set it; `None` keeps the experiment's value.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Settings {
+    /// Trials to run (`--trials`; with `precision`, the most to run).
+    pub trials: Option<u64>,
+    /// Random seed (`--seed`).
+    pub seed: Option<u64>,
+    /// Worker threads (`--threads`; default one per core).
+    pub threads: Option<usize>,
+    /// Stop once every probability's 95% half-width is at most this (`--precision`).
+    pub precision: Option<f64>,
+    pub sampler: SamplerKind,
+    /// The report's optional files (the sweep's Parquet rows are kept for them).
+    pub formats: Formats,
+    /// The results will be printed as JSON (the sweep's JSON rows are kept for it).
+    pub json: bool,
+}
+
+impl Settings {
+    /// Checks the settings, each refusal naming its flag, and applies trials and seed.
+    pub fn apply(&self, plan: &mut Plan) -> Result<(), InputError> {
+        if let Some(trials) = self.trials {
+            if !(1..=MAX_TRIALS).contains(&trials) {
+                return Err(InputError::flag(
+                    "--trials",
+                    format!("1 to {MAX_TRIALS} (10^12)"),
+                ));
+            }
+            plan.trials = trials;
+        }
+        if let Some(seed) = self.seed {
+            plan.seed = seed;
+        }
+        if self
+            .threads
+            .is_some_and(|t| !(1..=MAX_THREADS).contains(&t))
+        {
+            return Err(InputError::flag("--threads", format!("1 to {MAX_THREADS}")));
+        }
+        if self.precision.is_some_and(|e| !(e > 0.0 && e < 0.5)) {
+            return Err(InputError::flag(
+                "--precision",
+                "a half-width between 0 and 0.5, e.g. 0.001",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The long phases of a run, each counted in its own unit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    /// Trials of the plan and of every sweep point.
+    Trials,
+    /// Heatmap squares.
+    Squares,
+}
+
+impl Phase {
+    /// The unit a progress display counts.
+    pub fn unit(self) -> &'static str {
+        match self {
+            Phase::Trials => "trials",
+            Phase::Squares => "squares",
+        }
+    }
+}
+
+/// Where a run reports its progress; [`Progress::advance_to`] is called from worker
+/// threads, often, so it must be cheap.
+pub trait Progress: Sync {
+    /// A phase of `total` units starts.
+    fn start(&self, phase: Phase, total: u64);
+    /// Units of the current phase done so far.
+    fn advance_to(&self, done: u64);
+    /// The current phase is over.
+    fn finish(&self);
+}
+
+/// Progress nobody watches.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Silent;
+
+impl Progress for Silent {
+    fn start(&self, _: Phase, _: u64) {}
+    fn advance_to(&self, _: u64) {}
+    fn finish(&self) {}
+}
+
+/// One experiment file, validated as a run needs it, with the settings applied, and the
+/// inputs its report shows.
+#[derive(Debug, Clone)]
+pub struct Prepared {
+    pub path: PathBuf,
+    pub experiment: Experiment,
+    pub inputs: Inputs,
+}
+
+/// Reads and validates the experiment file at `path` and applies `settings`.
+pub fn prepare(path: &Path, settings: &Settings) -> Result<Prepared, Error> {
+    Prepared::from_scenario(Scenario::load(path)?, settings)
+}
+
+/// A run's outcome: its results, and what the user should be told beside them.
+#[derive(Debug)]
+pub struct Finished {
+    pub results: Results,
+    /// Notes for the user, in the order they arose (e.g. a precision not reached).
+    pub notes: Vec<String>,
+}
+
+impl Prepared {
+    /// Validates a loaded scenario and applies `settings`.
+    pub fn from_scenario(scenario: Scenario, settings: &Settings) -> Result<Self, Error> {
+        let path = scenario.source.path.clone();
+        let mut experiment = Experiment::validate(scenario)?;
+        settings.apply(&mut experiment.plan)?;
+        Ok(Self {
+            path,
+            inputs: Inputs::from_scenario(&experiment.scenario),
+            experiment,
+        })
+    }
+
+    /// Simulates the plan and every sweep point (one [`Phase::Trials`]), then computes the
+    /// heatmap ([`Phase::Squares`]); once `stop` is set, the sweep points and heatmap
+    /// squares not started are left out and the results are marked interrupted. A sweep
+    /// point is planned when it runs and its summary rows are streamed to disk, so memory
+    /// does not grow with the number of points.
+    pub fn run(
+        &self,
+        settings: &Settings,
+        progress: &dyn Progress,
+        stop: &AtomicBool,
+    ) -> Result<Finished, Error> {
+        let Experiment {
+            scenario,
+            plan,
+            sweep_points,
+        } = &self.experiment;
+        progress.start(
+            Phase::Trials,
+            plan.trials.saturating_mul(1 + *sweep_points as u64),
+        );
+        let mut notes = Vec::new();
+        let mut done = 0;
+        let mut simulate_one = |plan: &Plan| {
+            let (results, note) =
+                simulate(plan, settings, &|n| progress.advance_to(done + n), stop);
+            notes.extend(note);
+            done += plan.trials;
+            results
+        };
+        let mut results = simulate_one(plan);
+        if *sweep_points > 0 {
+            let mut sweep = SweepWriter::new(&scenario.sweeps, settings.formats, settings.json)?;
+            for index in 0..*sweep_points {
+                if stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                let (assignments, mut point) = self.experiment.sweep_point(index)?;
+                settings.apply(&mut point)?;
+                sweep.push(&assignments, &simulate_one(&point).summary)?;
+            }
+            results.sweep = sweep.finish()?;
+        }
+        progress.finish();
+        if !stop.load(Ordering::Relaxed) {
+            progress.start(Phase::Squares, heatmap_squares(scenario));
+            results.heatmap = heatmap_table(scenario, plan.seed, &|n| progress.advance_to(n), stop);
+            progress.finish();
+        }
+        results.interrupted = stop.load(Ordering::Relaxed);
+        Ok(Finished { results, notes })
+    }
+}
+
+/// Simulates `plan` under `settings` and computes its exact figures: the results, and a
+/// note when `settings.precision` was not reached within the trials allowed.
+pub fn simulate(
+    plan: &Plan,
+    settings: &Settings,
+    progress: &(dyn Fn(u64) + Sync),
+    stop: &AtomicBool,
+) -> (Results, Option<String>) {
+    let config = EngineConfig {
+        trials: plan.trials,
+        threads: settings.threads,
+        sampler: settings.sampler,
+        precision: settings.precision,
+    };
+    let tally = simulate_until(plan, &config, progress, stop);
+    let note = settings
+        .precision
+        .filter(|_| !stop.load(Ordering::Relaxed))
+        .and_then(|precision| {
+            let widest = widest_half_width(plan, &tally);
+            (widest > precision).then(|| format!(
+                "--precision {precision} not reached: after {} trials (--trials) the widest 95% half-width is {widest:.5}",
+                tally.trials
+            ))
+        });
+    let exact = exact::compute(plan);
+    (Results::new(plan, &tally, &exact), note)
+}

@@ -1,0 +1,111 @@
+//! The library entry point (`d20odds::run`) is the pipeline the binary runs: the same
+//! file and settings give the same figures, a sweep streams its rows, and a stop flag
+//! ends a run early with its results marked.
+
+use std::sync::Mutex;
+use std::sync::atomic::AtomicBool;
+
+use d20odds::report::summary_text;
+use d20odds::run::{Phase, Progress, Settings, Silent, prepare};
+
+use crate::cli::{d20odds, repo, showcase};
+
+/// Records every progress call, to check the phases a run goes through.
+#[derive(Default)]
+struct Recorder {
+    calls: Mutex<Vec<(Option<Phase>, u64)>>,
+}
+
+impl Progress for Recorder {
+    fn start(&self, phase: Phase, total: u64) {
+        self.calls.lock().unwrap().push((Some(phase), total));
+    }
+    fn advance_to(&self, _: u64) {}
+    fn finish(&self) {
+        self.calls.lock().unwrap().push((None, 0));
+    }
+}
+
+#[test]
+fn the_library_entry_point_prints_what_the_binary_prints() {
+    let settings = Settings {
+        trials: Some(20_000),
+        ..Settings::default()
+    };
+    let path = std::path::PathBuf::from(showcase());
+    let finished = prepare(&path, &settings)
+        .unwrap()
+        .run(&settings, &Silent, &AtomicBool::new(false))
+        .unwrap();
+    assert!(finished.notes.is_empty());
+    let dir = tempfile::tempdir().unwrap();
+    let out = d20odds(
+        &["run", &showcase(), "--trials", "20000", "--quiet"],
+        dir.path(),
+    );
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        summary_text(&finished.results) + "\n"
+    );
+}
+
+/// crit-fishing sweeps 7 values: 8 × 2,000 trials in one trials phase, then its (empty)
+/// heatmap phase of 0 squares.
+#[test]
+fn a_sweep_runs_in_one_trials_phase_and_keeps_its_rows() {
+    let settings = Settings {
+        trials: Some(2_000),
+        ..Settings::default()
+    };
+    let prepared = prepare(&repo().join("experiments/crit-fishing.toml"), &settings).unwrap();
+    let points = prepared.experiment.sweep_points as u64;
+    let recorder = Recorder::default();
+    let finished = prepared
+        .run(&settings, &recorder, &AtomicBool::new(false))
+        .unwrap();
+    assert!(finished.results.sweep.is_some());
+    assert_eq!(
+        *recorder.calls.lock().unwrap(),
+        [
+            (Some(Phase::Trials), 2_000 * (1 + points)),
+            (None, 0),
+            (Some(Phase::Squares), 0),
+            (None, 0)
+        ]
+    );
+}
+
+/// A stop already set: the first chunk of the plan still runs, no sweep point and no
+/// heatmap square starts, and the results say they were interrupted.
+#[test]
+fn a_stopped_run_is_marked_and_skips_what_had_not_started() {
+    let settings = Settings::default();
+    let prepared = prepare(&repo().join("experiments/crit-fishing.toml"), &settings).unwrap();
+    let finished = prepared
+        .run(&settings, &Silent, &AtomicBool::new(true))
+        .unwrap();
+    assert!(finished.results.interrupted);
+    assert!(finished.results.trials > 0);
+    assert!(finished.results.sweep.is_none());
+}
+
+/// A precision the trials cannot reach comes back as a note, which the binary prints.
+#[test]
+fn a_precision_not_reached_is_a_note() {
+    let settings = Settings {
+        trials: Some(1_000),
+        precision: Some(0.0001),
+        ..Settings::default()
+    };
+    let finished = prepare(std::path::Path::new(&showcase()), &settings)
+        .unwrap()
+        .run(&settings, &Silent, &AtomicBool::new(false))
+        .unwrap();
+    assert_eq!(finished.notes.len(), 1);
+    assert!(
+        finished.notes[0].starts_with("--precision 0.0001 not reached: after 1000 trials"),
+        "{:?}",
+        finished.notes
+    );
+}
