@@ -1,7 +1,7 @@
 //! A short Markdown summary (title, settings and the tables) for pasting into
 //! forums, wikis and chats, where charts and the full report do not fit.
 
-use super::html::{ReportInput, SectionContent, Table, escape_html};
+use super::html::{ReportInput, SectionContent, Table};
 
 /// Builds the Markdown summary: title, one settings line, then every table
 /// section as a pipe table and every notes section as a list. Charts and
@@ -28,10 +28,26 @@ pub fn summary_markdown(input: &ReportInput) -> String {
     out
 }
 
-/// Keeps text on one line and escapes HTML, so a value (a combatant named `<script>`)
-/// can never break the document structure nor reach a Markdown renderer as markup.
+/// Keeps text on one line and escapes `&`, `<` and `>`, so a value (a combatant named
+/// `<script>`) can never break the document structure nor reach a Markdown renderer as
+/// markup. Quotes stay as written: outside a tag they are plain text, and `&#39;` would
+/// show as such to anyone reading the file itself.
 fn inline(text: &str) -> String {
-    escape_html(&text.split_whitespace().collect::<Vec<_>>().join(" "))
+    let mut out = String::with_capacity(text.len());
+    for word in text.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        for c in word.chars() {
+            match c {
+                '&' => out.push_str("&amp;"),
+                '<' => out.push_str("&lt;"),
+                '>' => out.push_str("&gt;"),
+                _ => out.push(c),
+            }
+        }
+    }
+    out
 }
 
 /// Escapes a table cell: pipes would end the cell and backslashes could escape them.
@@ -100,6 +116,14 @@ mod tests {
         assert!(
             markdown.contains("&lt;img src=x onerror=alert(1)&gt;"),
             "{markdown}"
+        );
+    }
+
+    #[test]
+    fn quotes_and_apostrophes_stay_as_written() {
+        assert_eq!(
+            inline("the orc's \"axe\" & <b>"),
+            "the orc's \"axe\" &amp; &lt;b&gt;"
         );
     }
 
