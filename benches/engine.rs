@@ -97,5 +97,11 @@ fn pipeline(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, attacks, exact_engine, pipeline);
+criterion_group! {
+    name = benches;
+    // No plots: criterion draws them with system fonts, which a fresh machine may lack
+    // (it then panics); the figures are in the terminal output and target/criterion/.
+    config = Criterion::default().without_plots();
+    targets = attacks, exact_engine, pipeline
+}
 criterion_main!(benches);

@@ -93,5 +93,11 @@ fn geometry(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, geometry);
+criterion_group! {
+    name = benches;
+    // No plots: criterion draws them with system fonts, which a fresh machine may lack
+    // (it then panics); the figures are in the terminal output and target/criterion/.
+    config = Criterion::default().without_plots();
+    targets = geometry
+}
 criterion_main!(benches);
