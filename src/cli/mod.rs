@@ -4,8 +4,8 @@ mod progress;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
@@ -16,7 +16,8 @@ use d20odds::experiment::Experiment;
 use d20odds::injury::Vitals;
 use d20odds::plan::{LineAttack, LineDefence, Plan, Situation, Target};
 use d20odds::report::{
-    Formats, check_folder, report_files, report_folder, summary_text, write_folder, write_json,
+    Formats, check_folder, one_or_array, report_files, report_folder, summary_text, write_folder,
+    write_json,
 };
 use d20odds::rules::{CoverLevel, SystemId};
 use d20odds::run::{self, Phase, Settings};
@@ -113,38 +114,54 @@ impl SimulationArgs {
     }
 }
 
-/// One progress bar per phase of a run, on stderr when it is a terminal.
+/// One progress bar per phase of one run, on stderr when it is a terminal. Each phase's
+/// bar is set once, so the workers' frequent `advance_to` reads it without a lock.
 struct Bars {
     quiet: bool,
-    current: Mutex<Option<progress::Progress>>,
+    /// The bars of [`Phase::Trials`] and [`Phase::Squares`], once started.
+    phases: [OnceLock<progress::Progress>; 2],
+    /// The index in `phases` of the phase running.
+    current: AtomicUsize,
 }
 
 impl Bars {
     fn new(quiet: bool) -> Self {
         Self {
             quiet,
-            current: Mutex::new(None),
+            phases: [OnceLock::new(), OnceLock::new()],
+            current: AtomicUsize::new(0),
         }
     }
 
-    fn with(&self, f: impl FnOnce(&mut Option<progress::Progress>)) {
-        if let Ok(mut current) = self.current.lock() {
-            f(&mut current);
+    fn slot(phase: Phase) -> usize {
+        match phase {
+            Phase::Trials => 0,
+            Phase::Squares => 1,
         }
+    }
+
+    fn running(&self) -> Option<&progress::Progress> {
+        self.phases[self.current.load(Ordering::Relaxed)].get()
     }
 }
 
 impl run::Progress for Bars {
     fn start(&self, phase: Phase, total: u64) {
-        self.with(|bar| *bar = Some(progress::Progress::new(total, phase.unit(), self.quiet)));
+        let slot = Self::slot(phase);
+        self.phases[slot].get_or_init(|| progress::Progress::new(total, phase.unit(), self.quiet));
+        self.current.store(slot, Ordering::Relaxed);
     }
 
     fn advance_to(&self, done: u64) {
-        self.with(|bar| bar.iter().for_each(|b| b.set(done)));
+        if let Some(bar) = self.running() {
+            bar.set(done);
+        }
     }
 
     fn finish(&self) {
-        self.with(|bar| bar.take().iter().for_each(progress::Progress::finish));
+        if let Some(bar) = self.running() {
+            bar.finish();
+        }
     }
 }
 
@@ -267,10 +284,9 @@ fn run_files(args: &RunArgs, stop: &AtomicBool) -> Result<(), Error> {
         check_folder(&folder, &experiments)?;
         folders.push((folder, &job.path));
     }
-    let bars = Bars::new(args.sim.quiet);
     let mut documents = Vec::new();
     for job in &jobs {
-        let finished = job.run(&settings, &bars, stop)?;
+        let finished = job.run(&settings, &Bars::new(args.sim.quiet), stop)?;
         print_notes(&finished.notes);
         let results = finished.results;
         write_folder(
@@ -406,14 +422,6 @@ fn run_attack(args: &AttackArgs, stop: &AtomicBool) -> Result<(), Error> {
         print_out(&summary_text(&results))?;
     }
     interrupted(stop)
-}
-
-/// The `--json` document of several files: the one document, or an array of them.
-fn one_or_array(mut documents: Vec<serde_json::Value>) -> serde_json::Value {
-    match documents.len() {
-        1 => documents.remove(0),
-        _ => serde_json::Value::Array(documents),
-    }
 }
 
 fn check_files(files: &[PathBuf], json: bool) -> Result<(), Error> {

@@ -28,7 +28,7 @@ pub use charts::{
 pub use check::check;
 pub use destination::{REPORT_MARKER, check_folder, report_folder};
 pub use inputs::Inputs;
-pub use results::{JsonDocument, Results, write_json};
+pub use results::{JsonDocument, Results, one_or_array, write_json};
 pub use sweep::{SweepRows, SweepWriter};
 pub use table::{Cells, Table};
 pub use text::summary_text;

@@ -115,11 +115,7 @@ pub fn write_json(documents: Vec<JsonDocument>, out: &mut impl Write) -> Result<
         }
         values.push(Value::Object(document.fields));
     }
-    let value = match values.len() {
-        1 => values.remove(0),
-        _ => Value::Array(values),
-    };
-    let text = format!("{value:#}");
+    let text = format!("{:#}", one_or_array(values));
     let out_error = |e: std::io::Error| Error::io("standard output", e);
     let mut rest = text.as_str();
     for (i, sweep) in sweeps {
@@ -138,6 +134,14 @@ pub fn write_json(documents: Vec<JsonDocument>, out: &mut impl Write) -> Result<
     }
     writeln!(out, "{rest}").map_err(out_error)?;
     out.flush().map_err(out_error)
+}
+
+/// The JSON of several files (`run`, `check`): the one document, or an array of them.
+pub fn one_or_array(mut documents: Vec<Value>) -> Value {
+    match documents.len() {
+        1 => documents.remove(0),
+        _ => Value::Array(documents),
+    }
 }
 
 /// Stands in for the sweep rows while the rest of a document is printed: no printed JSON

@@ -61,14 +61,24 @@ pub struct Table {
 
 /// Escapes text for HTML element content and quoted attribute values.
 pub fn escape_html(text: &str) -> String {
+    escape(text, true)
+}
+
+/// Escapes `&`, `<` and `>` only: enough wherever text can never be inside a tag's
+/// attribute (Markdown), and quotes stay readable.
+pub fn escape_markup(text: &str) -> String {
+    escape(text, false)
+}
+
+fn escape(text: &str, quotes: bool) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
             '&' => out.push_str("&amp;"),
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
+            '"' if quotes => out.push_str("&quot;"),
+            '\'' if quotes => out.push_str("&#39;"),
             _ => out.push(c),
         }
     }

@@ -1,7 +1,7 @@
 //! A short Markdown summary (title, settings and the tables) for pasting into
 //! forums, wikis and chats, where charts and the full report do not fit.
 
-use super::html::{ReportInput, SectionContent, Table};
+use super::html::{ReportInput, SectionContent, Table, escape_markup};
 
 /// Builds the Markdown summary: title, one settings line, then every table
 /// section as a pipe table and every notes section as a list. Charts and
@@ -33,21 +33,7 @@ pub fn summary_markdown(input: &ReportInput) -> String {
 /// markup. Quotes stay as written: outside a tag they are plain text, and `&#39;` would
 /// show as such to anyone reading the file itself.
 fn inline(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for word in text.split_whitespace() {
-        if !out.is_empty() {
-            out.push(' ');
-        }
-        for c in word.chars() {
-            match c {
-                '&' => out.push_str("&amp;"),
-                '<' => out.push_str("&lt;"),
-                '>' => out.push_str("&gt;"),
-                _ => out.push(c),
-            }
-        }
-    }
-    out
+    escape_markup(&text.split_whitespace().collect::<Vec<_>>().join(" "))
 }
 
 /// Escapes a table cell: pipes would end the cell and backslashes could escape them.

@@ -296,18 +296,21 @@ pub(super) fn draw_series<DB: DrawingBackend>(
             canvas.line(&line, s.style.color.to_rgba(), 2, s.style.dash)?;
         }
     }
-    let marked = |s: &Series| -> Vec<(f64, Estimate)> {
-        s.runs
-            .iter()
-            .flat_map(|run| spaced(run, |x| px(x, 0.0).0))
-            .collect()
-    };
-    for s in series {
-        for (x, e) in marked(s) {
+    let marked: Vec<Vec<(f64, Estimate)>> = series
+        .iter()
+        .map(|s| {
+            s.runs
+                .iter()
+                .flat_map(|run| spaced(run, |x| px(x, 0.0).0))
+                .collect()
+        })
+        .collect();
+    for (s, points) in series.iter().zip(&marked) {
+        for &(x, e) in points {
             canvas.marker(px(x, e.value), s.style.marker, s.style.color.to_rgba(), 4)?;
         }
     }
-    for (x, e) in series.iter().flat_map(marked) {
+    for &(x, e) in marked.iter().flatten() {
         if let Some(v) = e.exact {
             canvas.ring(px(x, v), 8)?;
         }
