@@ -36,6 +36,10 @@ pub(super) struct SweepFigure {
     pub(super) field: String,
     /// Attacks left out because their roll is the same at every sweep point.
     pub(super) unchanged: usize,
+    /// Series left out past [`MAX_SWEEP_CHART_SERIES`].
+    pub(super) not_drawn: usize,
+    /// Positions in the swept field's list drawn, and run.
+    pub(super) values: (usize, usize),
     pub(super) chart: Chart,
 }
 
@@ -54,11 +58,13 @@ impl Figures {
                 .map(|c| drawn("damage.svg/damage.png", damage_chart(&c)))
                 .transpose()?,
             sweep: sweep_input(results)
-                .map(|(c, unchanged)| {
+                .map(|d| {
                     Ok::<_, Error>(SweepFigure {
-                        field: c.x_label.clone(),
-                        unchanged,
-                        chart: drawn("sweep.svg/sweep.png", sweep_chart(&c))?,
+                        field: d.chart.x_label.clone(),
+                        unchanged: d.unchanged,
+                        not_drawn: d.not_drawn,
+                        values: d.values,
+                        chart: drawn("sweep.svg/sweep.png", sweep_chart(&d.chart))?,
                     })
                 })
                 .transpose()?,
@@ -222,19 +228,42 @@ fn cell_number(cells: &Cells, row: usize) -> Option<f64> {
     }
 }
 
+/// At most this many values of the first swept field are drawn (every k-th, and the last),
+/// so the chart's size, and the memory it takes, do not grow with the sweep.
+pub(super) const MAX_SWEEP_CHART_VALUES: usize = 1000;
+
+/// At most this many series are drawn (the first, in table order), for the same reason.
+pub(super) const MAX_SWEEP_CHART_SERIES: usize = 64;
+
 /// What the sweep chart draws, gathered batch by batch while the sweep runs (so the sweep
-/// table itself need not be kept): each value of the first swept field, and per series
-/// (plan line × attack × values of any further swept field) the last P(hit) at each value
-/// and whether the attack roll ever changes.
-#[derive(Debug, Default)]
+/// table itself need not be kept): the drawn values of the first swept field, and per series
+/// (plan line × attack × values of any further swept field) whether the attack roll ever
+/// changes and, for the first [`MAX_SWEEP_CHART_SERIES`], the P(hit) at each drawn value.
+#[derive(Debug)]
 pub(super) struct SweepCurves {
     /// The first swept field, once a row was added.
     x_name: Option<String>,
-    /// Each value of the first swept field, as text and as a number where it is one.
+    /// How many values the first swept field's list has, when known.
+    x_values: Option<usize>,
+    /// Every `stride`-th value of the first swept field (and its last) is drawn.
+    stride: usize,
+    /// The position in its list of the latest row's value of the first swept field (the
+    /// first sweep varies slowest, so its value changes only between positions), and that
+    /// value as text.
+    position: Option<(usize, String)>,
+    /// Positions drawn so far.
+    drawn_positions: usize,
+    /// Each drawn value of the first swept field, as text and as a number where it is one.
     xs: Vec<(String, Option<f64>)>,
     x_index: HashMap<String, usize>,
     curves: Vec<Curve>,
     curve_index: HashMap<String, usize>,
+}
+
+impl Default for SweepCurves {
+    fn default() -> Self {
+        Self::new(None)
+    }
 }
 
 /// One series of the sweep chart, as gathered.
@@ -245,15 +274,43 @@ struct Curve {
     roll: Roll,
     /// Some row's roll differs from the first.
     changes: bool,
-    /// P(hit) per value of the first swept field (indices of `SweepCurves::xs`).
+    /// P(hit) per drawn value of the first swept field (indices of `SweepCurves::xs`);
+    /// empty for the series past [`MAX_SWEEP_CHART_SERIES`].
     points: Vec<Option<Estimate>>,
 }
 
 /// What decides an attack roll: bonus, AC, miss chance and the exact P(hit).
 type Roll = (i64, i64, i64, Option<u64>);
 
+/// The sweep chart and what it leaves out.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct SweepDrawing {
+    pub(super) chart: SweepChart,
+    /// Series left out because their roll is the same at every sweep point.
+    pub(super) unchanged: usize,
+    /// Series left out past [`MAX_SWEEP_CHART_SERIES`].
+    pub(super) not_drawn: usize,
+    /// Positions in the first swept field's list drawn, and run.
+    pub(super) values: (usize, usize),
+}
+
 impl SweepCurves {
-    /// Adds rows of the sweep table (swept fields, then summary columns).
+    /// Curves for a first swept field of `x_values` values (`None`: all are drawn).
+    pub(super) fn new(x_values: Option<usize>) -> Self {
+        Self {
+            x_name: None,
+            x_values,
+            stride: x_values.map_or(1, |n| n.div_ceil(MAX_SWEEP_CHART_VALUES).max(1)),
+            position: None,
+            drawn_positions: 0,
+            xs: Vec::new(),
+            x_index: HashMap::new(),
+            curves: Vec::new(),
+            curve_index: HashMap::new(),
+        }
+    }
+
+    /// Adds rows of the sweep table (swept fields, then summary columns), in table order.
     pub(super) fn add(&mut self, s: &Table) {
         let swept = s
             .columns
@@ -265,15 +322,7 @@ impl SweepCurves {
         };
         self.x_name.get_or_insert_with(|| x_name.clone());
         for row in 0..s.rows() {
-            let x_text = cell_text(x_cells, row);
-            let x = match self.x_index.get(&x_text) {
-                Some(&x) => x,
-                None => {
-                    self.x_index.insert(x_text.clone(), self.xs.len());
-                    self.xs.push((x_text, cell_number(x_cells, row)));
-                    self.xs.len() - 1
-                }
-            };
+            let x = self.drawn_x(x_cells, row);
             let label = series_label(s, swept, row);
             let roll = (
                 int(s, "effective_bonus", row),
@@ -296,32 +345,63 @@ impl SweepCurves {
             };
             let curve = &mut self.curves[at];
             curve.changes |= curve.roll != roll;
-            if curve.points.len() <= x {
-                curve.points.resize(x + 1, None);
+            if let Some(x) = x.filter(|_| at < MAX_SWEEP_CHART_SERIES) {
+                if curve.points.len() <= x {
+                    curve.points.resize(x + 1, None);
+                }
+                curve.points[x] = Some(estimate(s, "p_hit", row));
             }
-            curve.points[x] = Some(estimate(s, "p_hit", row));
         }
     }
 
+    /// The index in `xs` of a row's value of the first swept field, or `None` when its
+    /// position in the list is not drawn.
+    fn drawn_x(&mut self, x_cells: &Cells, row: usize) -> Option<usize> {
+        let x_text = cell_text(x_cells, row);
+        let position = match &self.position {
+            Some((at, text)) if *text == x_text => *at,
+            Some((at, _)) => at + 1,
+            None => 0,
+        };
+        let last = self.x_values.is_some_and(|n| position + 1 == n);
+        let drawn = position % self.stride == 0 || last;
+        let new_position = self.position.as_ref().is_none_or(|(at, _)| *at != position);
+        self.position = Some((position, x_text.clone()));
+        if !drawn {
+            return None;
+        }
+        self.drawn_positions += usize::from(new_position);
+        Some(match self.x_index.get(&x_text) {
+            Some(&x) => x,
+            None => {
+                self.x_index.insert(x_text.clone(), self.xs.len());
+                self.xs.push((x_text, cell_number(x_cells, row)));
+                self.xs.len() - 1
+            }
+        })
+    }
+
     /// P(hit) against the first swept field: one series per plan line × attack (and per
-    /// value of any further swept field), one point per value of the first. Attacks whose
-    /// roll is the same at every point are left out (and counted) when others change.
-    fn chart(&self, title: &str) -> Option<(SweepChart, usize)> {
+    /// value of any further swept field), one point per drawn value of the first. Attacks
+    /// whose roll is the same at every point are left out (and counted) when others change.
+    fn chart(&self, title: &str) -> Option<SweepDrawing> {
         let x_name = self.x_name.as_ref().filter(|_| !self.xs.is_empty())?;
         let some_change = self.curves.iter().any(|c| c.changes);
-        let kept: Vec<&Curve> = self
+        let kept: Vec<(usize, &Curve)> = self
             .curves
             .iter()
-            .filter(|c| c.changes || !some_change)
+            .enumerate()
+            .filter(|(_, c)| c.changes || !some_change)
             .collect();
         let unchanged = self.curves.len() - kept.len();
         let x = match self.xs.iter().map(|(_, number)| *number).collect() {
             Some(values) => SweepAxis::Numeric(values),
             None => SweepAxis::Categories(self.xs.iter().map(|(x, _)| x.clone()).collect()),
         };
-        let series = kept
-            .into_iter()
-            .map(|curve| {
+        let series: Vec<SweepSeries> = kept
+            .iter()
+            .filter(|(at, _)| *at < MAX_SWEEP_CHART_SERIES)
+            .map(|(_, curve)| {
                 let mut points = curve.points.clone();
                 points.resize(self.xs.len(), None);
                 SweepSeries {
@@ -330,20 +410,25 @@ impl SweepCurves {
                 }
             })
             .collect();
-        let chart = SweepChart {
-            title: format!("{title} — P(hit) against {x_name}"),
-            size: ChartSize::default(),
-            x_label: x_name.clone(),
-            y_label: "P(hit)".into(),
-            x,
-            series,
-        };
-        Some((chart, unchanged))
+        let seen = self.position.as_ref().map_or(0, |(at, _)| at + 1);
+        Some(SweepDrawing {
+            not_drawn: kept.len() - series.len(),
+            values: (self.drawn_positions, seen),
+            unchanged,
+            chart: SweepChart {
+                title: format!("{title} — P(hit) against {x_name}"),
+                size: ChartSize::default(),
+                x_label: x_name.clone(),
+                y_label: "P(hit)".into(),
+                x,
+                series,
+            },
+        })
     }
 }
 
 /// The sweep chart's input, when the experiment sweeps.
-fn sweep_input(results: &Results) -> Option<(SweepChart, usize)> {
+fn sweep_input(results: &Results) -> Option<SweepDrawing> {
     results.sweep.as_ref()?.curves.chart(&results.title)
 }
 
@@ -448,160 +533,4 @@ fn heatmap_input(results: &Results, inputs: &Inputs) -> Option<HeatmapChart> {
 const MAP_CELL: u32 = 56;
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The sweep chart of a whole sweep table added at once.
-    fn sweep_input(table: &Table) -> Option<(SweepChart, usize)> {
-        let mut curves = SweepCurves::default();
-        curves.add(table);
-        curves.chart("t")
-    }
-
-    fn sweep_table(xs: Cells, second: Option<Cells>) -> Table {
-        let mut t = Table::new("sweep");
-        t.columns.push(("O.ac".into(), xs));
-        if let Some(cells) = second {
-            t.columns.push(("O.hp".into(), cells));
-        }
-        let n = t.rows();
-        t.text("attacker", (0..n).map(|_| "F".to_string()));
-        t.text("target", (0..n).map(|_| "O".to_string()));
-        t.text("attack", (0..n).map(|_| "sword".to_string()));
-        t.int("index", (0..n).map(|_| 1));
-        t.float("p_hit", (0..n).map(|i| Some(i as f64 / 10.0)));
-        t.float("p_hit_lo", (0..n).map(|i| Some(i as f64 / 10.0 - 0.01)));
-        t.float("p_hit_hi", (0..n).map(|i| Some(i as f64 / 10.0 + 0.01)));
-        t.float("exact_p_hit", (0..n).map(|_| None));
-        t
-    }
-
-    #[test]
-    fn one_sweep_gives_one_series_over_numeric_values() {
-        let (chart, unchanged) =
-            sweep_input(&sweep_table(Cells::Int(vec![16, 18, 20]), None)).unwrap();
-        assert_eq!(unchanged, 0);
-        assert_eq!(chart.x, SweepAxis::Numeric(vec![16.0, 18.0, 20.0]));
-        assert_eq!(chart.x_label, "O.ac");
-        assert_eq!(chart.series.len(), 1);
-        assert_eq!(chart.series[0].label, "F → O: sword #1");
-        let hits: Vec<f64> = chart.series[0]
-            .points
-            .iter()
-            .map(|p| p.unwrap().value)
-            .collect();
-        assert_eq!(hits, [0.0, 0.1, 0.2]);
-        assert!((chart.series[0].points[2].unwrap().hi - 0.21).abs() < 1e-12);
-    }
-
-    #[test]
-    fn further_sweeps_split_series_and_text_values_are_categories() {
-        let xs = Cells::Text(vec!["1d6".into(), "1d8".into(), "1d6".into(), "1d8".into()]);
-        let hp = Cells::Int(vec![10, 10, 20, 20]);
-        let (chart, _) = sweep_input(&sweep_table(xs, Some(hp))).unwrap();
-        assert_eq!(
-            chart.x,
-            SweepAxis::Categories(vec!["1d6".into(), "1d8".into()])
-        );
-        let labels: Vec<&str> = chart.series.iter().map(|s| s.label.as_str()).collect();
-        assert_eq!(
-            labels,
-            ["F → O: sword #1 (O.hp = 10)", "F → O: sword #1 (O.hp = 20)"]
-        );
-        assert_eq!(chart.series[1].points[1].unwrap().value, 0.3);
-    }
-
-    #[test]
-    fn attacks_the_sweep_does_not_change_are_left_out() {
-        let mut table = sweep_table(Cells::Int(vec![16, 16, 18, 18]), None);
-        table.columns[2].1 = Cells::Text(["O", "G", "O", "G"].map(String::from).to_vec());
-        table.int("effective_ac", [16, 14, 18, 14]);
-        let (chart, unchanged) = sweep_input(&table).unwrap();
-        assert_eq!(unchanged, 1);
-        let labels: Vec<&str> = chart.series.iter().map(|s| s.label.as_str()).collect();
-        assert_eq!(labels, ["F → O: sword #1"]);
-        let hits: Vec<f64> = chart.series[0]
-            .points
-            .iter()
-            .map(|p| p.unwrap().value)
-            .collect();
-        assert_eq!(hits, [0.0, 0.2]);
-    }
-
-    /// Rows added in batches (as a running sweep adds them) chart as the whole table does,
-    /// also when a roll change or a new x value arrives only in a later batch.
-    #[test]
-    fn rows_added_in_batches_chart_as_the_whole_table() {
-        let mut whole = sweep_table(Cells::Int(vec![16, 16, 18, 18, 20]), None);
-        whole.columns[2].1 = Cells::Text(["O", "G", "O", "G", "O"].map(String::from).to_vec());
-        whole.int("effective_ac", [16, 14, 16, 14, 20]);
-        let rows = |range: std::ops::Range<usize>| {
-            let mut part = Table::new("sweep");
-            for (name, cells) in &whole.columns {
-                let cells = match cells {
-                    Cells::Int(v) => Cells::Int(v[range.clone()].to_vec()),
-                    Cells::Text(v) => Cells::Text(v[range.clone()].to_vec()),
-                    Cells::Float(v) => Cells::Float(v[range.clone()].to_vec()),
-                    Cells::Bool(v) => Cells::Bool(v[range.clone()].to_vec()),
-                };
-                part.columns.push((name.clone(), cells));
-            }
-            part
-        };
-        let mut batches = SweepCurves::default();
-        batches.add(&rows(0..3));
-        batches.add(&rows(3..5));
-        let (chart, unchanged) = batches.chart("t").unwrap();
-        assert_eq!((chart.clone(), unchanged), sweep_input(&whole).unwrap());
-        assert_eq!(unchanged, 1);
-        assert_eq!(chart.x, SweepAxis::Numeric(vec![16.0, 18.0, 20.0]));
-        let hits: Vec<f64> = chart.series[0]
-            .points
-            .iter()
-            .map(|p| p.unwrap().value)
-            .collect();
-        assert_eq!(hits, [0.0, 0.2, 0.4]);
-    }
-
-    #[test]
-    fn a_chart_failure_names_the_files_and_says_nothing_was_written() {
-        let err = drawn(
-            "rounds.svg/rounds.png",
-            Err(ChartError::Draw("backend".into())),
-        )
-        .unwrap_err();
-        assert_eq!(err.exit_code(), 1);
-        let message = err.to_string();
-        assert!(message.starts_with("writing rounds.svg/rounds.png: drawing a chart failed: backend; nothing was written, the CSV tables included"), "{message}");
-    }
-
-    #[test]
-    fn damage_too_unlikely_to_see_is_not_drawn() {
-        let point = |damage, probability, exact| DamagePoint {
-            damage,
-            probability,
-            interval: None,
-            exact,
-        };
-        let points = vec![
-            point(0, 0.0, Some(1e-12)),
-            point(1, 0.5, Some(0.5)),
-            point(2, 0.0, Some(0.001)),
-            point(3, 0.0009, None),
-            point(90, 0.0, Some(1e-9)),
-        ];
-        let kept: Vec<u32> = visible(points).iter().map(|p| p.damage).collect();
-        assert_eq!(kept, [1, 2]);
-        assert!(
-            visible(vec![point(5, 0.0, None)]).len() == 1,
-            "all zero: kept"
-        );
-    }
-
-    #[test]
-    fn the_damage_chart_grows_with_its_targets() {
-        assert_eq!(damage_height(1), 600);
-        assert_eq!(damage_height(5), 1120);
-        assert_eq!(damage_height(1000), ChartSize::MAX_SIDE);
-    }
-}
+mod tests;

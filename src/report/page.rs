@@ -2,7 +2,7 @@
 //! number formatted here, so the templates in [`super::charts`] hold no logic.
 
 use super::charts::{Chart, ReportInput, Section, SectionContent, Table as PageTable};
-use super::figures::{DAMAGE_DRAWN_FROM, Figures, by_target};
+use super::figures::{DAMAGE_DRAWN_FROM, Figures, MAX_SWEEP_CHART_SERIES, by_target};
 use super::inputs::Inputs;
 use super::results::Results;
 use super::table::{Cells, Table};
@@ -51,6 +51,21 @@ pub(super) fn report(results: &Results, inputs: &Inputs, figures: &Figures) -> R
                 "The sweep chart leaves out the {} {attacks} whose roll is the same for every \
                  value of {}; sweep.csv holds every row.",
                 sweep.unchanged, sweep.field
+            ));
+        }
+        if sweep.not_drawn > 0 {
+            notes.push(format!(
+                "The sweep chart draws its first {MAX_SWEEP_CHART_SERIES} series and leaves out \
+                 the other {}; sweep.csv holds every row.",
+                sweep.not_drawn
+            ));
+        }
+        let (drawn, values) = sweep.values;
+        if drawn < values {
+            notes.push(format!(
+                "The sweep chart draws {drawn} of the {values} values of {} (evenly spaced, \
+                 the first and the last among them); sweep.csv holds every row.",
+                sweep.field
             ));
         }
     }

@@ -129,7 +129,7 @@ impl SweepWriter {
             csv: Spill::new("sweep.csv")?,
             parquet,
             json,
-            curves: SweepCurves::default(),
+            curves: SweepCurves::new(sweeps.first().map(|s| s.values.len())),
             rows: 0,
         })
     }

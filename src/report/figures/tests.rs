@@ -1,0 +1,195 @@
+//! The chart inputs drawn from results: sweep curves, damage and rounds charts.
+
+use super::*;
+
+/// The sweep chart of a whole sweep table added at once.
+fn sweep_input(table: &Table) -> Option<(SweepChart, usize)> {
+    let mut curves = SweepCurves::default();
+    curves.add(table);
+    curves.chart("t").map(|d| (d.chart, d.unchanged))
+}
+
+fn sweep_table(xs: Cells, second: Option<Cells>) -> Table {
+    let mut t = Table::new("sweep");
+    t.columns.push(("O.ac".into(), xs));
+    if let Some(cells) = second {
+        t.columns.push(("O.hp".into(), cells));
+    }
+    let n = t.rows();
+    t.text("attacker", (0..n).map(|_| "F".to_string()));
+    t.text("target", (0..n).map(|_| "O".to_string()));
+    t.text("attack", (0..n).map(|_| "sword".to_string()));
+    t.int("index", (0..n).map(|_| 1));
+    t.float("p_hit", (0..n).map(|i| Some(i as f64 / 10.0)));
+    t.float("p_hit_lo", (0..n).map(|i| Some(i as f64 / 10.0 - 0.01)));
+    t.float("p_hit_hi", (0..n).map(|i| Some(i as f64 / 10.0 + 0.01)));
+    t.float("exact_p_hit", (0..n).map(|_| None));
+    t
+}
+
+#[test]
+fn one_sweep_gives_one_series_over_numeric_values() {
+    let (chart, unchanged) = sweep_input(&sweep_table(Cells::Int(vec![16, 18, 20]), None)).unwrap();
+    assert_eq!(unchanged, 0);
+    assert_eq!(chart.x, SweepAxis::Numeric(vec![16.0, 18.0, 20.0]));
+    assert_eq!(chart.x_label, "O.ac");
+    assert_eq!(chart.series.len(), 1);
+    assert_eq!(chart.series[0].label, "F → O: sword #1");
+    let hits: Vec<f64> = chart.series[0]
+        .points
+        .iter()
+        .map(|p| p.unwrap().value)
+        .collect();
+    assert_eq!(hits, [0.0, 0.1, 0.2]);
+    assert!((chart.series[0].points[2].unwrap().hi - 0.21).abs() < 1e-12);
+}
+
+#[test]
+fn further_sweeps_split_series_and_text_values_are_categories() {
+    let xs = Cells::Text(vec!["1d6".into(), "1d8".into(), "1d6".into(), "1d8".into()]);
+    let hp = Cells::Int(vec![10, 10, 20, 20]);
+    let (chart, _) = sweep_input(&sweep_table(xs, Some(hp))).unwrap();
+    assert_eq!(
+        chart.x,
+        SweepAxis::Categories(vec!["1d6".into(), "1d8".into()])
+    );
+    let labels: Vec<&str> = chart.series.iter().map(|s| s.label.as_str()).collect();
+    assert_eq!(
+        labels,
+        ["F → O: sword #1 (O.hp = 10)", "F → O: sword #1 (O.hp = 20)"]
+    );
+    assert_eq!(chart.series[1].points[1].unwrap().value, 0.3);
+}
+
+#[test]
+fn attacks_the_sweep_does_not_change_are_left_out() {
+    let mut table = sweep_table(Cells::Int(vec![16, 16, 18, 18]), None);
+    table.columns[2].1 = Cells::Text(["O", "G", "O", "G"].map(String::from).to_vec());
+    table.int("effective_ac", [16, 14, 18, 14]);
+    let (chart, unchanged) = sweep_input(&table).unwrap();
+    assert_eq!(unchanged, 1);
+    let labels: Vec<&str> = chart.series.iter().map(|s| s.label.as_str()).collect();
+    assert_eq!(labels, ["F → O: sword #1"]);
+    let hits: Vec<f64> = chart.series[0]
+        .points
+        .iter()
+        .map(|p| p.unwrap().value)
+        .collect();
+    assert_eq!(hits, [0.0, 0.2]);
+}
+
+/// Rows added in batches (as a running sweep adds them) chart as the whole table does,
+/// also when a roll change or a new x value arrives only in a later batch.
+#[test]
+fn rows_added_in_batches_chart_as_the_whole_table() {
+    let mut whole = sweep_table(Cells::Int(vec![16, 16, 18, 18, 20]), None);
+    whole.columns[2].1 = Cells::Text(["O", "G", "O", "G", "O"].map(String::from).to_vec());
+    whole.int("effective_ac", [16, 14, 16, 14, 20]);
+    let rows = |range: std::ops::Range<usize>| {
+        let mut part = Table::new("sweep");
+        for (name, cells) in &whole.columns {
+            let cells = match cells {
+                Cells::Int(v) => Cells::Int(v[range.clone()].to_vec()),
+                Cells::Text(v) => Cells::Text(v[range.clone()].to_vec()),
+                Cells::Float(v) => Cells::Float(v[range.clone()].to_vec()),
+                Cells::Bool(v) => Cells::Bool(v[range.clone()].to_vec()),
+            };
+            part.columns.push((name.clone(), cells));
+        }
+        part
+    };
+    let mut batches = SweepCurves::default();
+    batches.add(&rows(0..3));
+    batches.add(&rows(3..5));
+    let drawing = batches.chart("t").unwrap();
+    let (chart, unchanged) = (drawing.chart, drawing.unchanged);
+    assert_eq!((chart.clone(), unchanged), sweep_input(&whole).unwrap());
+    assert_eq!(unchanged, 1);
+    assert_eq!(chart.x, SweepAxis::Numeric(vec![16.0, 18.0, 20.0]));
+    let hits: Vec<f64> = chart.series[0]
+        .points
+        .iter()
+        .map(|p| p.unwrap().value)
+        .collect();
+    assert_eq!(hits, [0.0, 0.2, 0.4]);
+}
+
+/// 2,501 values: every 3rd is drawn (positions 0, 3, …, 2,499: 834 values) and the
+/// last (2,500), 835 in all; the P(hit) drawn at 2,499 is that row's.
+#[test]
+fn a_long_sweep_draws_every_kth_value_and_the_last() {
+    let n = 2501;
+    let table = sweep_table(Cells::Int((0..n).collect()), None);
+    let mut curves = SweepCurves::new(Some(n as usize));
+    curves.add(&table);
+    let drawing = curves.chart("t").unwrap();
+    assert_eq!(drawing.values, (835, 2501));
+    let SweepAxis::Numeric(xs) = &drawing.chart.x else {
+        panic!("numeric axis expected");
+    };
+    assert_eq!(xs.len(), 835);
+    assert_eq!(&xs[..3], [0.0, 3.0, 6.0]);
+    assert_eq!(&xs[833..], [2499.0, 2500.0]);
+    let points = &drawing.chart.series[0].points;
+    assert_eq!(points[833].unwrap().value, 249.9);
+}
+
+/// 70 series (one per value of a second swept field), none changing: the first 64 are
+/// drawn and 6 counted as not drawn; a short sweep draws all its values.
+#[test]
+fn past_64_series_the_rest_are_counted_not_drawn() {
+    let xs = Cells::Int(vec![16; 70]);
+    let hp = Cells::Int((1..=70).collect());
+    let mut curves = SweepCurves::new(Some(1));
+    curves.add(&sweep_table(xs, Some(hp)));
+    let drawing = curves.chart("t").unwrap();
+    assert_eq!(drawing.chart.series.len(), MAX_SWEEP_CHART_SERIES);
+    assert_eq!((drawing.not_drawn, drawing.unchanged), (6, 0));
+    assert_eq!(drawing.values, (1, 1));
+    assert_eq!(
+        drawing.chart.series[63].label,
+        "F → O: sword #1 (O.hp = 64)"
+    );
+}
+
+#[test]
+fn a_chart_failure_names_the_files_and_says_nothing_was_written() {
+    let err = drawn(
+        "rounds.svg/rounds.png",
+        Err(ChartError::Draw("backend".into())),
+    )
+    .unwrap_err();
+    assert_eq!(err.exit_code(), 1);
+    let message = err.to_string();
+    assert!(message.starts_with("writing rounds.svg/rounds.png: drawing a chart failed: backend; nothing was written, the CSV tables included"), "{message}");
+}
+
+#[test]
+fn damage_too_unlikely_to_see_is_not_drawn() {
+    let point = |damage, probability, exact| DamagePoint {
+        damage,
+        probability,
+        interval: None,
+        exact,
+    };
+    let points = vec![
+        point(0, 0.0, Some(1e-12)),
+        point(1, 0.5, Some(0.5)),
+        point(2, 0.0, Some(0.001)),
+        point(3, 0.0009, None),
+        point(90, 0.0, Some(1e-9)),
+    ];
+    let kept: Vec<u32> = visible(points).iter().map(|p| p.damage).collect();
+    assert_eq!(kept, [1, 2]);
+    assert!(
+        visible(vec![point(5, 0.0, None)]).len() == 1,
+        "all zero: kept"
+    );
+}
+
+#[test]
+fn the_damage_chart_grows_with_its_targets() {
+    assert_eq!(damage_height(1), 600);
+    assert_eq!(damage_height(5), 1120);
+    assert_eq!(damage_height(1000), ChartSize::MAX_SIDE);
+}
