@@ -6,7 +6,7 @@ use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use d20odds::map::{
-    Attack, Config, Ctx, Grid, Reach, Space, Square, Vision, concealment, cover, flanking, parse,
+    Approach, Config, Ctx, Grid, Reach, Space, Square, Vision, concealment, cover, flanking, parse,
     threatens,
 };
 
@@ -61,7 +61,7 @@ fn heatmap_geometry(grid: &Grid, attackers: &[Space; 4]) -> (usize, usize, usize
                 target,
             ];
             let ctx = Ctx {
-                attack: Attack::Ranged,
+                attack: Approach::Ranged,
                 creatures: &creatures,
                 vision: Vision::default(),
                 config: Config::default(),

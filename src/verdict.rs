@@ -7,8 +7,7 @@
 
 use crate::attack::SquareGuess;
 use crate::map::{
-    self, Attack as MapAttack, ConcealmentVerdict, Config, CoverVerdict, Ctx, FlankLine, LineTally,
-    Reach,
+    self, Approach, ConcealmentVerdict, Config, CoverVerdict, Ctx, FlankLine, LineTally, Reach,
 };
 use crate::rules::{CoverLevel, FlankPartner, RuleSet};
 use crate::scenario::{AreaShape, AttackKind, Battlefield, Combatant, PlanLine, Scenario};
@@ -145,12 +144,12 @@ impl CoverRules<'_> {
 /// (the map falls back to the corner lines when the target is not adjacent), the corner
 /// lines for everything else and, where the system says so, for melee made with reach
 /// (natural reach over 5 ft or a reach weapon) even against an adjacent target.
-pub fn cover_procedure(rules: &RuleSet, melee: bool, reach: Reach) -> MapAttack {
+pub fn cover_procedure(rules: &RuleSet, melee: bool, reach: Reach) -> Approach {
     let with_reach = reach.feet > 5 || reach.weapon;
     if melee && !(with_reach && rules.reach_uses_ranged_cover) {
-        MapAttack::Melee
+        Approach::Melee
     } else {
-        MapAttack::Ranged
+        Approach::Ranged
     }
 }
 
@@ -204,9 +203,9 @@ pub fn line_verdict(
     let creatures = soft_cover_creatures(scenario, field, rules, line.target, !melee && !area);
     let ctx = Ctx {
         attack: if melee {
-            MapAttack::Melee
+            Approach::Melee
         } else {
-            MapAttack::Ranged
+            Approach::Ranged
         },
         creatures: &creatures,
         vision: attacker.vision,

@@ -5,23 +5,23 @@ use super::*;
 
 /// One kind of outcome's damage values: `len` values from `min`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Section {
+struct ValueRange {
     min: i64,
     len: usize,
 }
 
-impl Section {
-    const EMPTY: Section = Section { min: 0, len: 0 };
+impl ValueRange {
+    const EMPTY: ValueRange = ValueRange { min: 0, len: 0 };
 
     /// The smallest section holding both.
-    fn union(self, other: Section) -> Section {
+    fn union(self, other: ValueRange) -> ValueRange {
         match (self.len, other.len) {
             (0, _) => other,
             (_, 0) => self,
             _ => {
                 let min = self.min.min(other.min);
                 let end = (self.min + self.len as i64).max(other.min + other.len as i64);
-                Section {
+                ValueRange {
                     min,
                     len: (end - min) as usize,
                 }
@@ -47,12 +47,12 @@ impl AttackProfile {
         let range = |dice: &Dice, portion: Portion, dr: i64| {
             let low = portion.of(self.dealt(dice.min(), dr));
             let high = portion.of(self.dealt(dice.max(), dr));
-            Section {
+            ValueRange {
                 min: low,
                 len: (high - low + 1) as usize,
             }
         };
-        let mut sections = [Section::EMPTY; SECTIONS];
+        let mut sections = [ValueRange::EMPTY; SECTIONS];
         match self.resolution {
             Resolution::Roll | Resolution::CoupDeGrace { .. } => {
                 sections[HIT] = range(&self.hit_dice(), Portion::Full, self.dr);
@@ -103,7 +103,7 @@ impl AttackProfile {
 /// probabilities.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct OutcomeLayout {
-    sections: [Section; SECTIONS],
+    sections: [ValueRange; SECTIONS],
 }
 
 impl OutcomeLayout {

@@ -119,7 +119,7 @@ impl SimulationArgs {
 struct Bars {
     quiet: bool,
     /// The bars of [`Phase::Trials`] and [`Phase::Squares`], once started.
-    phases: [OnceLock<progress::Progress>; 2],
+    phases: [OnceLock<progress::PhaseBar>; 2],
     /// The index in `phases` of the phase running.
     current: AtomicUsize,
 }
@@ -140,7 +140,7 @@ impl Bars {
         }
     }
 
-    fn running(&self) -> Option<&progress::Progress> {
+    fn running(&self) -> Option<&progress::PhaseBar> {
         self.phases[self.current.load(Ordering::Relaxed)].get()
     }
 }
@@ -148,7 +148,7 @@ impl Bars {
 impl run::Progress for Bars {
     fn start(&self, phase: Phase, total: u64) {
         let slot = Self::slot(phase);
-        self.phases[slot].get_or_init(|| progress::Progress::new(total, phase.unit(), self.quiet));
+        self.phases[slot].get_or_init(|| progress::PhaseBar::new(total, phase.unit(), self.quiet));
         self.current.store(slot, Ordering::Relaxed);
     }
 
@@ -411,7 +411,7 @@ fn run_attack(args: &AttackArgs, stop: &AtomicBool) -> Result<(), Error> {
     let settings = args.sim.settings(Formats::default());
     settings.apply(&mut plan)?;
     check_tally_size(&plan).map_err(|(_, why)| InputError::flag("--damage", why))?;
-    let bar = progress::Progress::new(plan.trials, "trials", args.sim.quiet);
+    let bar = progress::PhaseBar::new(plan.trials, "trials", args.sim.quiet);
     let (mut results, note) = run::simulate(&plan, &settings, &|n| bar.set(n), stop);
     print_notes(note.as_slice());
     bar.finish();

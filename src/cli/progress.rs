@@ -6,11 +6,11 @@ use std::time::Duration;
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// Shows the units done (trials, heatmap squares), units per second and the time left.
-pub struct Progress {
+pub struct PhaseBar {
     bar: Option<ProgressBar>,
 }
 
-impl Progress {
+impl PhaseBar {
     pub fn new(total: u64, unit: &str, quiet: bool) -> Self {
         let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
             let bar = ProgressBar::new(total);

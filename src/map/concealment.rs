@@ -1,8 +1,8 @@
 //! Concealment: the corner-line procedure over concealing squares, the adjacent-melee
 //! exception, and lighting (SPEC.md §4, RULES.md §3.3–3.6).
 
-use super::sight::{Line, Sightlines};
-use super::{Attack, Ctx, Grid, Point, Space, Square, Vision, adjacent};
+use super::sight::{SightLine, Sightlines};
+use super::{Approach, Ctx, Grid, Point, Space, Square, Vision, adjacent};
 
 /// Miss chance of dim light against eyes without low-light vision or darkvision.
 const DIM_MISS: u8 = 20;
@@ -27,7 +27,7 @@ pub struct ConcealmentVerdict {
     /// The chosen target square; `None` with the whole-space test.
     pub to: Option<Square>,
     /// The 4 lines from the chosen corner (empty with the whole-space test).
-    pub lines: Vec<Line>,
+    pub lines: Vec<SightLine>,
     /// The concealing squares that count, with their miss chance: those the chosen lines
     /// cross, or the target's own squares with the whole-space test.
     pub squares: Vec<(Square, u8)>,
@@ -48,7 +48,7 @@ pub fn concealment(
     ctx: &Ctx<'_>,
 ) -> ConcealmentVerdict {
     let light = lighting(grid, target, ctx.vision);
-    let whole_space = ctx.attack == Attack::Melee
+    let whole_space = ctx.attack == Approach::Melee
         && ctx.config.concealment_whole_space
         && adjacent(attacker, target);
     let mut verdict = if whole_space {

@@ -1,11 +1,11 @@
 //! Cover from the corner-line procedure (SPEC.md §4, RULES.md §3.1).
 
-use super::sight::{Line, Sightlines};
+use super::sight::{SightLine, Sightlines};
 use super::{Grid, Point, Space, Square, adjacent};
 
-/// How the attack is made: it picks the cover procedure.
+/// How the attack reaches the target: it picks the cover procedure.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Attack {
+pub enum Approach {
     /// Ranged, or any attack the caller wants judged by the ranged procedure (a reach
     /// attack, or the variant's Large natural reach).
     Ranged,
@@ -47,7 +47,7 @@ pub struct Vision {
 #[derive(Clone, Copy, Debug)]
 pub struct Ctx<'a> {
     /// Picks the procedure (adjacent melee or the corner lines).
-    pub attack: Attack,
+    pub attack: Approach,
     /// Every creature on the map (the attacker and the target may be included; they are
     /// skipped): lines through the others give soft cover.
     pub creatures: &'a [Space],
@@ -88,7 +88,7 @@ pub struct CoverVerdict {
     /// The chosen target square.
     pub to: Square,
     /// Ranged: the 4 lines from the corner; adjacent melee: the 16 corner-to-corner lines.
-    pub lines: Vec<Line>,
+    pub lines: Vec<SightLine>,
 }
 
 /// Cover of `target` against `attacker`. The attacker picks the candidate (corner and
@@ -103,7 +103,7 @@ pub fn cover(
     score: &dyn Fn(&LineTally) -> i32,
 ) -> CoverVerdict {
     let sight = Sightlines::new(grid, attacker, target, ctx.creatures, &ctx.config);
-    let adjacent_melee = ctx.attack == Attack::Melee && adjacent(attacker, target);
+    let adjacent_melee = ctx.attack == Approach::Melee && adjacent(attacker, target);
     let picks = target.squares().flat_map(|to| {
         let pairs = attacker
             .squares()
@@ -194,7 +194,7 @@ impl Pick {
         }
     }
 
-    fn lines(self, sight: &Sightlines) -> Vec<Line> {
+    fn lines(self, sight: &Sightlines) -> Vec<SightLine> {
         match self.corner {
             Some(c) => sight.fan(c, self.to).to_vec(),
             None => pair_lines(sight, self.from, self.to).to_vec(),
@@ -203,12 +203,12 @@ impl Pick {
 }
 
 /// The 16 lines from every corner of one attacker square to every corner of one target square.
-fn pair_lines(sight: &Sightlines, from: Square, to: Square) -> [Line; 16] {
+fn pair_lines(sight: &Sightlines, from: Square, to: Square) -> [SightLine; 16] {
     let (a, t) = (from.corners(), to.corners());
     std::array::from_fn(|i| sight.get(a[i / 4], t[i % 4]))
 }
 
-fn tally(lines: &[Line], adjacent: bool) -> LineTally {
+fn tally(lines: &[SightLine], adjacent: bool) -> LineTally {
     let blocked = lines.iter().filter(|l| l.blocked());
     LineTally {
         k: blocked.clone().count() as u8,

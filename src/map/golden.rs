@@ -181,8 +181,8 @@ fn answer(map: &[&str], text: &str) -> Result<String, MapError> {
         .then(|| arg.parse::<SystemId>().unwrap());
     let attack = match system {
         Some(system) => cover_procedure(system.rules(), melee, q.reach.unwrap_or(natural(&a))),
-        None if melee => Attack::Melee,
-        None => Attack::Ranged,
+        None if melee => Approach::Melee,
+        None => Approach::Ranged,
     };
     let ctx = Ctx {
         attack,
@@ -559,7 +559,7 @@ fn verdicts_carry_the_deciding_lines() {
     let ogre = Space::new(6, 3, 2).unwrap();
     let creatures = [sorcerer, ogre];
     let ctx = Ctx {
-        attack: Attack::Ranged,
+        attack: Approach::Ranged,
         creatures: &creatures,
         vision: Vision::default(),
         config: Config::default(),
@@ -598,7 +598,7 @@ fn verdicts_carry_the_deciding_lines() {
         &a,
         &Space::new(1, 0, 1).unwrap(),
         &Ctx {
-            attack: Attack::Melee,
+            attack: Approach::Melee,
             ..ctx
         },
         &pf1_score,

@@ -8,7 +8,7 @@
 //! passes its choices in [`Config`] and scores line tallies with a closure.
 //!
 //! ```
-//! use d20odds::map::{Attack, Config, Ctx, Space, Vision, concealment, cover, parse};
+//! use d20odds::map::{Approach, Config, Ctx, Space, Vision, concealment, cover, parse};
 //! let map = parse(&["F....", "...OO", "~..OO"], &[]).unwrap();
 //! let space = |letter: char, side| {
 //!     let token = map.tokens.iter().find(|t| t.letter == letter).unwrap();
@@ -17,7 +17,7 @@
 //! let (fighter, ogre) = (space('F', 1), space('O', 2));
 //! let creatures = [fighter, ogre];
 //! let ctx = Ctx {
-//!     attack: Attack::Ranged,
+//!     attack: Approach::Ranged,
 //!     creatures: &creatures,
 //!     vision: Vision::default(),
 //!     config: Config::default(),
@@ -48,13 +48,13 @@ use std::fmt;
 
 pub use concealment::{ConcealmentVerdict, concealment};
 pub use cover::{
-    Attack, Config, CoverVerdict, Ctx, LineTally, Vision, cover, cover_from_point, line_of_effect,
+    Approach, Config, CoverVerdict, Ctx, LineTally, Vision, cover, cover_from_point, line_of_effect,
 };
 pub use flank::{Centre, FlankLine, flanking};
 pub use grid::{Grid, MAX_SIDE, ParsedMap, Terrain, Token, lookup, parse};
 pub use line::{Crossings, End, Touch, crossings, touches};
 pub use reach::{Reach, adjacent, distance, distance_from_point, square_distance, threatens};
-pub use sight::Line;
+pub use sight::SightLine;
 pub use space::{MAX_SPACE_SIDE, Space, ground_elevation};
 
 /// A map square by column `x` and row `y`; squares off the map are open floor.

@@ -83,7 +83,7 @@ fn grid(rows: &[String]) -> Grid {
     }
 }
 
-fn ctx<'a>(attack: Attack, creatures: &'a [Space], vision: Vision, config: Config) -> Ctx<'a> {
+fn ctx<'a>(attack: Approach, creatures: &'a [Space], vision: Vision, config: Config) -> Ctx<'a> {
     Ctx {
         attack,
         creatures,
@@ -122,7 +122,7 @@ fn verdicts(s: &Scene) -> Vec<String> {
     let (a, t, o) = (&s.attacker, &s.target, &s.other);
     let mut out = Vec::new();
     for config in configs() {
-        for attack in [Attack::Ranged, Attack::Melee] {
+        for attack in [Approach::Ranged, Approach::Melee] {
             for vision in [
                 Vision::default(),
                 Vision {
@@ -142,7 +142,7 @@ fn verdicts(s: &Scene) -> Vec<String> {
         }
     }
     let c = ctx(
-        Attack::Ranged,
+        Approach::Ranged,
         &creatures,
         Vision::default(),
         Config::default(),
@@ -238,7 +238,7 @@ proptest! {
         let mut walled = g.clone();
         walled.set(open[pick % open.len()], Terrain::WALL);
         for config in configs() {
-            for attack in [Attack::Ranged, Attack::Melee] {
+            for attack in [Approach::Ranged, Approach::Melee] {
                 let c = ctx(attack, &creatures, Vision::default(), config);
                 let (before, after) = (cover(&g, &s.attacker, &s.target, &c, &by_k), cover(&walled, &s.attacker, &s.target, &c, &by_k));
                 prop_assert!(after.tally.k >= before.tally.k, "{:?} -> {:?}", before.tally, after.tally);
@@ -264,7 +264,7 @@ proptest! {
         cleared.set(obstacles[pick % obstacles.len()], Terrain::FLOOR);
         let creatures = [s.attacker, s.target, s.other];
         for config in configs() {
-            for attack in [Attack::Ranged, Attack::Melee] {
+            for attack in [Approach::Ranged, Approach::Melee] {
                 let c = ctx(attack, &creatures, Vision::default(), config);
                 let verdict = |g: &Grid| cover(g, &s.attacker, &s.target, &c, &full);
                 let (before, after) = (verdict(&g), verdict(&cleared));
@@ -285,7 +285,7 @@ proptest! {
         fogged.set(q, Terrain { concealment: old.concealment.max(fog), ..old });
         let creatures = [s.attacker, s.target, s.other];
         for config in configs() {
-            for attack in [Attack::Ranged, Attack::Melee] {
+            for attack in [Approach::Ranged, Approach::Melee] {
                 let c = ctx(attack, &creatures, Vision::default(), config);
                 let before = concealment(&g, &s.attacker, &s.target, &c);
                 let after = concealment(&fogged, &s.attacker, &s.target, &c);

@@ -14,7 +14,7 @@ const LOW_WALL_RANGE_FT: i64 = 30;
 
 /// One line from an attacker's corner to a target's corner, and what it met.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Line {
+pub struct SightLine {
     /// The attacker's corner.
     pub from: Point,
     /// The target's corner.
@@ -33,7 +33,7 @@ pub struct Line {
     pub concealment: u8,
 }
 
-impl Line {
+impl SightLine {
     /// Whether the line counts as blocked for cover (by a wall, a counting low wall or an
     /// improved-cover square).
     pub fn blocked(&self) -> bool {
@@ -44,7 +44,7 @@ impl Line {
 /// The lines between every corner of the attacker's space and every corner of the target's.
 pub(super) struct Sightlines<'a> {
     tracer: Tracer<'a>,
-    lines: Vec<Line>,
+    lines: Vec<SightLine>,
 }
 
 impl<'a> Sightlines<'a> {
@@ -72,7 +72,7 @@ impl<'a> Sightlines<'a> {
 
     /// The line from a corner of the attacker's space to a corner of the target's (traced
     /// afresh for points that are not such corners).
-    pub(super) fn get(&self, from: Point, to: Point) -> Line {
+    pub(super) fn get(&self, from: Point, to: Point) -> SightLine {
         let (a, t) = (&self.tracer.attacker, &self.tracer.target);
         match (corner_index(a, from), corner_index(t, to)) {
             (Some(i), Some(j)) => self.lines.get(i * corner_count(t) + j).copied(),
@@ -88,7 +88,7 @@ impl<'a> Sightlines<'a> {
     }
 
     /// The 4 lines from a corner to the corners of one target square.
-    pub(super) fn fan(&self, from: Point, to: Square) -> [Line; 4] {
+    pub(super) fn fan(&self, from: Point, to: Square) -> [SightLine; 4] {
         to.corners().map(|c| self.get(from, c))
     }
 }
@@ -144,8 +144,8 @@ impl Tracer<'_> {
         pf1 && (!self.config.low_wall_both || variant)
     }
 
-    fn trace(&self, from: Point, to: Point) -> Line {
-        let mut line = Line {
+    fn trace(&self, from: Point, to: Point) -> SightLine {
+        let mut line = SightLine {
             from,
             to,
             wall: false,
@@ -187,7 +187,7 @@ impl Tracer<'_> {
     }
 
     /// Soft cover and concealment come from squares a line crosses.
-    fn crossed(&self, s: Square, line: &mut Line) {
+    fn crossed(&self, s: Square, line: &mut SightLine) {
         if !self.attacker.contains(s) {
             line.concealment = line.concealment.max(self.grid.terrain(s).concealment);
         }

@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use crate::map::{Line, Point, Square};
+use crate::map::{Point, SightLine, Square};
 use crate::plan::{Plan, line_parts};
 use crate::scenario::{AttackKind, Scenario};
 use crate::situation::{self, Unseen};
@@ -265,7 +265,7 @@ fn square(s: Square) -> Value {
 }
 
 /// What stopped a line, for people.
-fn blockers(line: &Line) -> String {
+fn blockers(line: &SightLine) -> String {
     let mut by = Vec::new();
     for (set, name) in [
         (line.wall, "wall"),
@@ -287,7 +287,7 @@ fn blockers(line: &Line) -> String {
     }
 }
 
-fn lines_json(lines: &[Line]) -> Value {
+fn lines_json(lines: &[SightLine]) -> Value {
     lines
         .iter()
         .map(|l| {
@@ -302,7 +302,7 @@ fn lines_json(lines: &[Line]) -> Value {
         .collect()
 }
 
-fn lines_text(lines: &[Line]) -> String {
+fn lines_text(lines: &[SightLine]) -> String {
     lines
         .iter()
         .map(|l| {

@@ -1,7 +1,7 @@
 //! The experiment as the user wrote it: what `report.html` shows besides the numbers.
 
 use super::charts::{LineKind, Segment};
-use crate::map::{Centre, Line, Point, Square};
+use crate::map::{Centre, Point, SightLine, Square};
 use crate::rules::CoverLevel;
 use crate::scenario::{AttackKind, PlanLine, RawTerrain, Scenario};
 use crate::verdict::{LineVerdict, line_verdict};
@@ -76,7 +76,7 @@ fn deciding_lines(scenario: &Scenario) -> Vec<Segment> {
         let verdict = line_verdict(scenario, field, rules, line);
         let ranged =
             scenario.combatants[line.attacker].attacks[line.attack].kind == AttackKind::Ranged;
-        let stops = |l: &Line| l.blocked() || (ranged && l.creature);
+        let stops = |l: &SightLine| l.blocked() || (ranged && l.creature);
         let label = verdict_label(scenario, line, &verdict, &stops);
         if segments.iter().any(|s| s.label == label) {
             continue;
@@ -88,7 +88,7 @@ fn deciding_lines(scenario: &Scenario) -> Vec<Segment> {
             kind,
             label: label.clone(),
         };
-        let drawn: Vec<&Line> = cover
+        let drawn: Vec<&SightLine> = cover
             .lines
             .iter()
             .filter(|l| cover.corner.is_some() || stops(l))
@@ -125,7 +125,7 @@ fn verdict_label(
     scenario: &Scenario,
     line: &PlanLine,
     verdict: &LineVerdict,
-    stops: &dyn Fn(&Line) -> bool,
+    stops: &dyn Fn(&SightLine) -> bool,
 ) -> String {
     let token = |i: usize| scenario.combatants[i].token;
     let cover = match verdict.cover {

@@ -1,7 +1,7 @@
 //! Results + inputs + charts → the content of `report.html` and `summary.md`, with every
 //! number formatted here, so the templates in [`super::charts`] hold no logic.
 
-use super::charts::{Chart, ReportInput, Section, SectionContent, Table as PageTable};
+use super::charts::{Chart, PageSection, PageTable, ReportInput, SectionContent};
 use super::figures::{DAMAGE_DRAWN_FROM, Figures, MAX_SWEEP_CHART_SERIES, by_target};
 use super::inputs::Inputs;
 use super::results::Results;
@@ -93,7 +93,7 @@ pub(super) fn report(results: &Results, inputs: &Inputs, figures: &Figures) -> R
 
 /// The short Markdown version: the attack and round tables and the notes.
 pub(super) fn summary(results: &Results) -> ReportInput {
-    let mut sections: Vec<Section> = tables(results).collect();
+    let mut sections: Vec<PageSection> = tables(results).collect();
     let mut notes = notes(results);
     notes.push(
         "Charts, the damage distribution and the inputs are in report.html; every number is \
@@ -119,8 +119,8 @@ fn header(results: &Results) -> ReportInput {
     }
 }
 
-fn section(heading: &str, content: SectionContent) -> Section {
-    Section {
+fn section(heading: &str, content: SectionContent) -> PageSection {
+    PageSection {
         heading: heading.to_string(),
         content,
     }
@@ -131,7 +131,7 @@ fn svg(chart: &Chart) -> SectionContent {
 }
 
 /// The attacks table, and the down/dead table when some target has hit points.
-fn tables(results: &Results) -> impl Iterator<Item = Section> {
+fn tables(results: &Results) -> impl Iterator<Item = PageSection> {
     let attacks = section(
         "Attacks",
         SectionContent::Table(attacks_table(&results.summary)),

@@ -6,7 +6,7 @@ use plotters::prelude::*;
 
 use super::canvas::{CENTER, Canvas, Drawn, LEFT};
 use super::legend::{Entry, Swatch};
-use super::map::{self, BattleMap, Grid, Layout, Terrain};
+use super::map::{self, BattleMap, Layout, TerrainGrid, TerrainKind};
 use super::render::{Figure, render};
 use super::style::{AXIS_PX, INK, Pattern, TICK_PX, luminance};
 use super::xy::{self, Frame};
@@ -75,7 +75,7 @@ impl HeatmapChart {
     fn draw_values<DB: DrawingBackend>(
         &self,
         canvas: &Canvas<'_, DB>,
-        grid: &Grid,
+        grid: &TerrainGrid,
         layout: &Layout,
     ) -> Drawn {
         if layout.cell < MIN_TEXT_CELL {
@@ -84,7 +84,7 @@ impl HeatmapChart {
         let px = u32::try_from((layout.cell * 3 / 10).clamp(9, 14)).unwrap_or(11);
         for (y, row) in grid.cells.iter().enumerate() {
             for (x, &terrain) in row.iter().enumerate() {
-                let Some(v) = self.value(x, y).filter(|_| terrain != Terrain::Wall) else {
+                let Some(v) = self.value(x, y).filter(|_| terrain != TerrainKind::Wall) else {
                     continue;
                 };
                 let ((cx, cy), s) = layout.cell_at(x, y);
@@ -141,8 +141,8 @@ impl HeatmapChart {
 
 impl Figure for HeatmapChart {
     fn draw<DB: DrawingBackend>(&self, canvas: &Canvas<'_, DB>) -> Result<(), String> {
-        let grid = Grid::new(&self.map);
-        let mut entries = vec![Entry::new(Swatch::Terrain(Terrain::Floor), "not tried")];
+        let grid = TerrainGrid::new(&self.map);
+        let mut entries = vec![Entry::new(Swatch::Terrain(TerrainKind::Floor), "not tried")];
         entries.extend(grid.legend());
         if !self.map.creatures.is_empty() {
             entries.push(Entry::new(Swatch::Creature, "creature (by letter)"));

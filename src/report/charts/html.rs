@@ -19,7 +19,7 @@ pub struct ReportInput {
     /// d20odds version, so a printed sheet says what produced it.
     pub version: String,
     /// The report body, in order.
-    pub sections: Vec<Section>,
+    pub sections: Vec<PageSection>,
     /// How each rule was read (one sentence each), listed at the end.
     pub rule_readings: Vec<String>,
 }
@@ -27,7 +27,7 @@ pub struct ReportInput {
 /// One section of the report; in print a heading stays with what follows it and a
 /// chart is never split across pages.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Section {
+pub struct PageSection {
     /// Section heading, also listed in the contents.
     pub heading: String,
     /// What the section shows.
@@ -38,7 +38,7 @@ pub struct Section {
 #[derive(Debug, Clone, PartialEq)]
 pub enum SectionContent {
     /// A table of pre-formatted cells.
-    Table(Table),
+    Table(PageTable),
     /// An SVG document produced by this module's charts; it is trusted and inlined
     /// as it is, less its XML declaration and namespace attributes.
     Svg(String),
@@ -50,7 +50,7 @@ pub enum SectionContent {
 
 /// A table with one header row.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct Table {
+pub struct PageTable {
     /// Column headings.
     pub header: Vec<String>,
     /// Rows of cells; a row may be shorter or longer than the header.
@@ -158,7 +158,7 @@ fn fill(template: &str, values: &[(&str, String)]) -> String {
     out
 }
 
-fn section_html(number: usize, section: &Section) -> String {
+fn section_html(number: usize, section: &PageSection) -> String {
     let body = match &section.content {
         SectionContent::Table(t) => table_html(t),
         SectionContent::Svg(svg) => format!("<figure>\n{}\n</figure>", inline_svg(svg)),
@@ -185,7 +185,7 @@ fn list_items(texts: &[String]) -> String {
 /// headings turned sideways, so the columns are as narrow as their numbers.
 const WIDE_COLUMNS: usize = 10;
 
-fn table_html(table: &Table) -> String {
+fn table_html(table: &PageTable) -> String {
     let class = |i: usize| {
         if table.numeric_columns.contains(&i) {
             " class=\"num\""
@@ -256,9 +256,9 @@ mod tests {
             trials: "1,000,000".into(),
             version: "0.1.0".into(),
             sections: vec![
-                Section {
+                PageSection {
                     heading: "Summary".into(),
-                    content: SectionContent::Table(Table {
+                    content: SectionContent::Table(PageTable {
                         header: vec!["attack".into(), "P(hit)".into()],
                         rows: vec![
                             vec!["F → O: longsword #1".into(), "0.9501 ±0.0003".into()],
@@ -267,15 +267,15 @@ mod tests {
                         numeric_columns: vec![1],
                     }),
                 },
-                Section {
+                PageSection {
                     heading: "Map".into(),
                     content: SectionContent::Preformatted("#####\n#F<O#\n#####".into()),
                 },
-                Section {
+                PageSection {
                     heading: "Notes".into(),
                     content: SectionContent::Notes(vec!["Exact <values> not computed.".into()]),
                 },
-                Section {
+                PageSection {
                     heading: "Chart".into(),
                     content: SectionContent::Svg(
                         "<?xml version=\"1.0\"?>\n<svg width=\"10\" height=\"10\" viewBox=\"0 0 10 10\" xmlns=\"http://www.w3.org/2000/svg\"><rect width=\"5\" height=\"5\"/></svg>"
@@ -361,9 +361,9 @@ mod tests {
 
     #[test]
     fn wide_tables_are_marked_and_headers_may_break_at_underscores() {
-        let html = table_html(&Table {
+        let html = table_html(&PageTable {
             header: (0..11).map(|i| format!("p_hit_{i}")).collect(),
-            ..Table::default()
+            ..PageTable::default()
         });
         assert!(html.contains("<table class=\"wide\">"));
         assert!(html.contains("<th><span>p_<wbr>hit_<wbr>0</span></th>"));
@@ -371,9 +371,9 @@ mod tests {
 
     #[test]
     fn empty_tables_say_so() {
-        let html = table_html(&Table {
+        let html = table_html(&PageTable {
             header: vec!["a".into(), "b".into()],
-            ..Table::default()
+            ..PageTable::default()
         });
         assert!(html.contains("colspan=\"2\">no rows</td>"));
     }

@@ -7,7 +7,7 @@ use plotters::prelude::*;
 
 use super::canvas::{Canvas, Drawn, LEFT, Px};
 use super::lines::LineKind;
-use super::map::{Terrain, paint_terrain};
+use super::map::{TerrainKind, paint_terrain};
 use super::style::{BAND_ALPHA, BAR, GRID, INK, LEGEND_PX, Pattern, SeriesStyle};
 
 /// What a legend entry shows before its label.
@@ -26,7 +26,7 @@ pub(super) enum Swatch {
     /// The short black tick marking an exact bar height.
     ExactTick,
     /// A map square of one terrain.
-    Terrain(Terrain),
+    Terrain(TerrainKind),
     /// An occupied square: white with a dark outline, as creatures are drawn.
     Creature,
     /// A geometry line of one kind.

@@ -7,7 +7,7 @@ use plotters::prelude::*;
 
 use super::canvas::{CENTER, Canvas, Drawn, Px};
 use super::legend::{Entry, Swatch};
-use super::map::{self, BattleMap, Grid, Layout};
+use super::map::{self, BattleMap, Layout, TerrainGrid};
 use super::render::{Figure, render};
 use super::style::{INK, Pattern};
 use super::xy::{self, Frame};
@@ -121,7 +121,7 @@ impl LinesChart {
 
 impl Figure for LinesChart {
     fn draw<DB: DrawingBackend>(&self, canvas: &Canvas<'_, DB>) -> Result<(), String> {
-        let grid = Grid::new(&self.map);
+        let grid = TerrainGrid::new(&self.map);
         let groups = self.groups();
         let mut entries: Vec<Entry> = [LineKind::Clear, LineKind::Blocked, LineKind::Flanking]
             .into_iter()

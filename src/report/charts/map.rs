@@ -32,7 +32,7 @@ pub struct Creature {
 
 /// The terrain kinds the map distinguishes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Terrain {
+pub(super) enum TerrainKind {
     Floor,
     Wall,
     LowWall,
@@ -41,7 +41,7 @@ pub(super) enum Terrain {
     Dark,
 }
 
-impl Terrain {
+impl TerrainKind {
     fn of(c: char) -> Self {
         match c {
             '#' => Self::Wall,
@@ -66,12 +66,12 @@ impl Terrain {
 }
 
 /// The map as terrain kinds, padded with floor to a rectangle.
-pub(super) struct Grid {
-    pub(super) cells: Vec<Vec<Terrain>>,
+pub(super) struct TerrainGrid {
+    pub(super) cells: Vec<Vec<TerrainKind>>,
     pub(super) cols: usize,
 }
 
-impl Grid {
+impl TerrainGrid {
     pub(super) fn new(map: &BattleMap) -> Self {
         let cols = map
             .rows
@@ -83,8 +83,8 @@ impl Grid {
             .rows
             .iter()
             .map(|r| {
-                let mut row: Vec<Terrain> = r.chars().map(Terrain::of).collect();
-                row.resize(cols, Terrain::Floor);
+                let mut row: Vec<TerrainKind> = r.chars().map(TerrainKind::of).collect();
+                row.resize(cols, TerrainKind::Floor);
                 row
             })
             .collect();
@@ -98,11 +98,11 @@ impl Grid {
     /// Legend entries for the terrain kinds present, in a fixed order.
     pub(super) fn legend(&self) -> Vec<Entry> {
         [
-            Terrain::Wall,
-            Terrain::LowWall,
-            Terrain::Fog,
-            Terrain::Dim,
-            Terrain::Dark,
+            TerrainKind::Wall,
+            TerrainKind::LowWall,
+            TerrainKind::Fog,
+            TerrainKind::Dim,
+            TerrainKind::Dark,
         ]
         .into_iter()
         .filter(|t| self.cells.iter().flatten().any(|c| c == t))
@@ -112,7 +112,7 @@ impl Grid {
 }
 
 /// A square on screen: top-left corner and side in pixels.
-pub(super) type Cell = (Px, i32);
+pub(super) type ScreenSquare = (Px, i32);
 
 /// Where the map sits on the canvas.
 pub(super) struct Layout {
@@ -149,7 +149,7 @@ impl Layout {
     }
 
     /// The screen square of map square (x, y).
-    pub(super) fn cell_at(&self, x: usize, y: usize) -> Cell {
+    pub(super) fn cell_at(&self, x: usize, y: usize) -> ScreenSquare {
         let (x, y) = (i32::try_from(x).unwrap_or(0), i32::try_from(y).unwrap_or(0));
         (
             (self.origin.0 + x * self.cell, self.origin.1 + y * self.cell),
@@ -194,13 +194,13 @@ const DARK: RGBColor = RGBColor(15, 15, 15);
 /// Paints one square of terrain over `base` (the heat colour, or white).
 pub(super) fn paint_terrain<DB: DrawingBackend>(
     canvas: &Canvas<'_, DB>,
-    ((x, y), s): Cell,
-    terrain: Terrain,
+    ((x, y), s): ScreenSquare,
+    terrain: TerrainKind,
     base: Option<RGBColor>,
 ) -> Drawn {
     let (xf, yf, sf) = (f64::from(x), f64::from(y), f64::from(s));
     let white = WHITE.to_rgba();
-    if terrain == Terrain::Wall {
+    if terrain == TerrainKind::Wall {
         canvas.rect((x, y), (x + s, y + s), WALL.to_rgba())?;
         let hatch = u32::try_from((s / 20).max(1)).unwrap_or(1);
         for (a, b) in [
@@ -225,14 +225,14 @@ pub(super) fn paint_terrain<DB: DrawingBackend>(
         [0.36, 0.64]
     };
     match terrain {
-        Terrain::LowWall => {
+        TerrainKind::LowWall => {
             for t in rows {
                 let ends = [(xf + 0.12 * sf, yf + t * sf), (xf + 0.88 * sf, yf + t * sf)];
                 canvas.line(&ends, white, width + 3, Pattern::Solid)?;
                 canvas.line(&ends, INK.to_rgba(), width, Pattern::Solid)?;
             }
         }
-        Terrain::Fog => {
+        TerrainKind::Fog => {
             for t in rows {
                 let wave: Vec<(f64, f64)> = (0..=8)
                     .map(|i| {
@@ -244,13 +244,17 @@ pub(super) fn paint_terrain<DB: DrawingBackend>(
                 canvas.line(&wave, FOG.to_rgba(), 2, Pattern::Solid)?;
             }
         }
-        Terrain::Dim | Terrain::Dark => {
-            let colour = if terrain == Terrain::Dim { DIM } else { DARK };
+        TerrainKind::Dim | TerrainKind::Dark => {
+            let colour = if terrain == TerrainKind::Dim {
+                DIM
+            } else {
+                DARK
+            };
             let k = (sf * 0.42) as i32;
             canvas.polygon(vec![(x, y), (x + k + 2, y), (x, y + k + 2)], white)?;
             canvas.polygon(vec![(x, y), (x + k, y), (x, y + k)], colour.to_rgba())?;
         }
-        Terrain::Floor | Terrain::Wall => {}
+        TerrainKind::Floor | TerrainKind::Wall => {}
     }
     Ok(())
 }
@@ -258,7 +262,7 @@ pub(super) fn paint_terrain<DB: DrawingBackend>(
 /// Paints every square, then the grid lines between them.
 pub(super) fn draw_terrain<DB: DrawingBackend>(
     canvas: &Canvas<'_, DB>,
-    grid: &Grid,
+    grid: &TerrainGrid,
     layout: &Layout,
     base: impl Fn(usize, usize) -> Option<RGBColor>,
 ) -> Drawn {
@@ -300,7 +304,7 @@ pub(super) fn draw_terrain<DB: DrawingBackend>(
 /// The legend swatch of an occupied square.
 pub(super) fn paint_creature_square<DB: DrawingBackend>(
     canvas: &Canvas<'_, DB>,
-    ((x, y), s): Cell,
+    ((x, y), s): ScreenSquare,
 ) -> Drawn {
     canvas.rect((x, y), (x + s, y + s), WHITE.to_rgba())?;
     canvas.frame((x + 1, y + 1), (x + s - 1, y + s - 1), INK.to_rgba(), 2)
@@ -311,7 +315,7 @@ pub(super) fn paint_creature_square<DB: DrawingBackend>(
 pub(super) fn draw_creatures<DB: DrawingBackend>(
     canvas: &Canvas<'_, DB>,
     map: &BattleMap,
-    grid: &Grid,
+    grid: &TerrainGrid,
     layout: &Layout,
 ) -> Drawn {
     let ink = INK.to_rgba();

@@ -1,7 +1,7 @@
 //! A short Markdown summary (title, settings and the tables) for pasting into
 //! forums, wikis and chats, where charts and the full report do not fit.
 
-use super::html::{ReportInput, SectionContent, Table, escape_markup};
+use super::html::{PageTable, ReportInput, SectionContent, escape_markup};
 
 /// Builds the Markdown summary: title, one settings line, then every table
 /// section as a pipe table and every notes section as a list. Charts and
@@ -41,7 +41,7 @@ fn cell(text: &str) -> String {
     inline(text).replace('\\', "\\\\").replace('|', "\\|")
 }
 
-fn pipe_table(table: &Table) -> String {
+fn pipe_table(table: &PageTable) -> String {
     let columns = table
         .rows
         .iter()
@@ -75,7 +75,7 @@ fn pipe_table(table: &Table) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::html::Section;
+    use super::super::html::PageSection;
     use super::*;
 
     #[test]
@@ -86,9 +86,9 @@ mod tests {
             seed: "7".into(),
             trials: "1".into(),
             version: "0.1.0".into(),
-            sections: vec![Section {
+            sections: vec![PageSection {
                 heading: "Summary".into(),
-                content: SectionContent::Table(Table {
+                content: SectionContent::Table(PageTable {
                     header: vec!["attack".into()],
                     rows: vec![vec!["<img src=x onerror=alert(1)>".into()]],
                     numeric_columns: vec![],
@@ -122,9 +122,9 @@ mod tests {
             trials: "1,000,000".into(),
             version: "0.1.0".into(),
             sections: vec![
-                Section {
+                PageSection {
                     heading: "Summary".into(),
-                    content: SectionContent::Table(Table {
+                    content: SectionContent::Table(PageTable {
                         header: vec!["attack".into(), "P(hit)".into()],
                         rows: vec![
                             vec!["a|b \\ c".into(), "0.95".into(), "extra".into()],
@@ -133,11 +133,11 @@ mod tests {
                         numeric_columns: vec![1],
                     }),
                 },
-                Section {
+                PageSection {
                     heading: "Chart".into(),
                     content: SectionContent::Svg("<svg/>".into()),
                 },
-                Section {
+                PageSection {
                     heading: "Notes".into(),
                     content: SectionContent::Notes(vec!["one\nline".into(), "two".into()]),
                 },

@@ -27,7 +27,7 @@ mod tests;
 
 pub use damage::{DamageChart, DamagePoint, TargetDamage, damage_chart};
 pub use heatmap::{HeatmapChart, heatmap_chart};
-pub use html::{ReportInput, Section, SectionContent, Table, report_html};
+pub use html::{PageSection, PageTable, ReportInput, SectionContent, report_html};
 pub use lines::{LineKind, LinesChart, Segment, lines_chart};
 pub use map::{BattleMap, Creature};
 pub use markdown::summary_markdown;

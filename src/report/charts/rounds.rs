@@ -48,11 +48,11 @@ pub fn down_dead_chart(data: &RoundsChart) -> Result<Chart, ChartError> {
 }
 
 /// Picks one measure (down or dead) from a round.
-type Pick = fn(&RoundPoint) -> Estimate;
+type Measure = fn(&RoundPoint) -> Estimate;
 
 /// Splits a target's points into runs of consecutive rounds, so a missing round
 /// breaks the line instead of being bridged.
-fn runs(points: &[RoundPoint], pick: Pick) -> Vec<Vec<(f64, Estimate)>> {
+fn runs(points: &[RoundPoint], pick: Measure) -> Vec<Vec<(f64, Estimate)>> {
     let mut sorted: Vec<&RoundPoint> = points.iter().collect();
     sorted.sort_by_key(|p| p.round);
     sorted.dedup_by_key(|p| p.round);
@@ -94,7 +94,7 @@ impl Figure for RoundsChart {
         let y = Axis::probability("probability");
 
         let panels = frame.plot.split_evenly((1, 2));
-        let measures: [(&str, Pick); 2] = [
+        let measures: [(&str, Measure); 2] = [
             ("P(down) by the end of the round", |p| p.down),
             ("P(dead) by the end of the round", |p| p.dead),
         ];

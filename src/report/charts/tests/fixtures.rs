@@ -238,16 +238,16 @@ pub(super) fn report_example(charts: &[(&str, &Chart)]) -> ReportInput {
         }
     }
     let mut sections = vec![
-        Section {
+        PageSection {
             heading: "Input file".into(),
             content: SectionContent::Preformatted(format!(
                 "title  = \"Ogre in the corridor\"\nsystem = \"pf1\"\nmap = \"\"\"\n{}\n\"\"\"",
                 MAP.join("\n")
             )),
         },
-        Section {
+        PageSection {
             heading: "Down and dead by round".into(),
-            content: SectionContent::Table(Table {
+            content: SectionContent::Table(PageTable {
                 header: vec![
                     "target".into(),
                     "round".into(),
@@ -258,9 +258,9 @@ pub(super) fn report_example(charts: &[(&str, &Chart)]) -> ReportInput {
                 numeric_columns: vec![1, 2, 3],
             }),
         },
-        Section {
+        PageSection {
             heading: "Summary (wide table)".into(),
-            content: SectionContent::Table(Table {
+            content: SectionContent::Table(PageTable {
                 header: [
                     "attacker",
                     "target",
@@ -321,7 +321,7 @@ pub(super) fn report_example(charts: &[(&str, &Chart)]) -> ReportInput {
             }),
         },
     ];
-    sections.extend(charts.iter().map(|(heading, chart)| Section {
+    sections.extend(charts.iter().map(|(heading, chart)| PageSection {
         heading: (*heading).into(),
         content: SectionContent::Svg(chart.svg.clone()),
     }));
