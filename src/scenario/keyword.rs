@@ -1,75 +1,15 @@
 //! Looking a written name up among the names it may be: the keys whose value is one of a
-//! fixed set of words (`action = "full"`, `size = "large"`), each with its name table here,
-//! and the names an experiment gives itself (combatant tokens, attack names). An unknown
-//! name is refused with what was expected and, when one is close, the likely name.
+//! fixed set of words (`action = "full"`, `save = "will"`; the scenario's name tables are
+//! here, the rules' own in [`crate::rules::Keyword`]), and the names an experiment gives
+//! itself (combatant tokens, attack names). An unknown name is refused with what was
+//! expected and, when one is close, the likely name.
 
 use toml::Spanned;
 
 use super::{Action, AreaShape, ArmorClass, AttackKind, Combatant, Evasion, SaveKind, Validator};
 use crate::attack::Portion;
 use crate::error::{InputError, did_you_mean};
-use crate::rules::{CoverLevel, SIZES, Size, SystemId};
-
-/// A key whose value is one of a fixed set of names.
-pub(super) trait Keyword: Copy {
-    /// What errors call the key: "unknown {WHAT} `…`".
-    const WHAT: &'static str;
-
-    /// Each name with the value it stands for, in the order errors list them.
-    fn table() -> Vec<(&'static str, Self)>;
-
-    /// What an error says the key expects: "a, b or c" unless the key says otherwise.
-    fn expected() -> String {
-        let names: Vec<&str> = Self::table().iter().map(|(name, _)| *name).collect();
-        match names.split_last() {
-            Some((last, [])) => last.to_string(),
-            Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
-            None => String::new(),
-        }
-    }
-}
-
-/// "one of a, b, c": how errors list the names of the keys the rules define.
-fn one_of<K: Keyword>() -> String {
-    let names: Vec<&str> = K::table().iter().map(|(name, _)| *name).collect();
-    format!("one of {}", names.join(", "))
-}
-
-impl Keyword for SystemId {
-    const WHAT: &'static str = "system";
-
-    fn table() -> Vec<(&'static str, Self)> {
-        SystemId::ALL.map(|s| (s.key(), s)).to_vec()
-    }
-
-    fn expected() -> String {
-        one_of::<Self>()
-    }
-}
-
-impl Keyword for Size {
-    const WHAT: &'static str = "size";
-
-    fn table() -> Vec<(&'static str, Self)> {
-        SIZES.map(|row| (row.key, row.size)).to_vec()
-    }
-
-    fn expected() -> String {
-        one_of::<Self>()
-    }
-}
-
-impl Keyword for CoverLevel {
-    const WHAT: &'static str = "cover";
-
-    fn table() -> Vec<(&'static str, Self)> {
-        CoverLevel::ALL.map(|c| (c.key(), c)).to_vec()
-    }
-
-    fn expected() -> String {
-        one_of::<Self>()
-    }
-}
+use crate::rules::Keyword;
 
 impl Keyword for Evasion {
     const WHAT: &'static str = "evasion";
@@ -151,20 +91,8 @@ impl Validator<'_> {
     /// the key expects and the nearest name.
     pub(super) fn keyword<K: Keyword>(&self, value: &Spanned<String>) -> Result<K, InputError> {
         let text = value.get_ref();
-        let table = K::table();
-        let found = table.iter().find(|(name, _)| name == text);
-        found.map(|&(_, v)| v).ok_or_else(|| {
-            let names = table.iter().map(|(name, _)| *name);
-            self.err(
-                value.span(),
-                format!(
-                    "unknown {} `{text}`: expected {}{}",
-                    K::WHAT,
-                    K::expected(),
-                    did_you_mean(text, names)
-                ),
-            )
-        })
+        K::from_name(text)
+            .map_err(|message| self.err(value.span(), message + &did_you_mean(text, K::names())))
     }
 
     /// A keyword key that may be left out: `default` then.
