@@ -8,6 +8,7 @@ pub mod conditions;
 mod d20modern;
 mod describe;
 pub mod injury;
+mod keyword;
 mod pf1;
 mod pf1_conditions;
 mod pf1_variant;
@@ -19,6 +20,7 @@ use std::str::FromStr;
 
 pub use conditions::{Condition, ConditionEffect, DexRule, combine, dex_adjustment};
 pub use injury::{DeathRule, Injury, MassiveDamageRule, PrecisionRule};
+pub use keyword::Keyword;
 pub use ranged::{RangeSense, RangedRule};
 
 /// A rule system an experiment can name with `system = "…"`.
@@ -57,20 +59,13 @@ impl SystemId {
             SystemId::Starfinder => &starfinder::STARFINDER,
         }
     }
-
-    pub fn keys() -> String {
-        Self::ALL.map(Self::key).join(", ")
-    }
 }
 
 impl FromStr for SystemId {
     type Err = String;
 
     fn from_str(text: &str) -> Result<Self, String> {
-        Self::ALL
-            .into_iter()
-            .find(|s| s.key() == text)
-            .ok_or_else(|| format!("unknown system `{text}`: expected one of {}", Self::keys()))
+        Self::from_name(text)
     }
 }
 
@@ -174,16 +169,7 @@ impl FromStr for Size {
     type Err = String;
 
     fn from_str(text: &str) -> Result<Self, String> {
-        SIZES
-            .iter()
-            .find(|r| r.key == text)
-            .map(|r| r.size)
-            .ok_or_else(|| {
-                format!(
-                    "unknown size `{text}`: expected one of {}",
-                    SIZES.map(|r| r.key).join(", ")
-                )
-            })
+        Self::from_name(text)
     }
 }
 
@@ -237,15 +223,7 @@ impl FromStr for CoverLevel {
     type Err = String;
 
     fn from_str(text: &str) -> Result<Self, String> {
-        Self::ALL
-            .into_iter()
-            .find(|c| c.key() == text)
-            .ok_or_else(|| {
-                format!(
-                    "unknown cover `{text}`: expected one of {}",
-                    Self::ALL.map(Self::key).join(", ")
-                )
-            })
+        Self::from_name(text)
     }
 }
 

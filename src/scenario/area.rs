@@ -5,7 +5,7 @@ use toml::Spanned;
 
 use super::raw::RawOptions;
 use super::{AttackKind, Validator};
-use crate::error::{InputError, did_you_mean};
+use crate::error::InputError;
 use crate::rules::{CoverLevel, RuleSet};
 
 /// Largest radius an area attack may give, in feet.
@@ -115,37 +115,25 @@ impl Validator<'_> {
                 ));
             }
         };
-        let shape = match shape {
-            None => AreaShape::Burst,
-            Some(s) => match s.get_ref().as_str() {
-                "burst" => AreaShape::Burst,
-                "spread" if !rules.spreads_round_corners => {
-                    return Err(self.err(
-                        s.span(),
-                        format!(
-                            "{} has no spread rule (its cover text judges every area from its point of origin): use `shape = \"burst\"`",
-                            rules.name
-                        ),
-                    ));
-                }
-                "spread" if radius.is_none() => {
-                    return Err(self.err(
-                        s.span(),
-                        "a spread needs `radius = …` (feet): it goes round corners only that far",
-                    ));
-                }
-                "spread" => AreaShape::Spread,
-                other => {
-                    return Err(self.err(
-                        s.span(),
-                        format!(
-                            "unknown shape `{other}`: expected burst or spread{}",
-                            did_you_mean(other, AreaShape::KEYS)
-                        ),
-                    ));
-                }
-            },
-        };
+        let written = shape.map(Spanned::span);
+        let shape = self.keyword_or(shape, AreaShape::Burst)?;
+        if let (AreaShape::Spread, Some(span)) = (shape, written) {
+            if !rules.spreads_round_corners {
+                return Err(self.err(
+                    span.clone(),
+                    format!(
+                        "{} has no spread rule (its cover text judges every area from its point of origin): use `shape = \"burst\"`",
+                        rules.name
+                    ),
+                ));
+            }
+            if radius.is_none() {
+                return Err(self.err(
+                    span,
+                    "a spread needs `radius = …` (feet): it goes round corners only that far",
+                ));
+            }
+        }
         Ok(AreaExtent { shape, radius })
     }
 }

@@ -8,6 +8,7 @@ use std::ops::Range;
 
 use toml::{Table, Value};
 
+use super::keyword::{attack_index, combatant_index};
 use super::{Combatant, Scenario, Validator};
 use crate::error::{InputError, did_you_mean};
 
@@ -109,31 +110,10 @@ fn parse_path(set: &str) -> Result<FieldPath<'_>, String> {
 
 /// The token and attack a path names must exist; suggests the nearest when they do not.
 fn path_names_exist(path: &FieldPath, combatants: &[Combatant]) -> Result<(), String> {
-    let Some(combatant) = combatants
-        .iter()
-        .find(|c| c.token.to_string() == path.token)
-    else {
-        let known: Vec<String> = combatants.iter().map(|c| c.token.to_string()).collect();
-        return Err(format!(
-            "no combatant has token `{}`; known tokens: {}{}",
-            path.token,
-            known.join(", "),
-            super::token_suggestion(path.token, combatants)
-        ));
-    };
+    let combatant = &combatants[combatant_index(path.token, combatants, "")?];
     match path.attack {
-        Some(name) if !combatant.attacks.iter().any(|a| a.name == name) => Err(format!(
-            "`{}` has no attack named `{name}`; its attacks: {}{}",
-            path.token,
-            combatant
-                .attacks
-                .iter()
-                .map(|a| format!("`{}`", a.name))
-                .collect::<Vec<_>>()
-                .join(", "),
-            did_you_mean(name, combatant.attacks.iter().map(|a| a.name.as_str()))
-        )),
-        _ => Ok(()),
+        Some(name) => attack_index(combatant, name, "").map(|_| ()),
+        None => Ok(()),
     }
 }
 

@@ -1,0 +1,136 @@
+//! Unit tests of the validator: a valid base experiment, and mistakes in it reported at
+//! their line and column.
+
+use super::*;
+
+const BASE: &str = r#"
+system = "pf1"
+map = """
+F..O
+"""
+[[combatant]]
+token = "F"
+ac = 18
+hp = 20
+[[combatant.attack]]
+name = "sword"
+bonus = [7, 2]
+damage = "1d8+3"
+crit = "19-20/x2"
+[[combatant]]
+token = "O"
+ac = 14
+hp = 30
+con = 12
+[[plan]]
+attacker = "F"
+target = "O"
+attack = "sword"
+action = "full"
+"#;
+
+/// Replaces `from` with `to` in the base experiment and returns the error text.
+fn error_of(from: &str, to: &str) -> String {
+    assert!(BASE.contains(from), "{from}");
+    Scenario::parse("t.toml", BASE.replacen(from, to, 1))
+        .unwrap_err()
+        .to_string()
+}
+
+#[test]
+fn base_is_valid() {
+    let s = Scenario::parse("t.toml", BASE).unwrap();
+    assert_eq!(s.combatants[0].attacks[0].bonus, vec![7, 2]);
+    assert_eq!(s.plan[0].action, Action::Full);
+    assert_eq!(s.combatants[1].con, Some(12));
+    assert_eq!(s.map, vec!["F..O"]);
+    assert_eq!(s.title, "t");
+}
+
+#[test]
+fn errors_name_line_and_column() {
+    let cases = [
+        (
+            "damage = \"1d8+3\"",
+            "damage = \"1d8*3\"",
+            "t.toml:13:14: bad damage",
+        ),
+        (
+            "crit = \"19-20/x2\"",
+            "crit = \"19-21\"",
+            "t.toml:14:12: bad crit",
+        ),
+        (
+            "ac = 18",
+            "ac = 18\narmour = 3",
+            "t.toml:9:1: unknown field `armour`",
+        ),
+        (
+            "hp = 30",
+            "hpp = 30",
+            "t.toml:18:1: unknown field `hpp`, expected one of `token`, `name`, `side`, `size`, `ac`, `eac`, `kac`, `dex`, `hp`, `con`, `fort`, `level`, `reflex`, `will`, `elevation`, `conditions`, `senses`, `immune_to_crits`, `concealment`, `precise_shot`, `immune_to_precision`, `dr`, `stamina`, `resolve`, `terrain`, `evasion`, `grappling_with`, `attack` (did you mean `hp`?)",
+        ),
+        (
+            "action = \"full\"",
+            "action = \"ful\"",
+            "t.toml:24:10: unknown action `ful`: expected single, full or coup-de-grace (did you mean `full`?)",
+        ),
+        (
+            "attack = \"sword\"",
+            "attack = \"swrod\"",
+            "t.toml:23:10: `F` has no attack named `swrod`; its attacks: `sword` (did you mean `sword`?)",
+        ),
+        (
+            "target = \"O\"",
+            "target = \"Q\"",
+            "t.toml:22:10: no combatant has token `Q`",
+        ),
+        (
+            "attack = \"sword\"",
+            "attack = \"axe\"",
+            "t.toml:23:10: `F` has no attack named `axe`",
+        ),
+        (
+            "F..O",
+            "F.XO",
+            "t.toml:4:3: map letter `X` has no combatant",
+        ),
+        (
+            "system = \"pf1\"",
+            "system = \"pf2\"",
+            "t.toml:2:10: unknown system `pf2`",
+        ),
+        (
+            "action = \"full\"",
+            "action = \"twice\"",
+            "t.toml:24:10: unknown action",
+        ),
+        (
+            "bonus = [7, 2]",
+            "bonus = \"7\"",
+            "t.toml:12:9: invalid type",
+        ),
+        ("con = 12", "con = 12\nhp = 3", "t.toml:20:1: duplicate key"),
+        (
+            "attack = \"sword\"",
+            "attack = \"sword\"\ncover = \"lots\"",
+            "t.toml:24:9: unknown cover",
+        ),
+    ];
+    for (from, to, expected) in cases {
+        let message = error_of(from, to);
+        assert!(
+            message.starts_with(expected),
+            "expected `{expected}`, got `{message}`"
+        );
+    }
+}
+
+#[test]
+fn combatants_must_stand_on_the_map() {
+    let message = error_of("F..O", "F...");
+    assert!(
+        message.starts_with("t.toml:16:9: combatant `O` is not on the map"),
+        "{message}"
+    );
+}
