@@ -9,7 +9,7 @@
 //! use d20odds::exact;
 //! use d20odds::plan::{LineAttack, LineDefence, Plan, Situation, Target};
 //! use d20odds::rules::SystemId;
-//! let mut plan = Plan::empty("demo", SystemId::Pf1, 0, 1, 1);
+//! let mut plan = Plan::empty("demo", SystemId::Pf1, 1);
 //! plan.targets.push(Target::new("rat".into(), Some(1), None));
 //! let attack = LineAttack::plain("A", "bite", true, vec![0], "1".parse().unwrap(), Default::default());
 //! let defence = LineDefence::plain(0, 11, false);
@@ -322,7 +322,7 @@ mod tests {
         con: Option<i64>,
         rounds: u32,
     ) -> Plan {
-        let mut plan = Plan::empty("t", SystemId::Pf1, 0, 1, rounds);
+        let mut plan = Plan::empty("t", SystemId::Pf1, rounds);
         plan.targets.push(Target::new("T".into(), Some(hp), con));
         let attack = LineAttack::plain(
             "A",
@@ -373,7 +373,7 @@ mod tests {
         immune: bool,
     ) -> Exact {
         let rules = system.rules();
-        let mut plan = Plan::empty("t", system, 0, 1, 1);
+        let mut plan = Plan::empty("t", system, 1);
         plan.targets.push(Target::new("T".into(), Some(hp), None));
         let mut attack = LineAttack::plain(
             "A",
@@ -424,7 +424,7 @@ mod tests {
         // 1/5 each round, and 3 kills it. Dead by round 1: 1/5; by round 2: 1 − (4/5)² =
         // 9/25; its damage is 3 or 0, never 6.
         let rules = SystemId::D20Modern.rules();
-        let mut plan = Plan::empty("t", SystemId::D20Modern, 0, 1, 2);
+        let mut plan = Plan::empty("t", SystemId::D20Modern, 2);
         plan.targets.push(Target::new("T".into(), Some(100), None));
         plan.targets.push(Target::new("C".into(), Some(3), None));
         let attack = LineAttack::plain(

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
-use crate::engine::{EngineConfig, count_where, simulate};
+use crate::engine::{EngineConfig, simulate};
 use crate::exact;
 use crate::map::Space;
 use crate::plan::Plan;
@@ -146,10 +146,8 @@ fn cell(scenario: &Scenario, token: usize, space: Space, seed: u64) -> Cell {
     let all_exact =
         exact.targets.iter().all(Result::is_ok) && exact.slots.iter().all(Option::is_some);
     let tally = (!all_exact).then(|| {
-        let mut short = plan.clone();
-        short.seed = seed;
-        let trials = plan.trials.min(SIMULATED_TRIALS);
-        simulate(&short, &EngineConfig::new(trials), &|_| ())
+        let trials = moved.trials.min(SIMULATED_TRIALS);
+        simulate(&plan, &EngineConfig::new(seed, trials), &|_| ())
     });
     // The plan's line index of each scenario line that could be made.
     let plan_lines: Vec<Option<usize>> = refusals
@@ -198,21 +196,17 @@ fn cell(scenario: &Scenario, token: usize, space: Space, seed: u64) -> Cell {
                     (mean(&hits), last.p_down, last.mean_damage)
                 }
                 Some(tally) => {
-                    let last = tally.rounds[t][tally.rounds[t].len() - 1];
-                    let n = tally.trials as f64;
+                    let last = tally.round(t, plan.rounds as usize - 1);
                     let hits: Vec<f64> = slots
                         .iter()
-                        .filter(|&&s| tally.attacks_made(s) > 0)
-                        .map(|&s| {
-                            let layout = plan.slots[s].profile.layout();
-                            count_where(&tally.outcomes[s], |o| layout.is_hit(o)) as f64
-                                / tally.attacks_made(s) as f64
-                        })
+                        .map(|&s| tally.slot(&plan, s))
+                        .filter(|attacks| attacks.made() > 0)
+                        .map(|attacks| attacks.hit().estimate().point)
                         .collect();
                     (
                         mean(&hits),
-                        last.down as f64 / n,
-                        last.damage_sum as f64 / n,
+                        last.down.estimate().point,
+                        last.damage.estimate().point,
                     )
                 }
             };

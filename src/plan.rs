@@ -24,8 +24,6 @@ use crate::verdict::{LineVerdict, line_verdict};
 pub struct Plan {
     pub title: String,
     pub system: SystemId,
-    pub seed: u64,
-    pub trials: u64,
     pub rounds: u32,
     pub targets: Vec<Target>,
     pub lines: Vec<Line>,
@@ -296,8 +294,6 @@ impl Plan {
         let mut plan = Plan {
             title: scenario.title.clone(),
             system: scenario.system,
-            seed: scenario.seed,
-            trials: scenario.trials,
             rounds: scenario.rounds,
             targets: Vec::new(),
             lines: Vec::new(),
@@ -323,12 +319,10 @@ impl Plan {
     }
 
     /// An empty plan to which lines are added one by one (the `attack` command).
-    pub fn empty(title: &str, system: SystemId, seed: u64, trials: u64, rounds: u32) -> Plan {
+    pub fn empty(title: &str, system: SystemId, rounds: u32) -> Plan {
         Plan {
             title: title.to_string(),
             system,
-            seed,
-            trials,
             rounds,
             targets: Vec::new(),
             lines: Vec::new(),
@@ -1151,7 +1145,7 @@ action = "full"
             } else {
                 defence.conditions = vec![condition];
             }
-            let mut plan = Plan::empty("t", system, 0, 1, 1);
+            let mut plan = Plan::empty("t", system, 1);
             plan.add_line(rules, attack, defence, Situation::default())
                 .unwrap();
             let profile = &plan.slots[0].profile;
@@ -1262,7 +1256,7 @@ action = "full"
             Default::default(),
         );
         attack.conditions = vec![rules.condition("prone").unwrap()];
-        let mut plan = Plan::empty("t", SystemId::Pf1, 0, 1, 1);
+        let mut plan = Plan::empty("t", SystemId::Pf1, 1);
         let err = plan
             .add_line(
                 rules,

@@ -2,7 +2,9 @@
 //! the benches and the crate docs share.
 //!
 //! [`prepare`] loads and validates a file as a run needs it (plan, every sweep point, the
-//! tally size, the [`Settings`]), with every error at file:line:col or at its flag;
+//! tally size, the [`Settings`], which become the engine's configuration: the seed and
+//! the trials live there, not in the plan), with every error at file:line:col or at its
+//! flag;
 //! [`Prepared::run`] simulates the plan and each sweep point, computes the exact figures
 //! and the heatmap, and returns the [`Results`], stopping early (and saying so) once the
 //! stop flag is set. Nothing here prints or draws: progress goes to a [`Progress`], notes
@@ -11,7 +13,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::engine::{EngineConfig, MAX_THREADS, SamplerKind, simulate_until, widest_half_width};
+use crate::engine::{EngineConfig, MAX_THREADS, SamplerKind, simulate_until};
 use crate::error::{Error, InputError};
 use crate::exact;
 use crate::experiment::Experiment;
@@ -39,19 +41,18 @@ pub struct Settings {
 }
 
 impl Settings {
-    /// Checks the settings, each refusal naming its flag, and applies trials and seed.
-    pub fn apply(&self, plan: &mut Plan) -> Result<(), InputError> {
-        if let Some(trials) = self.trials {
-            if !(1..=MAX_TRIALS).contains(&trials) {
-                return Err(InputError::flag(
-                    "--trials",
-                    format!("1 to {MAX_TRIALS} (10^12)"),
-                ));
-            }
-            plan.trials = trials;
-        }
-        if let Some(seed) = self.seed {
-            plan.seed = seed;
+    /// Checks the settings, each refusal naming its flag, and makes the engine's
+    /// configuration: the flags' trials and seed where given, else `seed` and `trials`
+    /// (the experiment's).
+    pub fn engine_config(&self, seed: u64, trials: u64) -> Result<EngineConfig, InputError> {
+        if self
+            .trials
+            .is_some_and(|trials| !(1..=MAX_TRIALS).contains(&trials))
+        {
+            return Err(InputError::flag(
+                "--trials",
+                format!("1 to {MAX_TRIALS} (10^12)"),
+            ));
         }
         if self
             .threads
@@ -65,7 +66,13 @@ impl Settings {
                 "a half-width between 0 and 0.5, e.g. 0.001",
             ));
         }
-        Ok(())
+        Ok(EngineConfig {
+            seed: self.seed.unwrap_or(seed),
+            trials: self.trials.unwrap_or(trials),
+            threads: self.threads,
+            sampler: self.sampler,
+            precision: self.precision,
+        })
     }
 }
 
@@ -109,16 +116,20 @@ impl Progress for Silent {
     fn finish(&self) {}
 }
 
-/// One experiment file, validated as a run needs it, with the settings applied, and the
-/// inputs its report shows.
+/// One experiment file, validated as a run needs it, the engine's configuration the
+/// settings make for it, and the inputs its report shows.
 #[derive(Debug, Clone)]
 pub struct Prepared {
     pub path: PathBuf,
     pub experiment: Experiment,
+    /// Seed and trials (the file's unless a flag overrides them), threads, sampler and
+    /// precision: every run of the plan and of its sweep points uses these.
+    pub config: EngineConfig,
     pub inputs: Inputs,
 }
 
-/// Reads and validates the experiment file at `path` and applies `settings`.
+/// Reads and validates the experiment file at `path` and makes its engine configuration
+/// from `settings`.
 pub fn prepare(path: &Path, settings: &Settings) -> Result<Prepared, Error> {
     Prepared::from_scenario(Scenario::load(path)?, settings)
 }
@@ -132,20 +143,23 @@ pub struct Finished {
 }
 
 impl Prepared {
-    /// Validates a loaded scenario and applies `settings`.
+    /// Validates a loaded scenario and makes its engine configuration from `settings`.
     pub fn from_scenario(scenario: Scenario, settings: &Settings) -> Result<Self, Error> {
         let path = scenario.source.path.clone();
-        let mut experiment = Experiment::validate(scenario)?;
-        settings.apply(&mut experiment.plan)?;
+        let experiment = Experiment::validate(scenario)?;
+        let config =
+            settings.engine_config(experiment.scenario.seed, experiment.scenario.trials)?;
         Ok(Self {
             path,
             inputs: Inputs::from_scenario(&experiment.scenario),
             experiment,
+            config,
         })
     }
 
     /// Simulates the plan and every sweep point (one [`Phase::Trials`]), then computes the
-    /// heatmap ([`Phase::Squares`]); once `stop` is set, the sweep points and heatmap
+    /// heatmap ([`Phase::Squares`]), all with [`Prepared::config`] (`settings` gives the
+    /// outputs the sweep's rows are kept for); once `stop` is set, the sweep points and heatmap
     /// squares not started are left out and the results are marked interrupted. A sweep
     /// point is planned when it runs and its summary rows are streamed to disk, so memory
     /// does not grow with the number of points.
@@ -162,15 +176,15 @@ impl Prepared {
         } = &self.experiment;
         progress.start(
             Phase::Trials,
-            plan.trials.saturating_mul(1 + *sweep_points as u64),
+            self.config.trials.saturating_mul(1 + *sweep_points as u64),
         );
         let mut notes = Vec::new();
         let mut done = 0;
         let mut simulate_one = |plan: &Plan| {
             let (results, note) =
-                simulate(plan, settings, &|n| progress.advance_to(done + n), stop);
+                simulate(plan, &self.config, &|n| progress.advance_to(done + n), stop);
             notes.extend(note);
-            done += plan.trials;
+            done += self.config.trials;
             results
         };
         let mut results = simulate_one(plan);
@@ -180,8 +194,7 @@ impl Prepared {
                 if stop.load(Ordering::Relaxed) {
                     break;
                 }
-                let (assignments, mut point) = self.experiment.sweep_point(index)?;
-                settings.apply(&mut point)?;
+                let (assignments, point) = self.experiment.sweep_point(index)?;
                 sweep.push(&assignments, &simulate_one(&point).summary)?;
             }
             results.sweep = sweep.finish()?;
@@ -189,7 +202,12 @@ impl Prepared {
         progress.finish();
         if !stop.load(Ordering::Relaxed) {
             progress.start(Phase::Squares, heatmap_squares(scenario));
-            results.heatmap = heatmap_table(scenario, plan.seed, &|n| progress.advance_to(n), stop);
+            results.heatmap = heatmap_table(
+                scenario,
+                self.config.seed,
+                &|n| progress.advance_to(n),
+                stop,
+            );
             progress.finish();
         }
         results.interrupted = stop.load(Ordering::Relaxed);
@@ -197,31 +215,25 @@ impl Prepared {
     }
 }
 
-/// Simulates `plan` under `settings` and computes its exact figures: the results, and a
-/// note when `settings.precision` was not reached within the trials allowed.
+/// Simulates `plan` under `config` and computes its exact figures: the results, and a
+/// note when `config.precision` was not reached within the trials allowed.
 pub fn simulate(
     plan: &Plan,
-    settings: &Settings,
+    config: &EngineConfig,
     progress: &(dyn Fn(u64) + Sync),
     stop: &AtomicBool,
 ) -> (Results, Option<String>) {
-    let config = EngineConfig {
-        trials: plan.trials,
-        threads: settings.threads,
-        sampler: settings.sampler,
-        precision: settings.precision,
-    };
-    let tally = simulate_until(plan, &config, progress, stop);
-    let note = settings
+    let tally = simulate_until(plan, config, progress, stop);
+    let note = config
         .precision
         .filter(|_| !stop.load(Ordering::Relaxed))
         .and_then(|precision| {
-            let widest = widest_half_width(plan, &tally);
+            let widest = tally.widest_half_width(plan);
             (widest > precision).then(|| format!(
                 "--precision {precision} not reached: after {} trials (--trials) the widest 95% half-width is {widest:.5}",
-                tally.trials
+                tally.trials()
             ))
         });
     let exact = exact::compute(plan);
-    (Results::new(plan, &tally, &exact), note)
+    (Results::new(plan, config.seed, &tally, &exact), note)
 }

@@ -372,13 +372,7 @@ fn run_attack(args: &AttackArgs, stop: &AtomicBool) -> Result<(), Error> {
         )
         .into());
     }
-    let mut plan = Plan::empty(
-        "attack",
-        system,
-        0,
-        d20odds::scenario::DEFAULT_TRIALS,
-        args.rounds,
-    );
+    let mut plan = Plan::empty("attack", system, args.rounds);
     let vitals = Vitals {
         hp: args.hp,
         con: args.con,
@@ -409,10 +403,10 @@ fn run_attack(args: &AttackArgs, stop: &AtomicBool) -> Result<(), Error> {
     )
     .map_err(|m| InputError::flag("--cover", m))?;
     let settings = args.sim.settings(Formats::default());
-    settings.apply(&mut plan)?;
+    let config = settings.engine_config(0, d20odds::scenario::DEFAULT_TRIALS)?;
     check_tally_size(&plan).map_err(|(_, why)| InputError::flag("--damage", why))?;
-    let bar = progress::PhaseBar::new(plan.trials, "trials", args.sim.quiet);
-    let (mut results, note) = run::simulate(&plan, &settings, &|n| bar.set(n), stop);
+    let bar = progress::PhaseBar::new(config.trials, "trials", args.sim.quiet);
+    let (mut results, note) = run::simulate(&plan, &config, &|n| bar.set(n), stop);
     print_notes(note.as_slice());
     bar.finish();
     results.interrupted = stop.load(Ordering::Relaxed);

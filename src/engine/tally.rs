@@ -1,33 +1,146 @@
-//! Integer counters of a batch of trials. Tallies of disjoint blocks merge by addition,
-//! so the result is the same whichever thread ran which block.
+//! Integer counters of a batch of trials, and the one place they become figures. Tallies
+//! of disjoint blocks merge by addition, so the result is the same whichever thread ran
+//! which block. Outside the engine the counters are read only through [`Tally`]'s methods,
+//! as a [`Proportion`] or a [`MeanSample`] that [`Estimate`] turns into an interval.
 
+use crate::attack::OutcomeLayout;
 use crate::plan::Plan;
+use crate::stats::Estimate;
+
+/// How often something happened, out of how many chances.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Proportion {
+    pub successes: u64,
+    pub trials: u64,
+}
+
+impl Proportion {
+    /// The proportion with its 95% interval.
+    pub fn estimate(self) -> Estimate {
+        Estimate::proportion(self.successes, self.trials)
+    }
+}
+
+/// A quantity summed, and summed squared, over `n` samples.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MeanSample {
+    pub sum: u128,
+    pub squares: u128,
+    pub n: u64,
+}
+
+impl MeanSample {
+    /// The mean with its 95% interval.
+    pub fn estimate(self) -> Estimate {
+        Estimate::mean(self.sum, self.squares, self.n)
+    }
+}
+
+/// One target by the end of one round, over every trial.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RoundFigures {
+    pub down: Proportion,
+    pub dead: Proportion,
+    /// Damage taken so far.
+    pub damage: MeanSample,
+}
+
+/// One slot's attacks made, read through its outcome layout: every figure is per attack
+/// made, not per trial (a dead target is not attacked again).
+#[derive(Debug, Clone, Copy)]
+pub struct SlotFigures<'a> {
+    counts: &'a [u64],
+    layout: OutcomeLayout,
+    made: u64,
+}
+
+impl SlotFigures<'_> {
+    /// Attacks the slot made.
+    pub fn made(&self) -> u64 {
+        self.made
+    }
+
+    /// Attacks that hit the target (crits included).
+    pub fn hit(&self) -> Proportion {
+        self.share(|o| self.layout.is_hit(o))
+    }
+
+    /// Attacks that were critical hits.
+    pub fn crit(&self) -> Proportion {
+        self.share(|o| self.layout.is_crit(o))
+    }
+
+    /// Attacks that struck the creature giving cover instead (d20 Modern).
+    pub fn struck(&self) -> Proportion {
+        self.share(|o| self.layout.struck(o))
+    }
+
+    /// Damage dealt to the target.
+    pub fn damage(&self) -> MeanSample {
+        self.sample(|o| self.layout.damage(o))
+    }
+
+    /// Damage dealt to the creature struck instead.
+    pub fn struck_damage(&self) -> MeanSample {
+        self.sample(|o| self.layout.struck_damage(o))
+    }
+
+    fn share(&self, keep: impl Fn(usize) -> bool) -> Proportion {
+        let successes = self
+            .counts
+            .iter()
+            .enumerate()
+            .filter(|&(o, _)| keep(o))
+            .map(|(_, c)| c)
+            .sum();
+        Proportion {
+            successes,
+            trials: self.made,
+        }
+    }
+
+    fn sample(&self, damage: impl Fn(usize) -> i64) -> MeanSample {
+        let (sum, squares) =
+            self.counts
+                .iter()
+                .enumerate()
+                .fold((0u128, 0u128), |(s, q), (o, &c)| {
+                    let d = damage(o) as u128;
+                    (s + u128::from(c) * d, q + u128::from(c) * d * d)
+                });
+        MeanSample {
+            sum,
+            squares,
+            n: self.made,
+        }
+    }
+}
 
 /// Per target and round: trials in which the target was down / dead by the end of the
 /// round, and the sums of damage taken so far.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct RoundTally {
-    pub down: u64,
-    pub dead: u64,
-    pub damage_sum: u128,
-    pub damage_squares: u128,
+pub(super) struct RoundTally {
+    pub(super) down: u64,
+    pub(super) dead: u64,
+    pub(super) damage_sum: u128,
+    pub(super) damage_squares: u128,
 }
 
-/// Everything counted over some trials.
+/// Everything counted over some trials of a plan. Only the engine writes the counters.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Tally {
-    pub trials: u64,
+    pub(super) trials: u64,
     /// Per slot: how often each outcome index occurred (attacks made, by outcome).
-    pub outcomes: Vec<Vec<u64>>,
+    pub(super) outcomes: Vec<Vec<u64>>,
     /// Per target: one entry per round.
-    pub rounds: Vec<Vec<RoundTally>>,
+    pub(super) rounds: Vec<Vec<RoundTally>>,
     /// Per target: how many trials ended with each total of damage taken.
-    pub damage: Vec<Vec<u64>>,
+    pub(super) damage: Vec<Vec<u64>>,
 }
 
 impl Tally {
     /// An empty tally shaped for a plan.
-    pub fn zero(plan: &Plan) -> Self {
+    pub(super) fn zero(plan: &Plan) -> Self {
         let damage = (0..plan.targets.len())
             .map(|t| vec![0; max_damage_taken(plan, t) as usize + 1])
             .collect();
@@ -44,7 +157,7 @@ impl Tally {
     }
 
     /// Adds another tally of the same plan.
-    pub fn merge(mut self, other: Tally) -> Tally {
+    pub(super) fn merge(mut self, other: Tally) -> Tally {
         self.trials += other.trials;
         add_all(&mut self.outcomes, &other.outcomes);
         add_all(&mut self.damage, &other.damage);
@@ -59,12 +172,72 @@ impl Tally {
         self
     }
 
-    /// Attacks made by a slot.
-    pub fn attacks_made(&self, slot: usize) -> u64 {
-        self.outcomes[slot].iter().sum()
+    /// Trials counted (fewer than asked when `--precision` or a stop ended the run).
+    pub fn trials(&self) -> u64 {
+        self.trials
+    }
+
+    /// The attacks of `plan`'s slot `slot` (this tally's plan).
+    pub fn slot(&self, plan: &Plan, slot: usize) -> SlotFigures<'_> {
+        let counts = &self.outcomes[slot];
+        SlotFigures {
+            counts,
+            layout: plan.slots[slot].profile.layout(),
+            made: counts.iter().sum(),
+        }
+    }
+
+    /// Target `target` by the end of round `round` (both from 0).
+    pub fn round(&self, target: usize, round: usize) -> RoundFigures {
+        let r = self.rounds[target][round];
+        let of_trials = |successes| Proportion {
+            successes,
+            trials: self.trials,
+        };
+        RoundFigures {
+            down: of_trials(r.down),
+            dead: of_trials(r.dead),
+            damage: MeanSample {
+                sum: r.damage_sum,
+                squares: r.damage_squares,
+                n: self.trials,
+            },
+        }
+    }
+
+    /// For each total of damage from 0 up to the most `target` can take: the trials that
+    /// ended with exactly that total.
+    pub fn damage_taken(&self, target: usize) -> impl ExactSizeIterator<Item = Proportion> + '_ {
+        self.damage[target].iter().map(|&successes| Proportion {
+            successes,
+            trials: self.trials,
+        })
+    }
+
+    /// The widest 95% half-width among the probabilities a report shows: what
+    /// `--precision` stops on.
+    pub fn widest_half_width(&self, plan: &Plan) -> f64 {
+        let mut widest: f64 = 0.0;
+        for slot in 0..plan.slots.len() {
+            let attacks = self.slot(plan, slot);
+            widest = widest
+                .max(attacks.hit().estimate().half_width())
+                .max(attacks.crit().estimate().half_width());
+        }
+        for (t, target) in plan.targets.iter().enumerate() {
+            if target.down_at.is_none() {
+                continue;
+            }
+            for round in 0..plan.rounds as usize {
+                let figures = self.round(t, round);
+                widest = widest
+                    .max(figures.down.estimate().half_width())
+                    .max(figures.dead.estimate().half_width());
+            }
+        }
+        widest
     }
 }
-
 fn add_all(into: &mut [Vec<u64>], from: &[Vec<u64>]) {
     for (a, b) in into.iter_mut().zip(from) {
         for (x, y) in a.iter_mut().zip(b) {

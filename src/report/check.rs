@@ -100,7 +100,7 @@ fn explain(scenario: &Scenario, index: usize) -> Explained {
     if !overridden.is_empty() {
         text += &format!("  overridden by the plan: {}\n", overridden.join(", "));
     }
-    let mut plan = Plan::empty(&scenario.title, scenario.system, 0, 1, scenario.rounds);
+    let mut plan = Plan::empty(&scenario.title, scenario.system, scenario.rounds);
     let result = line_parts(scenario, line, 0, &mut |_| 0)
         .map_err(|e| e.message)
         .and_then(|(a, d, s)| plan.add_line(rules, a, d, s));

@@ -8,7 +8,7 @@ use crate::error::Error;
 
 use super::sweep::SweepRows;
 use super::table::Table;
-use crate::engine::{Tally, count_where};
+use crate::engine::Tally;
 use crate::exact::Exact;
 use crate::plan::Plan;
 use crate::stats::Estimate;
@@ -38,7 +38,8 @@ pub struct Results {
 }
 
 impl Results {
-    pub fn new(plan: &Plan, tally: &Tally, exact: &Exact) -> Self {
+    /// The results of `tally`, a run of `plan` from `seed`, beside the exact figures.
+    pub fn new(plan: &Plan, seed: u64, tally: &Tally, exact: &Exact) -> Self {
         let exact_notes = plan
             .targets
             .iter()
@@ -52,8 +53,8 @@ impl Results {
         Self {
             title: plan.title.clone(),
             system: plan.system.key().to_string(),
-            seed: plan.seed,
-            trials: tally.trials,
+            seed,
+            trials: tally.trials(),
             summary: summary_table(plan, tally, exact),
             rounds: rounds_table(plan, tally, exact),
             damage: damage_table(plan, tally, exact),
@@ -197,24 +198,11 @@ fn summary_table(plan: &Plan, tally: &Tally, exact: &Exact) -> Table {
         "miss_chance",
         slots.iter().map(|s| i64::from(s.profile.miss_chance)),
     );
-    t.int("trials", (0..n).map(|i| tally.attacks_made(i) as i64));
-    let mut hits = Vec::new();
-    let mut crits = Vec::new();
-    let mut means = Vec::new();
-    for (i, slot) in slots.iter().enumerate() {
-        let layout = slot.profile.layout();
-        let counts = &tally.outcomes[i];
-        let made = tally.attacks_made(i);
-        hits.push(Estimate::proportion(
-            count_where(counts, |o| layout.is_hit(o)),
-            made,
-        ));
-        crits.push(Estimate::proportion(
-            count_where(counts, |o| layout.is_crit(o)),
-            made,
-        ));
-        means.push(mean_damage(counts, made, |o| layout.damage(o)));
-    }
+    let attacks: Vec<_> = (0..n).map(|i| tally.slot(plan, i)).collect();
+    t.int("trials", attacks.iter().map(|a| a.made() as i64));
+    let hits: Vec<_> = attacks.iter().map(|a| a.hit().estimate()).collect();
+    let crits: Vec<_> = attacks.iter().map(|a| a.crit().estimate()).collect();
+    let means: Vec<_> = attacks.iter().map(|a| a.damage().estimate()).collect();
     estimate_columns(&mut t, ["p_hit", "p_hit_lo", "p_hit_hi"], &hits);
     estimate_columns(&mut t, ["p_crit", "p_crit_lo", "p_crit_hi"], &crits);
     estimate_columns(
@@ -254,18 +242,6 @@ fn summary_table(plan: &Plan, tally: &Tally, exact: &Exact) -> Table {
     t
 }
 
-/// The mean damage per attack made, from outcome counts and each outcome's damage.
-fn mean_damage(counts: &[u64], made: u64, damage: impl Fn(usize) -> i64) -> Estimate {
-    let (sum, squares) = counts
-        .iter()
-        .enumerate()
-        .fold((0u128, 0u128), |(s, q), (o, &c)| {
-            let d = damage(o) as u128;
-            (s + u128::from(c) * d, q + u128::from(c) * d * d)
-        });
-    Estimate::mean(sum, squares, made)
-}
-
 /// d20 Modern striking the cover: which creature gives the soft cover, how often it is
 /// hit instead of the target, and the damage it takes per attack.
 fn cover_struck_columns(t: &mut Table, plan: &Plan, tally: &Tally, exact: &Exact) {
@@ -277,18 +253,12 @@ fn cover_struck_columns(t: &mut Table, plan: &Plan, tally: &Tally, exact: &Exact
                 .map_or(String::new(), |c| plan.targets[c].label.clone())
         }),
     );
-    let mut struck = Vec::new();
-    let mut means = Vec::new();
-    for (i, slot) in slots.iter().enumerate() {
-        let layout = slot.profile.layout();
-        let counts = &tally.outcomes[i];
-        let made = tally.attacks_made(i);
-        struck.push(Estimate::proportion(
-            count_where(counts, |o| layout.struck(o)),
-            made,
-        ));
-        means.push(mean_damage(counts, made, |o| layout.struck_damage(o)));
-    }
+    let attacks: Vec<_> = (0..slots.len()).map(|i| tally.slot(plan, i)).collect();
+    let struck: Vec<_> = attacks.iter().map(|a| a.struck().estimate()).collect();
+    let means: Vec<_> = attacks
+        .iter()
+        .map(|a| a.struck_damage().estimate())
+        .collect();
     estimate_columns(
         t,
         ["p_cover_hit", "p_cover_hit_lo", "p_cover_hit_hi"],
@@ -322,7 +292,7 @@ fn rounds_table(plan: &Plan, tally: &Tally, exact: &Exact) -> Table {
         })
         .flat_map(|target| (0..plan.rounds as usize).map(move |round| (target, round)))
         .collect();
-    let counts = |&(target, round): &(usize, usize)| &tally.rounds[target][round];
+    let counted = |&(target, round): &(usize, usize)| tally.round(target, round);
     let exact_round = |&(target, round): &(usize, usize)| {
         exact.targets[target].as_ref().ok().map(|e| e.rounds[round])
     };
@@ -332,18 +302,9 @@ fn rounds_table(plan: &Plan, tally: &Tally, exact: &Exact) -> Table {
             .map(|&(target, _)| plan.targets[target].label.clone()),
     );
     t.int("round", rows.iter().map(|&(_, round)| round as i64 + 1));
-    let downs: Vec<_> = rows
-        .iter()
-        .map(|r| Estimate::proportion(counts(r).down, tally.trials))
-        .collect();
-    let deads: Vec<_> = rows
-        .iter()
-        .map(|r| Estimate::proportion(counts(r).dead, tally.trials))
-        .collect();
-    let means: Vec<_> = rows
-        .iter()
-        .map(|r| Estimate::mean(counts(r).damage_sum, counts(r).damage_squares, tally.trials))
-        .collect();
+    let downs: Vec<_> = rows.iter().map(|r| counted(r).down.estimate()).collect();
+    let deads: Vec<_> = rows.iter().map(|r| counted(r).dead.estimate()).collect();
+    let means: Vec<_> = rows.iter().map(|r| counted(r).damage.estimate()).collect();
     estimate_columns(&mut t, ["p_down", "p_down_lo", "p_down_hi"], &downs);
     estimate_columns(&mut t, ["p_dead", "p_dead_lo", "p_dead_hi"], &deads);
     estimate_columns(
@@ -369,12 +330,14 @@ fn rounds_table(plan: &Plan, tally: &Tally, exact: &Exact) -> Table {
 fn damage_table(plan: &Plan, tally: &Tally, exact: &Exact) -> Table {
     let mut t = Table::new("damage");
     let mut rows: Vec<(usize, usize)> = Vec::new();
-    for (target, counts) in tally.damage.iter().enumerate() {
+    let mut estimates = Vec::new();
+    for target in 0..plan.targets.len() {
         let exact_probs = exact.targets[target].as_ref().ok().map(|e| &e.damage);
-        for (damage, &count) in counts.iter().enumerate() {
+        for (damage, taken) in tally.damage_taken(target).enumerate() {
             let possible = exact_probs.is_some_and(|p| p.get(damage).is_some_and(|&p| p > 0.0));
-            if count > 0 || possible {
+            if taken.successes > 0 || possible {
                 rows.push((target, damage));
+                estimates.push(taken.estimate());
             }
         }
     }
@@ -384,10 +347,6 @@ fn damage_table(plan: &Plan, tally: &Tally, exact: &Exact) -> Table {
             .ok()
             .map(|e| e.damage[damage])
     };
-    let estimates: Vec<_> = rows
-        .iter()
-        .map(|&(target, damage)| Estimate::proportion(tally.damage[target][damage], tally.trials))
-        .collect();
     t.text(
         "target",
         rows.iter()

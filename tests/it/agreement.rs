@@ -7,7 +7,7 @@
 
 use d20odds::attack::{Portion, Resolution, SquareGuess};
 use d20odds::damage::massive_check;
-use d20odds::engine::{EngineConfig, SamplerKind, Tally, count_where, simulate};
+use d20odds::engine::{EngineConfig, MeanSample, Proportion, SamplerKind, Tally, simulate};
 use d20odds::exact::{self, Exact};
 use d20odds::injury::Vitals;
 use d20odds::plan::{Covering, Grappler, LineAttack, LineDefence, Plan, Situation, Target};
@@ -43,7 +43,7 @@ fn generated_plan(rng: &mut Pcg64Mcg, seed: u64) -> Plan {
     let system = SystemId::ALL[seed as usize % SystemId::ALL.len()];
     let rules = system.rules();
     let starfinder = system == SystemId::Starfinder;
-    let mut plan = Plan::empty("generated", system, seed, TRIALS, rounds);
+    let mut plan = Plan::empty("generated", system, rounds);
     let targets = if grapple_shot {
         2
     } else {
@@ -250,13 +250,8 @@ fn add_damage_terms(
 const MIN_VARIANCE_COUNT: f64 = 25.0;
 
 /// Adds a proportion's z-score where it is meaningful (see the module comment).
-fn push_proportion(
-    out: &mut Vec<(String, f64)>,
-    what: String,
-    successes: u64,
-    trials: u64,
-    p: f64,
-) {
+fn push_proportion(out: &mut Vec<(String, f64)>, what: String, counted: Proportion, p: f64) {
+    let Proportion { successes, trials } = counted;
     let certain = p == 0.0 || p == 1.0;
     if certain || trials as f64 * p * (1.0 - p) >= MIN_VARIANCE_COUNT {
         out.push((what, proportion_z(successes, trials, p)));
@@ -272,96 +267,72 @@ fn z_scores(plan: &Plan, tally: &Tally, exact: &Exact) -> Vec<(String, f64)> {
     let mut out = Vec::new();
     for (i, slot) in plan.slots.iter().enumerate() {
         let e = exact.slots[i].expect("small plans are computed exactly");
-        let layout = slot.profile.layout();
-        let counts = &tally.outcomes[i];
-        let made = tally.attacks_made(i);
-        if made < MIN_ATTACKS_FOR_Z {
+        let attacks = tally.slot(plan, i);
+        if attacks.made() < MIN_ATTACKS_FOR_Z {
             // (Nearly) every trial killed the target before this attack (a sure coup de
             // grace): too few attacks for a normal approximation, and the target's p_dead
             // below says so.
             continue;
         }
-        let hits = count_where(counts, |o| layout.is_hit(o));
-        let crits = count_where(counts, |o| layout.is_crit(o));
-        let (sum, squares) = counts
-            .iter()
-            .enumerate()
-            .fold((0u128, 0u128), |(s, q), (o, &c)| {
-                let d = layout.damage(o) as u128;
-                (s + u128::from(c) * d, q + u128::from(c) * d * d)
-            });
-        push_proportion(&mut out, format!("slot {i} p_hit"), hits, made, e.p_hit);
-        push_proportion(&mut out, format!("slot {i} p_crit"), crits, made, e.p_crit);
+        push_proportion(&mut out, format!("slot {i} p_hit"), attacks.hit(), e.p_hit);
+        push_proportion(
+            &mut out,
+            format!("slot {i} p_crit"),
+            attacks.crit(),
+            e.p_crit,
+        );
         out.push((
             format!("slot {i} mean"),
-            mean_z(sum, squares, made, e.mean_damage),
+            sample_z(attacks.damage(), e.mean_damage),
         ));
-        if layout.can_strike() {
-            let struck = count_where(counts, |o| layout.struck(o));
-            let (sum, squares) =
-                counts
-                    .iter()
-                    .enumerate()
-                    .fold((0u128, 0u128), |(s, q), (o, &c)| {
-                        let d = layout.struck_damage(o) as u128;
-                        (s + u128::from(c) * d, q + u128::from(c) * d * d)
-                    });
+        if slot.profile.layout().can_strike() {
             push_proportion(
                 &mut out,
                 format!("slot {i} p_struck"),
-                struck,
-                made,
+                attacks.struck(),
                 e.p_struck,
             );
             out.push((
                 format!("slot {i} struck mean"),
-                mean_z(sum, squares, made, e.mean_struck_damage),
+                sample_z(attacks.struck_damage(), e.mean_struck_damage),
             ));
         }
     }
-    for (t, rounds) in tally.rounds.iter().enumerate() {
+    for t in 0..plan.targets.len() {
         let e = exact.targets[t]
             .as_ref()
             .expect("small plans are computed exactly");
-        for (r, counts) in rounds.iter().enumerate() {
+        for r in 0..plan.rounds as usize {
             let x = e.rounds[r];
-            let n = tally.trials;
+            let counted = tally.round(t, r);
             push_proportion(
                 &mut out,
                 format!("T{t} r{r} p_down"),
-                counts.down,
-                n,
+                counted.down,
                 x.p_down,
             );
             push_proportion(
                 &mut out,
                 format!("T{t} r{r} p_dead"),
-                counts.dead,
-                n,
+                counted.dead,
                 x.p_dead,
             );
             out.push((
                 format!("T{t} r{r} mean"),
-                mean_z(
-                    counts.damage_sum,
-                    counts.damage_squares,
-                    tally.trials,
-                    x.mean_damage,
-                ),
+                sample_z(counted.damage, x.mean_damage),
             ));
         }
-        let hist = &tally.damage[t];
+        let hist: Vec<Proportion> = tally.damage_taken(t).collect();
         for (d, &p) in e.damage.iter().enumerate() {
-            push_proportion(
-                &mut out,
-                format!("T{t} damage={d}"),
-                hist[d],
-                tally.trials,
-                p,
-            );
+            push_proportion(&mut out, format!("T{t} damage={d}"), hist[d], p);
         }
     }
     out
+}
+
+/// How many standard errors a sampled mean lies from an exact mean.
+fn sample_z(sample: MeanSample, exact: f64) -> f64 {
+    mean_z(sample.sum, sample.squares, sample.n, exact)
 }
 
 fn check_agreement(sampler: SamplerKind) {
@@ -386,7 +357,7 @@ fn check_agreement(sampler: SamplerKind) {
             .count();
         let config = EngineConfig {
             sampler,
-            ..EngineConfig::new(plan.trials)
+            ..EngineConfig::new(case, TRIALS)
         };
         let tally = simulate(&plan, &config, &|_| ());
         let exact = exact::compute(&plan);
@@ -424,11 +395,11 @@ fn a_wrong_exact_value_is_caught() {
     let (plan, tally, mut exact, slot) = (0..)
         .find_map(|seed| {
             let plan = generated_plan(&mut rng, seed);
-            let tally = simulate(&plan, &EngineConfig::new(plan.trials), &|_| ());
+            let tally = simulate(&plan, &EngineConfig::new(seed, TRIALS), &|_| ());
             let exact = exact::compute(&plan);
             let slot = (0..plan.slots.len()).find(|&i| {
                 let p = exact.slots[i].unwrap().p_hit;
-                (0.05..0.95).contains(&p) && tally.attacks_made(i) >= MIN_ATTACKS_FOR_Z
+                (0.05..0.95).contains(&p) && tally.slot(&plan, i).made() >= MIN_ATTACKS_FOR_Z
             })?;
             Some((plan, tally, exact, slot))
         })

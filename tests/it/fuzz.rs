@@ -47,21 +47,20 @@ fn loader(text: &str) -> String {
         return kind_of(&e.message);
     }
     let _ = d20odds::report::check(&scenario);
-    let mut plan = match Plan::from_scenario(&scenario) {
+    let plan = match Plan::from_scenario(&scenario) {
         Ok(p) => p,
         Err(e) => return kind_of(&e.message),
     };
     if let Err((_, why)) = check_tally_size(&plan) {
         return kind_of(&why);
     }
-    plan.trials = 64;
     for sampler in [SamplerKind::Table, SamplerKind::Dice] {
         let config = EngineConfig {
             sampler,
-            ..EngineConfig::new(plan.trials)
+            ..EngineConfig::new(scenario.seed, 64)
         };
         let tally = simulate(&plan, &config, &|_| ());
-        assert_eq!(tally.trials, 64);
+        assert_eq!(tally.trials(), 64);
         let exact_work: i64 = (0..plan.targets.len())
             .map(|t| max_damage_taken(&plan, t).saturating_mul(plan.slots.len() as i64))
             .sum();
@@ -73,7 +72,7 @@ fn loader(text: &str) -> String {
                 targets: vec![Err("skipped by the fuzzer".into()); plan.targets.len()],
             }
         };
-        let results = Results::new(&plan, &tally, &exact);
+        let results = Results::new(&plan, config.seed, &tally, &exact);
         let _ = summary_text(&results);
         let _ = results.json();
     }

@@ -4,7 +4,7 @@
 //! fraction in the exact engine (to rounding) and lie within 5 standard errors of it in a
 //! seeded Monte Carlo run.
 
-use d20odds::engine::{EngineConfig, Tally, count_where, simulate};
+use d20odds::engine::{EngineConfig, Proportion, Tally, simulate};
 use d20odds::exact::{self, Exact};
 use d20odds::plan::Plan;
 use d20odds::scenario::Scenario;
@@ -41,43 +41,26 @@ use Figure::*;
 
 /// The exact value and the Monte Carlo z-score of one figure.
 fn measure(plan: &Plan, tally: &Tally, exact: &Exact, figure: Figure) -> (f64, f64) {
-    let slot = |i: usize| {
-        let layout = plan.slots[i].profile.layout();
-        let counts = &tally.outcomes[i];
-        (
-            layout,
-            counts,
-            tally.attacks_made(i),
-            exact.slots[i].unwrap(),
-        )
-    };
+    let slot = |i: usize| (tally.slot(plan, i), exact.slots[i].unwrap());
+    let z = |counted: Proportion, e: f64| proportion_z(counted.successes, counted.trials, e);
     match figure {
         Hit(i) => {
-            let (layout, counts, made, e) = slot(i);
-            let z = proportion_z(count_where(counts, |o| layout.is_hit(o)), made, e.p_hit);
-            (e.p_hit, z)
+            let (attacks, e) = slot(i);
+            (e.p_hit, z(attacks.hit(), e.p_hit))
         }
         Crit(i) => {
-            let (layout, counts, made, e) = slot(i);
-            let z = proportion_z(count_where(counts, |o| layout.is_crit(o)), made, e.p_crit);
-            (e.p_crit, z)
+            let (attacks, e) = slot(i);
+            (e.p_crit, z(attacks.crit(), e.p_crit))
         }
         Struck(i) => {
-            let (layout, counts, made, e) = slot(i);
-            let z = proportion_z(count_where(counts, |o| layout.struck(o)), made, e.p_struck);
-            (e.p_struck, z)
+            let (attacks, e) = slot(i);
+            (e.p_struck, z(attacks.struck(), e.p_struck))
         }
         Mean(i) => {
-            let (layout, counts, made, e) = slot(i);
-            let (sum, squares) =
-                counts
-                    .iter()
-                    .enumerate()
-                    .fold((0u128, 0u128), |(s, q), (o, &c)| {
-                        let d = layout.damage(o) as u128;
-                        (s + u128::from(c) * d, q + u128::from(c) * d * d)
-                    });
-            (e.mean_damage, mean_z(sum, squares, made, e.mean_damage))
+            let (attacks, e) = slot(i);
+            let damage = attacks.damage();
+            let z = mean_z(damage.sum, damage.squares, damage.n, e.mean_damage);
+            (e.mean_damage, z)
         }
         Down(token, round) | Dead(token, round) => {
             let t = plan
@@ -86,12 +69,12 @@ fn measure(plan: &Plan, tally: &Tally, exact: &Exact, figure: Figure) -> (f64, f
                 .position(|t| t.label.ends_with(&format!("({token})")))
                 .unwrap_or_else(|| panic!("no target {token}"));
             let exact = exact.targets[t].as_ref().unwrap().rounds[round - 1];
-            let counted = tally.rounds[t][round - 1];
+            let counted = tally.round(t, round - 1);
             let (e, n) = match figure {
                 Down(..) => (exact.p_down, counted.down),
                 _ => (exact.p_dead, counted.dead),
             };
-            (e, proportion_z(n, tally.trials, e))
+            (e, z(n, e))
         }
     }
 }
@@ -112,7 +95,8 @@ pub(crate) fn check_cases(cases: &[Case]) {
             .unwrap_or_else(|e| panic!("{}: {e}", case.name));
         let plan = Plan::from_scenario(&scenario).unwrap_or_else(|e| panic!("{}: {e}", case.name));
         let exact = exact::compute(&plan);
-        let tally = simulate(&plan, &EngineConfig::new(plan.trials), &|_| ());
+        let config = EngineConfig::new(scenario.seed, scenario.trials);
+        let tally = simulate(&plan, &config, &|_| ());
         for &(figure, numerator, denominator) in case.expect {
             let want = numerator as f64 / denominator as f64;
             let (value, z) = measure(&plan, &tally, &exact, figure);

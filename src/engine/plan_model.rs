@@ -1,0 +1,233 @@
+//! The attack model: what one block of trials of a [`Plan`] simulates, for the runner.
+//! Each slot's attacks are drawn by an [`AliasTable`] or die by die, and every outcome is
+//! applied to its target with [`Target::take`].
+
+use rand::Rng;
+use rand_pcg::Pcg64Mcg;
+
+use super::runner::Model;
+use super::{AliasTable, SamplerKind, Tally, tally_cells};
+use crate::attack::{AttackProfile, OutcomeLayout};
+use crate::plan::{Plan, Target};
+
+/// How one slot's attacks are drawn.
+enum Draw<'a> {
+    Table(AliasTable),
+    Dice(&'a AttackProfile, OutcomeLayout),
+}
+
+/// Per-slot data the inner loop reads.
+struct Kernel<'a> {
+    target: usize,
+    draw: Draw<'a>,
+    /// Damage the target takes from each outcome index.
+    damage: Vec<i64>,
+    /// Whether each outcome index kills outright (a failed coup-de-grace save).
+    slays: Vec<bool>,
+    /// Whether each outcome index drops the target to −1 hp (failed massive-damage save).
+    drops: Vec<bool>,
+    /// The creature struck instead (giving cover, or grappling with the target), when
+    /// the attack can strike it (d20 Modern).
+    cover: Option<CoverKernel>,
+    /// The attack is made only at the end of every `period`-th round.
+    period: usize,
+}
+
+impl Kernel<'_> {
+    #[inline(always)]
+    fn draw<R: Rng>(&self, rng: &mut R) -> usize {
+        match &self.draw {
+            Draw::Table(table) => table.pick(rng.next_u64()),
+            Draw::Dice(profile, layout) => layout.index(profile.roll(rng)),
+        }
+    }
+}
+
+/// What the creature struck instead takes from each outcome index.
+struct CoverKernel {
+    target: usize,
+    damage: Vec<i64>,
+    drops: Vec<bool>,
+}
+
+/// A plan ready to simulate: one kernel per slot.
+pub(super) struct PlanModel<'a> {
+    plan: &'a Plan,
+    slots: Vec<Kernel<'a>>,
+    targets: &'a [Target],
+    /// Per target: damage taken at which it is down (`i64::MAX` = never).
+    down_at: Vec<i64>,
+    rounds: usize,
+    /// Every target is attacked once, in a single round: see [`PlanModel::run_single_draws`].
+    single_draws: bool,
+}
+
+impl<'a> PlanModel<'a> {
+    pub(super) fn new(plan: &'a Plan, sampler: SamplerKind) -> Self {
+        let slots = plan
+            .slots
+            .iter()
+            .map(|s| {
+                let layout = s.profile.layout();
+                let draw = match (sampler, s.profile.outcomes()) {
+                    (SamplerKind::Table, Some(table)) => Draw::Table(AliasTable::new(&table.probs)),
+                    _ => Draw::Dice(&s.profile, layout),
+                };
+                Kernel {
+                    target: s.target,
+                    draw,
+                    damage: (0..layout.len()).map(|i| layout.damage(i)).collect(),
+                    slays: (0..layout.len()).map(|i| layout.slays(i)).collect(),
+                    drops: (0..layout.len()).map(|i| layout.drops(i)).collect(),
+                    cover: s
+                        .covering
+                        .filter(|_| layout.can_strike())
+                        .map(|target| CoverKernel {
+                            target,
+                            damage: (0..layout.len()).map(|i| layout.struck_damage(i)).collect(),
+                            drops: (0..layout.len()).map(|i| layout.struck_drops(i)).collect(),
+                        }),
+                    period: s.period.max(1) as usize,
+                }
+            })
+            .collect::<Vec<_>>();
+        let single_draws = plan.rounds == 1
+            && (0..plan.targets.len()).all(|t| plan.slots_against(t).count() == 1)
+            && slots.iter().all(|k| k.cover.is_none() && k.period == 1);
+        Self {
+            plan,
+            slots,
+            targets: &plan.targets,
+            down_at: plan
+                .targets
+                .iter()
+                .map(|t| t.down_at.unwrap_or(i64::MAX))
+                .collect(),
+            rounds: plan.rounds as usize,
+            single_draws,
+        }
+    }
+
+    /// The general case: `trials` trials of rounds of the plan, tracking damage per
+    /// target, added to `tally` (whose trial count the caller keeps).
+    fn run_trials(&self, tally: &mut Tally, rng: &mut Pcg64Mcg, trials: u64) {
+        let targets = self.down_at.len();
+        let mut taken = vec![0i64; targets];
+        let mut dead = vec![false; targets];
+        for _ in 0..trials {
+            taken.fill(0);
+            dead.fill(false);
+            for round in 0..self.rounds {
+                for (s, kernel) in self.slots.iter().enumerate() {
+                    let t = kernel.target;
+                    if dead[t] || (kernel.period > 1 && (round + 1) % kernel.period != 0) {
+                        continue;
+                    }
+                    let outcome = kernel.draw(rng);
+                    tally.outcomes[s][outcome] += 1;
+                    let (after, died) = self.targets[t].take(
+                        taken[t],
+                        kernel.damage[outcome],
+                        kernel.drops[outcome],
+                    );
+                    taken[t] = after;
+                    dead[t] = died || kernel.slays[outcome];
+                    if let Some(cover) = &kernel.cover
+                        && cover.damage[outcome] > 0
+                        && !dead[cover.target]
+                    {
+                        let c = cover.target;
+                        (taken[c], dead[c]) = self.targets[c].take(
+                            taken[c],
+                            cover.damage[outcome],
+                            cover.drops[outcome],
+                        );
+                    }
+                }
+                for t in 0..targets {
+                    let r = &mut tally.rounds[t][round];
+                    r.down += u64::from(dead[t] || taken[t] >= self.down_at[t]);
+                    r.dead += u64::from(dead[t]);
+                    let d = taken[t] as u128;
+                    r.damage_sum += d;
+                    r.damage_squares += d * d;
+                }
+            }
+            for (histogram, &total) in tally.damage.iter_mut().zip(&taken) {
+                histogram[total as usize] += 1;
+            }
+        }
+    }
+
+    /// Invariant: one round, and every target is the target of exactly one slot. Then no
+    /// attack can be skipped (nothing dies before its only attack) and each trial's damage
+    /// to a target is that one attack's damage, so drawing each slot `trials` times and
+    /// deriving the per-target tallies from the outcome counts is the same experiment.
+    fn run_single_draws(&self, tally: &mut Tally, rng: &mut Pcg64Mcg, trials: u64) {
+        for (s, kernel) in self.slots.iter().enumerate() {
+            let counts = &mut tally.outcomes[s];
+            match &kernel.draw {
+                Draw::Table(table) => {
+                    for _ in 0..trials {
+                        counts[table.pick(rng.next_u64())] += 1;
+                    }
+                }
+                Draw::Dice(..) => {
+                    for _ in 0..trials {
+                        counts[kernel.draw(rng)] += 1;
+                    }
+                }
+            }
+            let t = kernel.target;
+            let r = &mut tally.rounds[t][0];
+            for (outcome, &count) in counts.iter().enumerate() {
+                let (d, died) =
+                    self.targets[t].take(0, kernel.damage[outcome], kernel.drops[outcome]);
+                let dead = died || kernel.slays[outcome];
+                if dead || d >= self.down_at[t] {
+                    r.down += count;
+                }
+                if dead {
+                    r.dead += count;
+                }
+                r.damage_sum += u128::from(count) * d as u128;
+                r.damage_squares += u128::from(count) * (d * d) as u128;
+                tally.damage[t][d as usize] += count;
+            }
+        }
+    }
+}
+
+impl Model for PlanModel<'_> {
+    type Tally = Tally;
+
+    fn empty_tally(&self) -> Tally {
+        Tally::zero(self.plan)
+    }
+
+    fn simulate(&self, tally: &mut Tally, rng: &mut Pcg64Mcg, trials: u64) {
+        if self.single_draws {
+            self.run_single_draws(tally, rng, trials);
+        } else {
+            self.run_trials(tally, rng, trials);
+        }
+        tally.trials += trials;
+    }
+
+    /// Single draws take a slot's draws for the whole block before the next slot's.
+    fn trial_by_trial(&self) -> bool {
+        !self.single_draws
+    }
+
+    fn merge(&self, tally: Tally, other: Tally) -> Tally {
+        tally.merge(other)
+    }
+
+    fn widest_half_width(&self, tally: &Tally) -> f64 {
+        tally.widest_half_width(self.plan)
+    }
+
+    fn tally_cells(&self) -> u64 {
+        tally_cells(self.plan)
+    }
+}
