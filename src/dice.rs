@@ -212,109 +212,155 @@ impl FromStr for Dice {
     type Err = DiceError;
 
     fn from_str(text: &str) -> Result<Self, DiceError> {
-        let mut terms = Vec::new();
-        let mut constant: i64 = 0;
-        let chars: Vec<(usize, char)> = text.char_indices().collect();
-        let mut pos = 0;
-        let skip_space = |pos: &mut usize| {
-            while *pos < chars.len() && chars[*pos].1.is_whitespace() {
-                *pos += 1;
-            }
+        let mut cursor = Cursor {
+            chars: text.chars().collect(),
+            pos: 0,
         };
-        let offset_at = |pos: usize| chars.get(pos).map_or(text.chars().count(), |_| pos);
-        let number = |pos: &mut usize| -> Option<u64> {
-            let start = *pos;
-            let mut value: u64 = 0;
-            while *pos < chars.len() && chars[*pos].1.is_ascii_digit() {
-                value = value
-                    .saturating_mul(10)
-                    .saturating_add(u64::from(chars[*pos].1 as u8 - b'0'));
-                *pos += 1;
-            }
-            (*pos > start).then_some(value)
-        };
-        skip_space(&mut pos);
-        if pos == chars.len() {
+        cursor.skip_space();
+        if cursor.at_end() {
             return fail(0, "empty dice expression: expected something like `1d8+3`");
         }
-        let mut sign = 1i64;
-        if let Some(&(_, lead @ ('+' | '-'))) = chars.get(pos) {
-            sign = if lead == '-' { -1 } else { 1 };
-            pos += 1;
-        }
+        let mut sign = match cursor.peek() {
+            Some(lead @ ('+' | '-')) => {
+                cursor.pos += 1;
+                if lead == '-' { -1 } else { 1 }
+            }
+            _ => 1,
+        };
+        let mut dice = Dice {
+            terms: Vec::new(),
+            constant: 0,
+        };
         loop {
-            skip_space(&mut pos);
-            let term_start = pos;
-            let count = number(&mut pos);
-            let is_dice = pos < chars.len() && matches!(chars[pos].1, 'd' | 'D');
-            if is_dice {
-                pos += 1;
-                let sides_start = pos;
-                let Some(sides) = number(&mut pos) else {
-                    return fail(
-                        offset_at(sides_start),
-                        "expected the number of sides after `d` (as in `1d8`)",
-                    );
-                };
-                let count = count.unwrap_or(1);
-                if sign < 0 {
-                    return fail(
-                        term_start,
-                        "dice can only be added (`1d8+1d6`), not subtracted",
-                    );
-                }
-                if count == 0 || count > u64::from(MAX_DICE_PER_TERM) {
-                    return fail(
-                        term_start,
-                        format!("number of dice must be 1 to {MAX_DICE_PER_TERM}, got {count}"),
-                    );
-                }
-                if sides == 0 || sides > u64::from(MAX_SIDES) {
-                    return fail(
-                        sides_start,
-                        format!("dice must have 1 to {MAX_SIDES} sides, got {sides}"),
-                    );
-                }
-                terms.push(DiceTerm {
-                    count: count as u32,
-                    sides: sides as u32,
-                });
-            } else if let Some(value) = count {
-                constant += sign * value.min(MAX_CONSTANT as u64 + 1) as i64;
-                if constant.abs() > MAX_CONSTANT {
-                    return fail(
-                        term_start,
-                        format!("the constants add up to more than {MAX_CONSTANT}"),
-                    );
-                }
-            } else {
-                return fail(
-                    offset_at(pos),
-                    "expected a dice term like `2d6` or a number like `3`",
-                );
-            }
-            skip_space(&mut pos);
-            if pos == chars.len() {
+            cursor.skip_space();
+            dice.add_term(&mut cursor, sign)?;
+            cursor.skip_space();
+            let Some(operator) = cursor.peek() else {
                 break;
-            }
-            sign = match chars[pos].1 {
+            };
+            sign = match operator {
                 '+' => 1,
                 '-' => -1,
                 other => {
                     return fail(
-                        pos,
+                        cursor.pos,
                         format!("unexpected `{other}`: expected `+`, `-` or the end"),
                     );
                 }
             };
-            pos += 1;
-            skip_space(&mut pos);
-            if pos == chars.len() {
-                return fail(pos, "expression ends after an operator: expected a term");
+            cursor.pos += 1;
+            cursor.skip_space();
+            if cursor.at_end() {
+                return fail(
+                    cursor.pos,
+                    "expression ends after an operator: expected a term",
+                );
             }
         }
-        Ok(Dice { terms, constant })
+        Ok(dice)
     }
+}
+
+/// Where parsing stands in a dice expression; positions count characters, as error
+/// offsets do.
+struct Cursor {
+    chars: Vec<char>,
+    pos: usize,
+}
+
+impl Cursor {
+    fn at_end(&self) -> bool {
+        self.pos == self.chars.len()
+    }
+
+    fn peek(&self) -> Option<char> {
+        self.chars.get(self.pos).copied()
+    }
+
+    fn skip_space(&mut self) {
+        while self.peek().is_some_and(char::is_whitespace) {
+            self.pos += 1;
+        }
+    }
+
+    /// The decimal number at the cursor, if any; too many digits saturate, so the range
+    /// checks reject it instead of the number wrapping around.
+    fn number(&mut self) -> Option<u64> {
+        let start = self.pos;
+        let mut value: u64 = 0;
+        while let Some(digit) = self.peek().and_then(|c| c.to_digit(10)) {
+            value = value.saturating_mul(10).saturating_add(u64::from(digit));
+            self.pos += 1;
+        }
+        (self.pos > start).then_some(value)
+    }
+}
+
+impl Dice {
+    /// Reads the term at the cursor (`NdM` or a number) and adds it with its sign.
+    fn add_term(&mut self, cursor: &mut Cursor, sign: i64) -> Result<(), DiceError> {
+        let term_start = cursor.pos;
+        let count = cursor.number();
+        if matches!(cursor.peek(), Some('d' | 'D')) {
+            cursor.pos += 1;
+            let term = dice_term(cursor, term_start, count, sign)?;
+            self.terms.push(term);
+        } else if let Some(value) = count {
+            self.constant += sign * value.min(MAX_CONSTANT as u64 + 1) as i64;
+            if self.constant.abs() > MAX_CONSTANT {
+                return fail(
+                    term_start,
+                    format!("the constants add up to more than {MAX_CONSTANT}"),
+                );
+            }
+        } else {
+            return fail(
+                cursor.pos,
+                "expected a dice term like `2d6` or a number like `3`",
+            );
+        }
+        Ok(())
+    }
+}
+
+/// Reads the sides of a dice term whose count (if written) and `d` are already read,
+/// and checks that the term may be rolled.
+fn dice_term(
+    cursor: &mut Cursor,
+    term_start: usize,
+    count: Option<u64>,
+    sign: i64,
+) -> Result<DiceTerm, DiceError> {
+    let sides_start = cursor.pos;
+    let Some(sides) = cursor.number() else {
+        return fail(
+            sides_start,
+            "expected the number of sides after `d` (as in `1d8`)",
+        );
+    };
+    let count = count.unwrap_or(1);
+    if sign < 0 {
+        return fail(
+            term_start,
+            "dice can only be added (`1d8+1d6`), not subtracted",
+        );
+    }
+    if count == 0 || count > u64::from(MAX_DICE_PER_TERM) {
+        return fail(
+            term_start,
+            format!("number of dice must be 1 to {MAX_DICE_PER_TERM}, got {count}"),
+        );
+    }
+    if sides == 0 || sides > u64::from(MAX_SIDES) {
+        return fail(
+            sides_start,
+            format!("dice must have 1 to {MAX_SIDES} sides, got {sides}"),
+        );
+    }
+    Ok(DiceTerm {
+        count: count as u32,
+        sides: sides as u32,
+    })
 }
 
 impl fmt::Display for Dice {

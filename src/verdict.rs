@@ -72,6 +72,17 @@ pub enum Against {
     Area,
 }
 
+impl Against {
+    /// Which of cover's bonuses an attack of this kind meets.
+    fn of(kind: AttackKind) -> Against {
+        match kind {
+            AttackKind::Melee => Against::Melee,
+            AttackKind::Ranged => Against::Ranged,
+            AttackKind::Area => Against::Area,
+        }
+    }
+}
+
 /// How one plan line turns a tally of blocked lines into a cover level.
 #[derive(Debug, Clone, Copy)]
 pub struct CoverRules<'a> {
@@ -217,11 +228,7 @@ pub fn line_verdict(
     };
     let judge = CoverRules {
         rules,
-        against: match attack.kind {
-            AttackKind::Melee => Against::Melee,
-            AttackKind::Ranged => Against::Ranged,
-            AttackKind::Area => Against::Area,
-        },
+        against: Against::of(attack.kind),
         partial_cover: scenario.options.partial_cover,
     };
     let score = |tally: &LineTally| judge.worth(judge.level(tally));
@@ -246,19 +253,8 @@ pub fn line_verdict(
     } else {
         map::concealment(&field.grid, from, to, &ctx)
     };
-    let concealment = if concealment_lines.total {
-        rules.total_concealment
-    } else {
-        concealment_lines.miss_chance
-    };
-    let reach = melee.then(|| {
-        let r = reach_of(attacker, attack);
-        ReachVerdict {
-            feet: r.feet,
-            reach_weapon: r.weapon,
-            threatens: map::threatens(from, to, r),
-        }
-    });
+    let concealment = miss_chance(rules, &concealment_lines);
+    let reach = melee.then(|| reach_verdict(reach_of(attacker, attack), from, to));
     let flanking = if reach.is_some_and(|r| r.threatens) {
         flank_partner(scenario, field, rules, line)
     } else {
@@ -279,6 +275,25 @@ pub fn line_verdict(
         covering,
         origin_distance_ft: origin.map(|p| map::distance_from_point(p, to)),
         spread,
+    }
+}
+
+/// The miss chance in percent concealment gives: the system's own chance under total
+/// concealment, else the one the deciding lines found.
+fn miss_chance(rules: &RuleSet, lines: &ConcealmentVerdict) -> u8 {
+    if lines.total {
+        rules.total_concealment
+    } else {
+        lines.miss_chance
+    }
+}
+
+/// Whether a melee attack with this reach reaches the target's space.
+fn reach_verdict(reach: Reach, from: &map::Space, to: &map::Space) -> ReachVerdict {
+    ReachVerdict {
+        feet: reach.feet,
+        reach_weapon: reach.weapon,
+        threatens: map::threatens(from, to, reach),
     }
 }
 

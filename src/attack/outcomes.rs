@@ -1,6 +1,7 @@
 //! The exact distribution of one attack's outcomes.
 
 use super::*;
+use crate::dice::Distribution;
 
 impl AttackProfile {
     /// Against a grappling target: half of the attacks strike it, as if it grappled no
@@ -39,81 +40,115 @@ impl AttackProfile {
             layout,
             probs: vec![0.0; layout.len()],
         };
-        let dealt = |dice: &Dice, dr: i64| {
-            dice.distribution()
-                .clamped_below(self.min_damage)
-                .reduced_by(dr)
-        };
-        let hit = dealt(&self.hit_dice(), self.dr);
         match self.resolution {
             Resolution::CoupDeGrace { fort, dc } => {
-                let crit = dealt(&crit_dice, self.dr);
-                if self.crits_possible {
-                    for (d, p) in crit.iter() {
-                        let fails = p_save_fails(fort, dc.value(d));
-                        table.add(Outcome::Crit(d), p * (1.0 - fails));
-                        table.add(Outcome::Slain(d), p * fails);
-                    }
-                } else {
-                    for (d, p) in hit.iter() {
-                        table.add(Outcome::Hit(d), p);
-                    }
-                }
+                self.add_coup_de_grace(&mut table, &crit_dice, fort, dc);
             }
             Resolution::Save {
                 bonus,
                 dc,
                 on_failure,
                 on_success,
-            } => {
-                let fails = p_save_fails(bonus, dc);
-                let hit = dealt(&self.damage, 0);
-                for (d, p) in hit.iter() {
-                    table.add(save_outcome(false, on_failure, on_success, d), p * fails);
-                    table.add(
-                        save_outcome(true, on_failure, on_success, d),
-                        p * (1.0 - fails),
-                    );
-                }
-            }
-            Resolution::Roll => {
-                let crit = dealt(&crit_dice, self.dr);
-                let struck = dealt(&self.hit_dice(), self.dr_of_cover());
-                let guessed = self.guess.probability();
-                let concealed = f64::from(self.miss_chance) / 100.0;
-                let keep = (1.0 - concealed) * guessed;
-                let faces = |n: i32| f64::from(n) / 20.0;
-                let p_roll_hit =
-                    faces(self.hitting_faces() + self.cover_faces(CoverRoll::TargetHit));
-                let p_threat = faces(self.threatening_faces());
-                let p_crit = match self.crit_rule {
-                    CritRule::ConfirmationRoll => p_threat * faces(self.hitting_faces()),
-                    CritRule::NaturalTwentyReachingAc => p_threat,
-                } * keep;
-                let p_hit = p_roll_hit * keep - p_crit;
-                let p_struck = faces(self.cover_faces(CoverRoll::Struck))
-                    * guessed
-                    * match self.miss_chance_timing {
-                        MissChanceTiming::BeforeAttack => 1.0 - concealed,
-                        MissChanceTiming::AfterHit => 1.0,
-                    };
-                for (d, p) in hit.iter() {
-                    table.add(Outcome::Hit(d), p * p_hit);
-                }
-                if p_struck > 0.0 {
-                    for (d, p) in struck.iter() {
-                        table.add(Outcome::Struck(d), p * p_struck);
-                    }
-                }
-                for (d, p) in crit.iter() {
-                    table.add(Outcome::Crit(d), p * p_crit);
-                }
-            }
+            } => self.add_save(&mut table, p_save_fails(bonus, dc), on_failure, on_success),
+            Resolution::Roll => self.add_roll(&mut table, &crit_dice),
         }
         table.split_dropped(self);
         table.probs[0] = (1.0 - table.probs[1..].iter().sum::<f64>()).max(0.0);
         Some(table)
     }
+
+    /// The distribution of what a roll of `dice` deals (see `dealt`).
+    fn dealt_distribution(&self, dice: &Dice, dr: i64) -> Distribution {
+        dice.distribution()
+            .clamped_below(self.min_damage)
+            .reduced_by(dr)
+    }
+
+    /// A coup de grace is a critical hit that slays when the Fort save fails; against a
+    /// target immune to critical hits it is an ordinary hit.
+    fn add_coup_de_grace(&self, table: &mut OutcomeTable, crit_dice: &Dice, fort: i32, dc: CdgDc) {
+        if self.crits_possible {
+            for (d, p) in self.dealt_distribution(crit_dice, self.dr).iter() {
+                let fails = p_save_fails(fort, dc.value(d));
+                table.add(Outcome::Crit(d), p * (1.0 - fails));
+                table.add(Outcome::Slain(d), p * fails);
+            }
+        } else {
+            for (d, p) in self.dealt_distribution(&self.hit_dice(), self.dr).iter() {
+                table.add(Outcome::Hit(d), p);
+            }
+        }
+    }
+
+    /// Damage is rolled, then the save decides which portion of it is dealt.
+    fn add_save(
+        &self,
+        table: &mut OutcomeTable,
+        fails: f64,
+        on_failure: Portion,
+        on_success: Portion,
+    ) {
+        for (d, p) in self.dealt_distribution(&self.damage, 0).iter() {
+            table.add(save_outcome(false, on_failure, on_success, d), p * fails);
+            table.add(
+                save_outcome(true, on_failure, on_success, d),
+                p * (1.0 - fails),
+            );
+        }
+    }
+
+    /// An attack roll: the chances of a hit, a critical hit and striking the creature
+    /// giving cover, each spread over its damage.
+    fn add_roll(&self, table: &mut OutcomeTable, crit_dice: &Dice) {
+        let chances = self.roll_chances();
+        for (d, p) in self.dealt_distribution(&self.hit_dice(), self.dr).iter() {
+            table.add(Outcome::Hit(d), p * chances.hit);
+        }
+        if chances.struck > 0.0 {
+            for (d, p) in self
+                .dealt_distribution(&self.hit_dice(), self.dr_of_cover())
+                .iter()
+            {
+                table.add(Outcome::Struck(d), p * chances.struck);
+            }
+        }
+        for (d, p) in self.dealt_distribution(crit_dice, self.dr).iter() {
+            table.add(Outcome::Crit(d), p * chances.crit);
+        }
+    }
+
+    /// The chances of each kind of success of an attack roll, after the target's square
+    /// is guessed and concealment's miss chance is rolled.
+    fn roll_chances(&self) -> RollChances {
+        let guessed = self.guess.probability();
+        let concealed = f64::from(self.miss_chance) / 100.0;
+        let keep = (1.0 - concealed) * guessed;
+        let faces = |n: i32| f64::from(n) / 20.0;
+        let p_roll_hit = faces(self.hitting_faces() + self.cover_faces(CoverRoll::TargetHit));
+        let p_threat = faces(self.threatening_faces());
+        let crit = match self.crit_rule {
+            CritRule::ConfirmationRoll => p_threat * faces(self.hitting_faces()),
+            CritRule::NaturalTwentyReachingAc => p_threat,
+        } * keep;
+        let struck = faces(self.cover_faces(CoverRoll::Struck))
+            * guessed
+            * match self.miss_chance_timing {
+                MissChanceTiming::BeforeAttack => 1.0 - concealed,
+                MissChanceTiming::AfterHit => 1.0,
+            };
+        RollChances {
+            hit: p_roll_hit * keep - crit,
+            crit,
+            struck,
+        }
+    }
+}
+
+/// The chances of an attack roll's successes; a critical hit is not counted as a hit.
+struct RollChances {
+    hit: f64,
+    crit: f64,
+    struck: f64,
 }
 
 /// The exact probability of every outcome of one attack.

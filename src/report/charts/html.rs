@@ -128,16 +128,20 @@ pub fn report_html(input: &ReportInput) -> String {
     )
 }
 
+/// What opens and closes a placeholder's name in the template.
+const PLACEHOLDER_OPEN: &str = "{{";
+const PLACEHOLDER_CLOSE: &str = "}}";
+
 /// Replaces each `{{name}}` of the template with its value in a single pass, so a
 /// value that itself contains `{{…}}` is never expanded. Unknown names stay as they are.
 fn fill(template: &str, values: &[(&str, String)]) -> String {
     let mut out =
         String::with_capacity(template.len() + values.iter().map(|v| v.1.len()).sum::<usize>());
     let mut rest = template;
-    while let Some(start) = rest.find("{{") {
+    while let Some(start) = rest.find(PLACEHOLDER_OPEN) {
         out.push_str(&rest[..start]);
-        let after = &rest[start + 2..];
-        let value = after.find("}}").and_then(|end| {
+        let after = &rest[start + PLACEHOLDER_OPEN.len()..];
+        let value = after.find(PLACEHOLDER_CLOSE).and_then(|end| {
             values
                 .iter()
                 .find(|(name, _)| *name == &after[..end])
@@ -146,10 +150,10 @@ fn fill(template: &str, values: &[(&str, String)]) -> String {
         match value {
             Some((end, v)) => {
                 out.push_str(v);
-                rest = &after[end + 2..];
+                rest = &after[end + PLACEHOLDER_CLOSE.len()..];
             }
             None => {
-                out.push_str("{{");
+                out.push_str(PLACEHOLDER_OPEN);
                 rest = after;
             }
         }
