@@ -260,12 +260,6 @@ pub(super) struct SweepCurves {
     curve_index: HashMap<String, usize>,
 }
 
-impl Default for SweepCurves {
-    fn default() -> Self {
-        Self::new(None)
-    }
-}
-
 /// One series of the sweep chart, as gathered.
 #[derive(Debug)]
 struct Curve {

@@ -4,7 +4,7 @@ use super::*;
 
 /// The sweep chart of a whole sweep table added at once.
 fn sweep_input(table: &Table) -> Option<(SweepChart, usize)> {
-    let mut curves = SweepCurves::default();
+    let mut curves = SweepCurves::new(None);
     curves.add(table);
     curves.chart("t").map(|d| (d.chart, d.unchanged))
 }
@@ -98,7 +98,7 @@ fn rows_added_in_batches_chart_as_the_whole_table() {
         }
         part
     };
-    let mut batches = SweepCurves::default();
+    let mut batches = SweepCurves::new(None);
     batches.add(&rows(0..3));
     batches.add(&rows(3..5));
     let drawing = batches.chart("t").unwrap();
