@@ -2,7 +2,7 @@
 //! chart files of a report folder are named here and nowhere else.
 
 use std::collections::HashMap;
-use std::hash::Hash;
+use std::hash::{Hash, Hasher};
 
 use super::charts::{
     BattleMap, Chart, ChartError, ChartSize, Creature, DamageChart, DamagePoint, Estimate,
@@ -256,20 +256,29 @@ pub(super) struct SweepCurves {
     /// Each drawn value of the first swept field, as text and as a number where it is one.
     xs: Vec<(String, Option<f64>)>,
     x_index: HashMap<String, usize>,
+    /// Every series, in the order first seen; kept small (no label) so that memory grows
+    /// little with the number of series.
+    series: Vec<SeriesRoll>,
+    /// A series' index in `series`, by the hash of its label.
+    series_index: HashMap<u64, usize>,
+    /// The first [`MAX_SWEEP_CHART_SERIES`] series' labels and points (same indices).
     curves: Vec<Curve>,
-    curve_index: HashMap<String, usize>,
 }
 
-/// One series of the sweep chart, as gathered.
+/// Whether a series' attack roll ever changes across the sweep.
 #[derive(Debug)]
-struct Curve {
-    label: String,
+struct SeriesRoll {
     /// The attack roll of its first row.
     roll: Roll,
     /// Some row's roll differs from the first.
     changes: bool,
-    /// P(hit) per drawn value of the first swept field (indices of `SweepCurves::xs`);
-    /// empty for the series past [`MAX_SWEEP_CHART_SERIES`].
+}
+
+/// One drawn series of the sweep chart, as gathered.
+#[derive(Debug)]
+struct Curve {
+    label: String,
+    /// P(hit) per drawn value of the first swept field (indices of `SweepCurves::xs`).
     points: Vec<Option<Estimate>>,
 }
 
@@ -299,8 +308,9 @@ impl SweepCurves {
             drawn_positions: 0,
             xs: Vec::new(),
             x_index: HashMap::new(),
+            series: Vec::new(),
+            series_index: HashMap::new(),
             curves: Vec::new(),
-            curve_index: HashMap::new(),
         }
     }
 
@@ -324,22 +334,25 @@ impl SweepCurves {
                 int(s, "miss_chance", row),
                 float(s, "exact_p_hit", row).map(f64::to_bits),
             );
-            let at = match self.curve_index.get(&label) {
-                Some(&at) => at,
-                None => {
-                    self.curve_index.insert(label.clone(), self.curves.len());
+            let at = *self
+                .series_index
+                .entry(label_hash(&label))
+                .or_insert(self.series.len());
+            if at == self.series.len() {
+                self.series.push(SeriesRoll {
+                    roll,
+                    changes: false,
+                });
+                if at < MAX_SWEEP_CHART_SERIES {
                     self.curves.push(Curve {
                         label,
-                        roll,
-                        changes: false,
                         points: Vec::new(),
                     });
-                    self.curves.len() - 1
                 }
-            };
-            let curve = &mut self.curves[at];
-            curve.changes |= curve.roll != roll;
-            if let Some(x) = x.filter(|_| at < MAX_SWEEP_CHART_SERIES) {
+            }
+            let series = &mut self.series[at];
+            series.changes |= series.roll != roll;
+            if let Some((x, curve)) = x.zip(self.curves.get_mut(at)) {
                 if curve.points.len() <= x {
                     curve.points.resize(x + 1, None);
                 }
@@ -380,22 +393,23 @@ impl SweepCurves {
     /// whose roll is the same at every point are left out (and counted) when others change.
     fn chart(&self, title: &str) -> Option<SweepDrawing> {
         let x_name = self.x_name.as_ref().filter(|_| !self.xs.is_empty())?;
-        let some_change = self.curves.iter().any(|c| c.changes);
-        let kept: Vec<(usize, &Curve)> = self
-            .curves
+        let some_change = self.series.iter().any(|s| s.changes);
+        let kept = self
+            .series
             .iter()
-            .enumerate()
-            .filter(|(_, c)| c.changes || !some_change)
-            .collect();
-        let unchanged = self.curves.len() - kept.len();
+            .filter(|s| s.changes || !some_change)
+            .count();
+        let unchanged = self.series.len() - kept;
         let x = match self.xs.iter().map(|(_, number)| *number).collect() {
             Some(values) => SweepAxis::Numeric(values),
             None => SweepAxis::Categories(self.xs.iter().map(|(x, _)| x.clone()).collect()),
         };
-        let series: Vec<SweepSeries> = kept
+        let series: Vec<SweepSeries> = self
+            .curves
             .iter()
-            .filter(|(at, _)| *at < MAX_SWEEP_CHART_SERIES)
-            .map(|(_, curve)| {
+            .zip(&self.series)
+            .filter(|(_, s)| s.changes || !some_change)
+            .map(|(curve, _)| {
                 let mut points = curve.points.clone();
                 points.resize(self.xs.len(), None);
                 SweepSeries {
@@ -406,7 +420,7 @@ impl SweepCurves {
             .collect();
         let seen = self.position.as_ref().map_or(0, |(at, _)| at + 1);
         Some(SweepDrawing {
-            not_drawn: kept.len() - series.len(),
+            not_drawn: kept - series.len(),
             values: (self.drawn_positions, seen),
             unchanged,
             chart: SweepChart {
@@ -424,6 +438,13 @@ impl SweepCurves {
 /// The sweep chart's input, when the experiment sweeps.
 fn sweep_input(results: &Results) -> Option<SweepDrawing> {
     results.sweep.as_ref()?.curves.chart(&results.title)
+}
+
+/// A series label's hash: the sweep keeps hashes, not labels, of the series it does not draw.
+fn label_hash(label: &str) -> u64 {
+    let mut hasher = std::hash::DefaultHasher::new();
+    label.hash(&mut hasher);
+    hasher.finish()
 }
 
 /// `F → O: sword #1`, with the values of the second and further swept fields.
