@@ -197,9 +197,48 @@ fn group_exact(
     group: &[usize],
     tables: &[Option<crate::attack::OutcomeTable>],
 ) -> Result<Vec<TargetExact>, String> {
+    let steps = group_steps(plan, group, tables)?;
+    let joint = JointState::new(
+        group
+            .iter()
+            .map(|&t| max_damage_taken(plan, t) as usize + 1),
+    );
+    joint.check_bounds(&steps, plan.rounds)?;
+    let members: Vec<&Target> = group.iter().map(|&t| &plan.targets[t]).collect();
+    let down_at: Vec<usize> = members
+        .iter()
+        .map(|t| t.down_at.map_or(usize::MAX, |d| d as usize))
+        .collect();
+    let mut probs = vec![0.0; joint.states as usize];
+    probs[0] = 1.0;
+    let mut rounds = vec![Vec::with_capacity(plan.rounds as usize); group.len()];
+    for round in 1..=plan.rounds {
+        for step in steps.iter().filter(|s| round % s.period == 0) {
+            probs = joint.advance(&probs, step, &members);
+        }
+        for (k, figures) in rounds.iter_mut().enumerate() {
+            figures.push(joint.round_figures(&probs, k, down_at[k]));
+        }
+    }
+    Ok(rounds
+        .into_iter()
+        .enumerate()
+        .map(|(k, rounds)| TargetExact {
+            rounds,
+            damage: joint.damage_distribution(&probs, k),
+        })
+        .collect())
+}
+
+/// The attack slots made on a group's members, in plan order, with members as positions
+/// within the group.
+fn group_steps(
+    plan: &Plan,
+    group: &[usize],
+    tables: &[Option<crate::attack::OutcomeTable>],
+) -> Result<Vec<Step>, String> {
     let position = |t: usize| group.iter().position(|&g| g == t);
-    let steps = plan
-        .slots
+    plan.slots
         .iter()
         .enumerate()
         .filter_map(|(s, slot)| position(slot.target).map(|target| (s, slot, target)))
@@ -211,101 +250,118 @@ fn group_exact(
                 outcomes: step_outcomes(tables[s].as_ref())?,
             })
         })
-        .collect::<Result<Vec<_>, String>>()?;
-    // Each member's digit in the joint state is 2 × damage taken + dead.
-    let sizes: Vec<usize> = group
-        .iter()
-        .map(|&t| max_damage_taken(plan, t) as usize + 1)
-        .collect();
-    let mut strides = Vec::with_capacity(group.len());
-    let mut states: u64 = 1;
-    for &size in &sizes {
-        strides.push(states as usize);
-        states = states.saturating_mul(2 * size as u64);
+        .collect()
+}
+
+/// The joint state of a group: a mixed-radix number with one digit per member, the digit
+/// being 2 × damage taken + dead.
+struct JointState {
+    /// Each member's damage taken runs from 0 to `sizes[k] - 1`.
+    sizes: Vec<usize>,
+    strides: Vec<usize>,
+    /// How many joint states there are (saturating).
+    states: u64,
+}
+
+impl JointState {
+    fn new(sizes: impl Iterator<Item = usize>) -> Self {
+        let sizes: Vec<usize> = sizes.collect();
+        let mut strides = Vec::with_capacity(sizes.len());
+        let mut states: u64 = 1;
+        for &size in &sizes {
+            strides.push(states as usize);
+            states = states.saturating_mul(2 * size as u64);
+        }
+        Self {
+            sizes,
+            strides,
+            states,
+        }
     }
-    let work = steps.iter().map(|s| s.outcomes.len() as u64).sum::<u64>()
-        * states
-        * u64::from(plan.rounds);
-    if states > MAX_EXACT_STATES {
-        return Err(format!(
-            "needs {states} states of damage taken, more than the bound of {MAX_EXACT_STATES}"
-        ));
+
+    /// Refuses a group whose states or steps pass the exact engine's bounds.
+    fn check_bounds(&self, steps: &[Step], rounds: u32) -> Result<(), String> {
+        let states = self.states;
+        let work =
+            steps.iter().map(|s| s.outcomes.len() as u64).sum::<u64>() * states * u64::from(rounds);
+        if states > MAX_EXACT_STATES {
+            return Err(format!(
+                "needs {states} states of damage taken, more than the bound of {MAX_EXACT_STATES}"
+            ));
+        }
+        if work > MAX_EXACT_WORK {
+            return Err(format!(
+                "needs {work} steps, more than the bound of {MAX_EXACT_WORK}"
+            ));
+        }
+        Ok(())
     }
-    if work > MAX_EXACT_WORK {
-        return Err(format!(
-            "needs {work} steps, more than the bound of {MAX_EXACT_WORK}"
-        ));
+
+    /// Member `k`'s digit of `state`.
+    fn digit(&self, state: usize, k: usize) -> usize {
+        (state / self.strides[k]) % (2 * self.sizes[k])
     }
-    let members: Vec<&Target> = group.iter().map(|&t| &plan.targets[t]).collect();
-    let down_at: Vec<usize> = members
-        .iter()
-        .map(|t| t.down_at.map_or(usize::MAX, |d| d as usize))
-        .collect();
-    let digit = |state: usize, k: usize| (state / strides[k]) % (2 * sizes[k]);
-    let mut probs = vec![0.0; states as usize];
-    probs[0] = 1.0;
-    let mut rounds = vec![Vec::with_capacity(plan.rounds as usize); group.len()];
-    for round in 1..=plan.rounds {
-        for step in steps.iter().filter(|s| round % s.period == 0) {
-            let mut next = vec![0.0; probs.len()];
-            for (state, &p) in probs.iter().enumerate().filter(|&(_, &p)| p > 0.0) {
-                let own = digit(state, step.target);
-                if own % 2 == 1 {
-                    next[state] += p;
-                    continue;
-                }
-                for &(damage, q, effect) in &step.outcomes {
-                    let k = match (effect.on_cover(), step.covering) {
-                        (true, Some(c)) => c,
-                        (true, None) => {
-                            next[state] += p * q;
-                            continue;
-                        }
-                        (false, _) => step.target,
-                    };
-                    let d = digit(state, k);
-                    if d % 2 == 1 {
+
+    /// The distribution after one attack slot: a dead member takes no more attacks, and an
+    /// outcome that strikes the covering creature moves that member's digit instead.
+    fn advance(&self, probs: &[f64], step: &Step, members: &[&Target]) -> Vec<f64> {
+        let mut next = vec![0.0; probs.len()];
+        for (state, &p) in probs.iter().enumerate().filter(|&(_, &p)| p > 0.0) {
+            let own = self.digit(state, step.target);
+            if own % 2 == 1 {
+                next[state] += p;
+                continue;
+            }
+            for &(damage, q, effect) in &step.outcomes {
+                let k = match (effect.on_cover(), step.covering) {
+                    (true, Some(c)) => c,
+                    (true, None) => {
                         next[state] += p * q;
                         continue;
                     }
-                    let (total, died) =
-                        members[k].take((d / 2) as i64, damage as i64, effect.drops());
-                    let total = total as usize;
-                    let dead = effect == Effect::Slays || died;
-                    let moved =
-                        state - d * strides[k] + (2 * total + usize::from(dead)) * strides[k];
-                    next[moved] += p * q;
+                    (false, _) => step.target,
+                };
+                let d = self.digit(state, k);
+                if d % 2 == 1 {
+                    next[state] += p * q;
+                    continue;
                 }
+                let (total, died) = members[k].take((d / 2) as i64, damage as i64, effect.drops());
+                let total = total as usize;
+                let dead = effect == Effect::Slays || died;
+                let moved =
+                    state - d * self.strides[k] + (2 * total + usize::from(dead)) * self.strides[k];
+                next[moved] += p * q;
             }
-            probs = next;
         }
-        for (k, figures) in rounds.iter_mut().enumerate() {
-            let mut round = RoundExact {
-                p_down: 0.0,
-                p_dead: 0.0,
-                mean_damage: 0.0,
-            };
-            for (state, &p) in probs.iter().enumerate().filter(|&(_, &p)| p > 0.0) {
-                let d = digit(state, k);
-                let (taken, dead) = (d / 2, d % 2 == 1);
-                round.p_dead += if dead { p } else { 0.0 };
-                round.p_down += if dead || taken >= down_at[k] { p } else { 0.0 };
-                round.mean_damage += taken as f64 * p;
-            }
-            figures.push(round);
-        }
+        next
     }
-    Ok(rounds
-        .into_iter()
-        .enumerate()
-        .map(|(k, rounds)| {
-            let mut damage = vec![0.0; sizes[k]];
-            for (state, &p) in probs.iter().enumerate() {
-                damage[digit(state, k) / 2] += p;
-            }
-            TargetExact { rounds, damage }
-        })
-        .collect())
+
+    /// Member `k`'s P(down), P(dead) and mean damage taken under `probs`.
+    fn round_figures(&self, probs: &[f64], k: usize, down_at: usize) -> RoundExact {
+        let mut round = RoundExact {
+            p_down: 0.0,
+            p_dead: 0.0,
+            mean_damage: 0.0,
+        };
+        for (state, &p) in probs.iter().enumerate().filter(|&(_, &p)| p > 0.0) {
+            let d = self.digit(state, k);
+            let (taken, dead) = (d / 2, d % 2 == 1);
+            round.p_dead += if dead { p } else { 0.0 };
+            round.p_down += if dead || taken >= down_at { p } else { 0.0 };
+            round.mean_damage += taken as f64 * p;
+        }
+        round
+    }
+
+    /// P(member `k` took each amount of damage) under `probs`.
+    fn damage_distribution(&self, probs: &[f64], k: usize) -> Vec<f64> {
+        let mut damage = vec![0.0; self.sizes[k]];
+        for (state, &p) in probs.iter().enumerate() {
+            damage[self.digit(state, k) / 2] += p;
+        }
+        damage
+    }
 }
 
 #[cfg(test)]

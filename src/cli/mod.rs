@@ -325,7 +325,27 @@ fn interrupted(stop: &AtomicBool) -> Result<(), Error> {
     }
 }
 
+/// `d20odds attack`: one attack line from flags, simulated and printed.
 fn run_attack(args: &AttackArgs, stop: &AtomicBool) -> Result<(), Error> {
+    let plan = attack_plan(args)?;
+    let settings = args.sim.settings(Formats::default());
+    let config = settings.engine_config(0, d20odds::scenario::DEFAULT_TRIALS)?;
+    check_tally_size(&plan).map_err(|(_, why)| InputError::flag("--damage", why))?;
+    let bar = progress::PhaseBar::new(config.trials, "trials", args.sim.quiet);
+    let (mut results, note) = run::simulate(&plan, &config, &|n| bar.set(n), stop);
+    print_notes(note.as_slice());
+    bar.finish();
+    results.interrupted = stop.load(Ordering::Relaxed);
+    if args.sim.json {
+        write_json(vec![results.json()], &mut std::io::stdout().lock())?;
+    } else {
+        print_out(&summary_text(&results))?;
+    }
+    interrupted(stop)
+}
+
+/// The one-line plan `d20odds attack` describes with its flags.
+fn attack_plan(args: &AttackArgs) -> Result<Plan, Error> {
     let system: SystemId = args
         .system
         .parse()
@@ -343,35 +363,7 @@ fn run_attack(args: &AttackArgs, stop: &AtomicBool) -> Result<(), Error> {
         .cover
         .parse()
         .map_err(|m: String| InputError::flag("--cover", m))?;
-    if args.miss_chance > 100 {
-        return Err(InputError::flag("--miss-chance", "a percentage: 0 to 100").into());
-    }
-    if !(1..=d20odds::scenario::MAX_ROUNDS).contains(&args.rounds) {
-        return Err(InputError::flag("--rounds", "1 to 1000").into());
-    }
-    for (flag, values) in [("--bonus", args.bonus.as_slice()), ("--ac", &[args.ac])] {
-        if values
-            .iter()
-            .any(|v| !(-MAX_MODIFIER..=MAX_MODIFIER).contains(v))
-        {
-            return Err(InputError::flag(flag, modifier_range()).into());
-        }
-    }
-    for (flag, value) in [("--hp", args.hp), ("--con", args.con)] {
-        if value.is_some_and(|v| !(1..=MAX_HIT_POINTS).contains(&v)) {
-            return Err(InputError::flag(flag, format!("1 to {MAX_HIT_POINTS}")).into());
-        }
-    }
-    if args.con.is_some() && args.hp.is_none() {
-        return Err(InputError::flag("--con", "needs --hp").into());
-    }
-    if args.con.is_some() && system == SystemId::Starfinder {
-        return Err(InputError::flag(
-            "--con",
-            "Starfinder does not use a Con score for death: leave it out (the target dies at 0 HP)",
-        )
-        .into());
-    }
+    check_attack_numbers(args, system)?;
     let mut plan = Plan::empty("attack", system, args.rounds);
     let vitals = Vitals {
         hp: args.hp,
@@ -402,20 +394,41 @@ fn run_attack(args: &AttackArgs, stop: &AtomicBool) -> Result<(), Error> {
         },
     )
     .map_err(|m| InputError::flag("--cover", m))?;
-    let settings = args.sim.settings(Formats::default());
-    let config = settings.engine_config(0, d20odds::scenario::DEFAULT_TRIALS)?;
-    check_tally_size(&plan).map_err(|(_, why)| InputError::flag("--damage", why))?;
-    let bar = progress::PhaseBar::new(config.trials, "trials", args.sim.quiet);
-    let (mut results, note) = run::simulate(&plan, &config, &|n| bar.set(n), stop);
-    print_notes(note.as_slice());
-    bar.finish();
-    results.interrupted = stop.load(Ordering::Relaxed);
-    if args.sim.json {
-        write_json(vec![results.json()], &mut std::io::stdout().lock())?;
-    } else {
-        print_out(&summary_text(&results))?;
+    Ok(plan)
+}
+
+/// The number flags of `d20odds attack` within their limits.
+fn check_attack_numbers(args: &AttackArgs, system: SystemId) -> Result<(), Error> {
+    if args.miss_chance > 100 {
+        return Err(InputError::flag("--miss-chance", "a percentage: 0 to 100").into());
     }
-    interrupted(stop)
+    if !(1..=d20odds::scenario::MAX_ROUNDS).contains(&args.rounds) {
+        return Err(InputError::flag("--rounds", "1 to 1000").into());
+    }
+    for (flag, values) in [("--bonus", args.bonus.as_slice()), ("--ac", &[args.ac])] {
+        if values
+            .iter()
+            .any(|v| !(-MAX_MODIFIER..=MAX_MODIFIER).contains(v))
+        {
+            return Err(InputError::flag(flag, modifier_range()).into());
+        }
+    }
+    for (flag, value) in [("--hp", args.hp), ("--con", args.con)] {
+        if value.is_some_and(|v| !(1..=MAX_HIT_POINTS).contains(&v)) {
+            return Err(InputError::flag(flag, format!("1 to {MAX_HIT_POINTS}")).into());
+        }
+    }
+    if args.con.is_some() && args.hp.is_none() {
+        return Err(InputError::flag("--con", "needs --hp").into());
+    }
+    if args.con.is_some() && system == SystemId::Starfinder {
+        return Err(InputError::flag(
+            "--con",
+            "Starfinder does not use a Con score for death: leave it out (the target dies at 0 HP)",
+        )
+        .into());
+    }
+    Ok(())
 }
 
 fn check_files(files: &[PathBuf], json: bool) -> Result<(), Error> {
