@@ -256,11 +256,11 @@ pub(super) struct SweepCurves {
     /// Each drawn value of the first swept field, as text and as a number where it is one.
     xs: Vec<(String, Option<f64>)>,
     x_index: HashMap<String, usize>,
-    /// Every series, in the order first seen; kept small (no label) so that memory grows
-    /// little with the number of series.
+    /// The latest row's place among the rows of its position: its series.
+    series_at: usize,
+    /// Every series, in table order; two words each, so that memory grows little with the
+    /// number of series.
     series: Vec<SeriesRoll>,
-    /// A series' index in `series`, by the hash of its label.
-    series_index: HashMap<u64, usize>,
     /// The first [`MAX_SWEEP_CHART_SERIES`] series' labels and points (same indices).
     curves: Vec<Curve>,
 }
@@ -268,8 +268,8 @@ pub(super) struct SweepCurves {
 /// Whether a series' attack roll ever changes across the sweep.
 #[derive(Debug)]
 struct SeriesRoll {
-    /// The attack roll of its first row.
-    roll: Roll,
+    /// The attack roll of its first row, as [`roll_fingerprint`].
+    roll: u64,
     /// Some row's roll differs from the first.
     changes: bool,
 }
@@ -281,9 +281,6 @@ struct Curve {
     /// P(hit) per drawn value of the first swept field (indices of `SweepCurves::xs`).
     points: Vec<Option<Estimate>>,
 }
-
-/// What decides an attack roll: bonus, AC, miss chance and the exact P(hit).
-type Roll = (i64, i64, i64, Option<u64>);
 
 /// The sweep chart and what it leaves out.
 #[derive(Debug, Clone, PartialEq)]
@@ -308,8 +305,8 @@ impl SweepCurves {
             drawn_positions: 0,
             xs: Vec::new(),
             x_index: HashMap::new(),
+            series_at: 0,
             series: Vec::new(),
-            series_index: HashMap::new(),
             curves: Vec::new(),
         }
     }
@@ -326,18 +323,13 @@ impl SweepCurves {
         };
         self.x_name.get_or_insert_with(|| x_name.clone());
         for row in 0..s.rows() {
-            let x = self.drawn_x(x_cells, row);
-            let label = series_label(s, swept, row);
-            let roll = (
+            let (x, at) = self.drawn_x(x_cells, row);
+            let roll = roll_fingerprint(
                 int(s, "effective_bonus", row),
                 int(s, "effective_ac", row),
                 int(s, "miss_chance", row),
                 float(s, "exact_p_hit", row).map(f64::to_bits),
             );
-            let at = *self
-                .series_index
-                .entry(label_hash(&label))
-                .or_insert(self.series.len());
             if at == self.series.len() {
                 self.series.push(SeriesRoll {
                     roll,
@@ -345,7 +337,7 @@ impl SweepCurves {
                 });
                 if at < MAX_SWEEP_CHART_SERIES {
                     self.curves.push(Curve {
-                        label,
+                        label: series_label(s, swept, row),
                         points: Vec::new(),
                     });
                 }
@@ -361,9 +353,10 @@ impl SweepCurves {
         }
     }
 
-    /// The index in `xs` of a row's value of the first swept field, or `None` when its
-    /// position in the list is not drawn.
-    fn drawn_x(&mut self, x_cells: &Cells, row: usize) -> Option<usize> {
+    /// The index in `xs` of a row's value of the first swept field (`None` when its
+    /// position in the list is not drawn), and the row's series: its place among the rows
+    /// of its position (every position lists the same series in the same order).
+    fn drawn_x(&mut self, x_cells: &Cells, row: usize) -> (Option<usize>, usize) {
         let x_text = cell_text(x_cells, row);
         let position = match &self.position {
             Some((at, text)) if *text == x_text => *at,
@@ -374,18 +367,21 @@ impl SweepCurves {
         let drawn = position % self.stride == 0 || last;
         let new_position = self.position.as_ref().is_none_or(|(at, _)| *at != position);
         self.position = Some((position, x_text.clone()));
+        self.series_at = if new_position { 0 } else { self.series_at + 1 };
+        let series = self.series_at;
         if !drawn {
-            return None;
+            return (None, series);
         }
         self.drawn_positions += usize::from(new_position);
-        Some(match self.x_index.get(&x_text) {
+        let x = match self.x_index.get(&x_text) {
             Some(&x) => x,
             None => {
                 self.x_index.insert(x_text.clone(), self.xs.len());
                 self.xs.push((x_text, cell_number(x_cells, row)));
                 self.xs.len() - 1
             }
-        })
+        };
+        (Some(x), series)
     }
 
     /// P(hit) against the first swept field: one series per plan line × attack (and per
@@ -440,10 +436,11 @@ fn sweep_input(results: &Results) -> Option<SweepDrawing> {
     results.sweep.as_ref()?.curves.chart(&results.title)
 }
 
-/// A series label's hash: the sweep keeps hashes, not labels, of the series it does not draw.
-fn label_hash(label: &str) -> u64 {
+/// What decides an attack roll (bonus, AC, miss chance and the exact P(hit)), hashed: the
+/// sweep keeps one number per series to tell whether its roll changes.
+fn roll_fingerprint(bonus: i64, ac: i64, miss_chance: i64, exact_p_hit: Option<u64>) -> u64 {
     let mut hasher = std::hash::DefaultHasher::new();
-    label.hash(&mut hasher);
+    (bonus, ac, miss_chance, exact_p_hit).hash(&mut hasher);
     hasher.finish()
 }
 

@@ -96,6 +96,9 @@ pub struct Scenario {
     pub combatants: Vec<Combatant>,
     pub plan: Vec<PlanLine>,
     pub sweeps: Vec<Sweep>,
+    /// The experiment's TOML document without its `[[sweep]]` tables, parsed once when it
+    /// sweeps, so that planning a point costs its own document, not the whole list of values.
+    sweep_base: Option<toml::Table>,
     /// `[options]`: rule choices left to the experiment.
     pub options: Options,
 }
@@ -184,7 +187,7 @@ impl Validator<'_> {
             rounds,
         )?;
         let plan = self.plan(&raw, &combatants, battlefield.as_ref())?;
-        let sweeps = self.sweeps(&raw.sweep, &combatants)?;
+        let (sweeps, sweep_base) = self.sweeps(&raw.sweep, &combatants)?;
         Ok(Scenario {
             source: self.source.clone(),
             title: raw.title.unwrap_or_else(|| self.stem()),
@@ -199,6 +202,7 @@ impl Validator<'_> {
             combatants,
             plan,
             sweeps,
+            sweep_base,
             options,
         })
     }

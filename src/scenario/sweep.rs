@@ -154,12 +154,17 @@ pub fn display_value(value: &Value) -> String {
 }
 
 impl Validator<'_> {
-    /// Checks every sweep's path, each of its values on its own, and the point count.
+    /// Checks every sweep's path, each of its values on its own, and the point count;
+    /// returns the sweeps and, when there are any, the document their points are made from.
     pub(super) fn sweeps(
         &self,
         raw: &[toml::Spanned<super::raw::RawSweep>],
         combatants: &[Combatant],
-    ) -> Result<Vec<Sweep>, InputError> {
+    ) -> Result<(Vec<Sweep>, Option<Table>), InputError> {
+        if raw.is_empty() {
+            return Ok((Vec::new(), None));
+        }
+        let base = self.sweep_base()?;
         let mut points: usize = 1;
         let mut sweeps = Vec::new();
         for sweep in raw {
@@ -190,7 +195,7 @@ impl Validator<'_> {
                 ));
             }
             for value in s.values.get_ref() {
-                self.sweep_scenario(&[(s.set.get_ref().as_str(), value.get_ref())])
+                self.sweep_scenario(&base, &[(s.set.get_ref().as_str(), value.get_ref())])
                     .map_err(|e| {
                         self.err(
                             value.span(),
@@ -214,15 +219,25 @@ impl Validator<'_> {
                 span: sweep.span(),
             });
         }
-        Ok(sweeps)
+        Ok((sweeps, Some(base)))
     }
 
-    /// The experiment with some fields set, validated (without its sweeps).
-    fn sweep_scenario(&self, assignments: &[(&str, &Value)]) -> Result<Scenario, InputError> {
-        let location = |message: String| self.source.error_at(0, message);
-        let mut doc: Table =
-            toml::from_str(&self.source.text).map_err(|e| location(e.to_string()))?;
+    /// The experiment's document without its sweeps.
+    fn sweep_base(&self) -> Result<Table, InputError> {
+        let mut doc: Table = toml::from_str(&self.source.text)
+            .map_err(|e| self.source.error_at(0, e.to_string()))?;
         doc.remove("sweep");
+        Ok(doc)
+    }
+
+    /// The experiment (`base`, without its sweeps) with some fields set, validated.
+    fn sweep_scenario(
+        &self,
+        base: &Table,
+        assignments: &[(&str, &Value)],
+    ) -> Result<Scenario, InputError> {
+        let location = |message: String| self.source.error_at(0, message);
+        let mut doc = base.clone();
         for (set, value) in assignments {
             apply(&mut doc, set, value).map_err(location)?;
         }
@@ -257,7 +272,11 @@ impl Scenario {
         }
         assignments.reverse();
         let refs: Vec<(&str, &Value)> = assignments.iter().map(|(s, v)| (s.as_str(), v)).collect();
-        let scenario = validator.sweep_scenario(&refs).map_err(|e| {
+        let base = match &self.sweep_base {
+            Some(base) => std::borrow::Cow::Borrowed(base),
+            None => std::borrow::Cow::Owned(validator.sweep_base()?),
+        };
+        let scenario = validator.sweep_scenario(&base, &refs).map_err(|e| {
             let span = self.sweeps[0].span.clone();
             let point: Vec<String> = assignments
                 .iter()

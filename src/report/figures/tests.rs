@@ -46,8 +46,9 @@ fn one_sweep_gives_one_series_over_numeric_values() {
 
 #[test]
 fn further_sweeps_split_series_and_text_values_are_categories() {
-    let xs = Cells::Text(vec!["1d6".into(), "1d8".into(), "1d6".into(), "1d8".into()]);
-    let hp = Cells::Int(vec![10, 10, 20, 20]);
+    // The first sweep varies slowest (`SweepSet::points`), as in every sweep table.
+    let xs = Cells::Text(vec!["1d6".into(), "1d6".into(), "1d8".into(), "1d8".into()]);
+    let hp = Cells::Int(vec![10, 20, 10, 20]);
     let (chart, _) = sweep_input(&sweep_table(xs, Some(hp))).unwrap();
     assert_eq!(
         chart.x,
