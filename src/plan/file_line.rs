@@ -11,6 +11,9 @@ use crate::verdict::LineVerdict;
 
 use super::{Covering, Grappler, LineAttack, LineDefence, MapSituation, Situation};
 
+/// What [`Plan::add_line`](super::Plan::add_line) takes for one plan line.
+type LineParts = (LineAttack, LineDefence, Situation);
+
 /// One plan line's attack, defence and situation — the map's verdicts (`map`, judged once
 /// by the caller) filled in where the plan does not override them — for a target at index
 /// `target` of the plan's targets. A target grappling another creature (d20 Modern)
@@ -23,7 +26,7 @@ pub(super) fn line_parts(
     map: Option<&MapSituation>,
     target: usize,
     target_of: &mut dyn FnMut(usize) -> usize,
-) -> Result<(LineAttack, LineDefence, Situation), InputError> {
+) -> Result<LineParts, InputError> {
     let (attack, mut defence, situation) =
         single_line_parts(scenario, line, map, target, target_of)?;
     let kind = scenario.combatants[line.attacker].attacks[line.attack].kind;
@@ -65,7 +68,7 @@ fn single_line_parts(
     map: Option<&MapSituation>,
     target: usize,
     target_of: &mut dyn FnMut(usize) -> usize,
-) -> Result<(LineAttack, LineDefence, Situation), InputError> {
+) -> Result<LineParts, InputError> {
     let rules = scenario.system.rules();
     let attacker = &scenario.combatants[line.attacker];
     let defender = &scenario.combatants[line.target];

@@ -1,4 +1,5 @@
 use super::*;
+use crate::rules::CoverLevel;
 
 fn scenario(plan_extra: &str, attack_kind: &str) -> Scenario {
     let text = format!(
@@ -299,4 +300,30 @@ fn higher_ground_comes_from_the_terrain_under_the_attacker() {
         plan.slots[0].profile.bonus, 7,
         "+6 and +1 for higher ground"
     );
+}
+
+#[test]
+fn a_refused_line_keeps_what_planning_judged_of_it() {
+    let apart = scenario("", "melee")
+        .source
+        .text
+        .replace("map = \"AB\"", "map = \"A.B\"");
+    let planned = Planned::from_scenario(&Scenario::parse("p.toml", apart).unwrap());
+    let line = &planned.lines[0];
+    let verdict = &line.map.as_ref().expect("a map").verdict;
+    assert_eq!(verdict.distance_ft, 10);
+    assert_eq!(verdict.reach.map(|r| r.threatens), Some(false));
+    let refusal = line.made.as_ref().unwrap_err();
+    assert!(refusal.message.contains("its reach is 5 ft"), "{refusal}");
+    assert!(planned.plan.lines.is_empty());
+}
+
+#[test]
+fn a_made_line_names_its_plan_line_and_overrides() {
+    let planned = Planned::from_scenario(&scenario("cover = \"partial\"", "ranged"));
+    let line = &planned.lines[0];
+    assert_eq!(line.made, Ok(0));
+    assert_eq!(line.overridden.names(), ["cover"]);
+    assert_eq!((line.attacker.token, line.target.token), ('A', 'B'));
+    assert_eq!(planned.plan.lines[0].modifiers.cover, CoverLevel::Partial);
 }
