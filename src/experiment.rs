@@ -9,7 +9,7 @@ use std::path::Path;
 
 use crate::engine::check_tally_size;
 use crate::error::{Error, InputError};
-use crate::plan::Plan;
+use crate::plan::{LineSituation, Plan, Planned};
 use crate::scenario::{Assignments, Scenario, display_value};
 
 /// A validated experiment.
@@ -17,6 +17,8 @@ use crate::scenario::{Assignments, Scenario, display_value};
 pub struct Experiment {
     pub scenario: Scenario,
     pub plan: Plan,
+    /// What planning judged of each plan line, for `check` and the report's map.
+    pub situations: Vec<LineSituation>,
     /// How many sweep points the `[[sweep]]` tables make (0 without them).
     pub sweep_points: usize,
 }
@@ -29,7 +31,7 @@ impl Experiment {
 
     /// Validates a loaded scenario's plan and every sweep point.
     pub fn validate(scenario: Scenario) -> Result<Self, InputError> {
-        let plan = Plan::from_scenario(&scenario)?;
+        let Planned { plan, lines } = Planned::from_scenario(&scenario).all_made()?;
         check_size(&scenario, &plan)?;
         let mut sweep_points = 0;
         if !scenario.sweeps.is_empty() {
@@ -42,6 +44,7 @@ impl Experiment {
         Ok(Self {
             scenario,
             plan,
+            situations: lines,
             sweep_points,
         })
     }

@@ -1,7 +1,7 @@
-//! `[heatmap]`: one combatant tried on every open square of the map. Geometry is judged
-//! anew and the plan recomputed for each square; the figures come from the exact engine,
-//! or, where it cannot compute them, from a short Monte Carlo run (the `method` column
-//! says which).
+//! `[heatmap]`: one combatant tried on every open square of the map. Each square is planned
+//! anew by the planning that judges the file's own plan lines (map verdicts included); the
+//! figures come from the exact engine, or, where it cannot compute them, from a short
+//! Monte Carlo run (the `method` column says which).
 //!
 //! Architecture Invariant: a square's figures depend only on the scenario, the square
 //! and the seed — never on the thread that computed them.
@@ -10,20 +10,19 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
-use crate::engine::{EngineConfig, simulate};
+use crate::engine::{EngineConfig, Tally, simulate};
 use crate::exact;
 use crate::map::Space;
-use crate::plan::Plan;
+use crate::plan::{Plan, Planned};
 use crate::report::Table;
 use crate::scenario::Scenario;
-use crate::verdict::line_verdict;
 
 /// Trials per square when the exact engine cannot compute a figure.
 pub const SIMULATED_TRIALS: u64 = 20_000;
 
 /// One target's figures at one square.
 #[derive(Debug, PartialEq)]
-struct TargetCell {
+struct TargetFigures {
     /// Mean P(hit) of the attacks at the target on the plan lines that involve the moved
     /// combatant (all lines at the target when none does); `None` when none can be made.
     p_hit: Option<f64>,
@@ -37,11 +36,12 @@ struct TargetCell {
     refused: bool,
 }
 
-struct Cell {
+/// One square's figures: where the moved combatant stands and each target's figures.
+struct SquareFigures {
     x: i32,
     y: i32,
     exact: bool,
-    targets: Vec<TargetCell>,
+    targets: Vec<TargetFigures>,
 }
 
 /// The squares where the combatant's whole space fits (see [`Battlefield::placements`]).
@@ -85,14 +85,14 @@ pub fn heatmap_table(
 ) -> Option<Table> {
     let token = scenario.heatmap?;
     let done = AtomicU64::new(0);
-    let cells: Vec<Cell> = placements(scenario, token)
+    let cells: Vec<SquareFigures> = placements(scenario, token)
         .par_iter()
         .enumerate()
         .filter_map(|(i, &space)| {
             if stop.load(Ordering::Relaxed) {
                 return None;
             }
-            let cell = cell(scenario, token, space, seed ^ i as u64);
+            let cell = square_figures(scenario, token, space, seed ^ i as u64);
             progress(done.fetch_add(1, Ordering::Relaxed) + 1);
             Some(cell)
         })
@@ -108,7 +108,7 @@ pub fn heatmap_table(
     );
     for (t, &combatant) in target_combatants(scenario).iter().enumerate() {
         let name = scenario.combatants[combatant].token;
-        let column: Vec<&TargetCell> = cells.iter().map(|c| &c.targets[t]).collect();
+        let column: Vec<&TargetFigures> = cells.iter().map(|c| &c.targets[t]).collect();
         table.float(format!("{name}_p_hit"), column.iter().map(|c| c.p_hit));
         table.float(
             format!("{name}_p_down"),
@@ -135,13 +135,14 @@ pub fn heatmap_table(
     Some(table)
 }
 
-/// Every target's figures with the combatant at `space`.
-fn cell(scenario: &Scenario, token: usize, space: Space, seed: u64) -> Cell {
+/// Every target's figures with the combatant at `space`, planned as the file's own plan
+/// is (the map's verdicts come from the same planning).
+fn square_figures(scenario: &Scenario, token: usize, space: Space, seed: u64) -> SquareFigures {
     let mut moved = scenario.clone();
     if let Some(field) = &mut moved.battlefield {
         field.spaces[token] = space;
     }
-    let (plan, refusals) = Plan::from_scenario_skipping_refused(&moved);
+    let Planned { plan, lines } = Planned::from_scenario(&moved);
     let exact = exact::compute(&plan);
     let all_exact =
         exact.targets.iter().all(Result::is_ok) && exact.slots.iter().all(Option::is_some);
@@ -149,72 +150,27 @@ fn cell(scenario: &Scenario, token: usize, space: Space, seed: u64) -> Cell {
         let trials = moved.trials.min(SIMULATED_TRIALS);
         simulate(&plan, &EngineConfig::new(seed, trials), &|_| ())
     });
-    // The plan's line index of each scenario line that could be made.
-    let plan_lines: Vec<Option<usize>> = refusals
-        .iter()
-        .scan(0, |made, refusal| {
-            Some(refusal.is_none().then(|| {
-                *made += 1;
-                *made - 1
-            }))
-        })
-        .collect();
     let targets = target_combatants(&moved)
         .into_iter()
         .enumerate()
         .map(|(t, combatant)| {
-            let at_target = |l: &&crate::scenario::PlanLine| l.target == combatant;
-            let involved: Vec<usize> = moved
-                .plan
+            let chosen = chosen_lines(&moved, token, combatant);
+            let chosen_plan_lines: Vec<usize> = chosen
                 .iter()
-                .enumerate()
-                .filter(|(_, l)| at_target(l) && (l.attacker == token || l.target == token))
-                .map(|(i, _)| i)
+                .filter_map(|&i| lines[i].made.as_ref().ok().copied())
                 .collect();
-            let chosen: Vec<usize> = if involved.is_empty() {
-                (0..moved.plan.len())
-                    .filter(|&i| moved.plan[i].target == combatant)
-                    .collect()
-            } else {
-                involved
-            };
-            let chosen_plan_lines: Vec<usize> =
-                chosen.iter().filter_map(|&i| plan_lines[i]).collect();
             let slots: Vec<usize> = plan
                 .slots_against(t)
                 .filter(|(_, slot)| chosen_plan_lines.contains(&slot.line))
                 .map(|(s, _)| s)
                 .collect();
             let (p_hit, p_down, mean_damage) = match &tally {
-                None => {
-                    let rounds = &exact.targets[t].as_ref().expect("all exact").rounds;
-                    let last = rounds[rounds.len() - 1];
-                    let hits: Vec<f64> = slots
-                        .iter()
-                        .filter_map(|&s| exact.slots[s].map(|e| e.p_hit))
-                        .collect();
-                    (mean(&hits), last.p_down, last.mean_damage)
-                }
-                Some(tally) => {
-                    let last = tally.round(t, plan.rounds as usize - 1);
-                    let hits: Vec<f64> = slots
-                        .iter()
-                        .map(|&s| tally.slot(&plan, s))
-                        .filter(|attacks| attacks.made() > 0)
-                        .map(|attacks| attacks.hit().estimate().point)
-                        .collect();
-                    (
-                        mean(&hits),
-                        last.down.estimate().point,
-                        last.damage.estimate().point,
-                    )
-                }
+                None => exact_figures(&exact, t, &slots),
+                Some(tally) => simulated_figures(&plan, tally, t, &slots),
             };
-            let line_index = chosen[0];
-            let field = moved.battlefield.as_ref().expect("a heatmap has a map");
-            let verdict =
-                line_verdict(&moved, field, moved.system.rules(), &moved.plan[line_index]);
-            TargetCell {
+            let map = lines[chosen[0]].map.as_ref();
+            let verdict = &map.expect("a heatmap has a map").verdict;
+            TargetFigures {
                 p_hit,
                 p_down,
                 mean_damage,
@@ -224,17 +180,65 @@ fn cell(scenario: &Scenario, token: usize, space: Space, seed: u64) -> Cell {
                 refused: moved
                     .plan
                     .iter()
-                    .zip(&refusals)
-                    .any(|(l, r)| l.target == combatant && r.is_some()),
+                    .zip(&lines)
+                    .any(|(l, s)| l.target == combatant && s.made.is_err()),
             }
         })
         .collect();
-    Cell {
+    SquareFigures {
         x: space.x(),
         y: space.y(),
         exact: all_exact,
         targets,
     }
+}
+
+/// The plan lines of the file at `combatant` that involve the moved combatant `token`, or
+/// all of them when none does.
+fn chosen_lines(scenario: &Scenario, token: usize, combatant: usize) -> Vec<usize> {
+    let at_target = |i: &usize| scenario.plan[*i].target == combatant;
+    let all = (0..scenario.plan.len()).filter(at_target);
+    let involved: Vec<usize> = all
+        .clone()
+        .filter(|&i| scenario.plan[i].attacker == token || scenario.plan[i].target == token)
+        .collect();
+    if involved.is_empty() {
+        all.collect()
+    } else {
+        involved
+    }
+}
+
+/// (mean P(hit) of `slots`, P(down) and mean damage by the last round) of target `t`, exact.
+fn exact_figures(exact: &exact::Exact, t: usize, slots: &[usize]) -> (Option<f64>, f64, f64) {
+    let rounds = &exact.targets[t].as_ref().expect("all exact").rounds;
+    let last = rounds[rounds.len() - 1];
+    let hits: Vec<f64> = slots
+        .iter()
+        .filter_map(|&s| exact.slots[s].map(|e| e.p_hit))
+        .collect();
+    (mean(&hits), last.p_down, last.mean_damage)
+}
+
+/// [`exact_figures`] from a simulation's tally.
+fn simulated_figures(
+    plan: &Plan,
+    tally: &Tally,
+    t: usize,
+    slots: &[usize],
+) -> (Option<f64>, f64, f64) {
+    let last = tally.round(t, plan.rounds as usize - 1);
+    let hits: Vec<f64> = slots
+        .iter()
+        .map(|&s| tally.slot(plan, s))
+        .filter(|attacks| attacks.made() > 0)
+        .map(|attacks| attacks.hit().estimate().point)
+        .collect();
+    (
+        mean(&hits),
+        last.down.estimate().point,
+        last.damage.estimate().point,
+    )
 }
 
 fn mean(values: &[f64]) -> Option<f64> {

@@ -151,7 +151,11 @@ impl Prepared {
             settings.engine_config(experiment.scenario.seed, experiment.scenario.trials)?;
         Ok(Self {
             path,
-            inputs: Inputs::from_scenario(&experiment.scenario),
+            inputs: Inputs::new(
+                &experiment.scenario,
+                &experiment.plan,
+                &experiment.situations,
+            ),
             experiment,
             config,
         })
@@ -173,6 +177,7 @@ impl Prepared {
             scenario,
             plan,
             sweep_points,
+            ..
         } = &self.experiment;
         progress.start(
             Phase::Trials,

@@ -438,7 +438,7 @@ fn check_files(files: &[PathBuf], json: bool) -> Result<(), Error> {
         .collect::<Result<Vec<_>, _>>()?;
     let checks: Vec<_> = experiments
         .iter()
-        .map(|e| d20odds::report::check(&e.scenario))
+        .map(|e| d20odds::report::check(&e.scenario, &e.plan, &e.situations))
         .collect();
     if json {
         let docs = checks.into_iter().map(|(_, j)| j).collect();

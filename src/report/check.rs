@@ -3,11 +3,13 @@
 
 use serde_json::{Value, json};
 
+use crate::attack::AttackProfile;
 use crate::map::{Point, SightLine, Square};
-use crate::plan::{Plan, line_parts};
-use crate::scenario::{AttackKind, Scenario};
-use crate::situation::{self, Unseen};
-use crate::verdict::{LineVerdict, line_verdict};
+use crate::plan::{IntoMelee, LineSituation, MapSituation, Modifiers, Plan};
+use crate::rules::RuleSet;
+use crate::scenario::Scenario;
+use crate::situation::Unseen;
+use crate::verdict::LineVerdict;
 
 /// One plan line explained.
 struct Explained {
@@ -15,8 +17,10 @@ struct Explained {
     text: String,
 }
 
-/// The check of a whole scenario: `(text, json)`.
-pub fn check(scenario: &Scenario) -> (String, Value) {
+/// The check of a whole scenario, from its plan and what planning judged of each of its
+/// plan lines (`situations`, in file order): `(text, json)`. The scenario gives only the
+/// heading: its title, options and map rows.
+pub fn check(scenario: &Scenario, plan: &Plan, situations: &[LineSituation]) -> (String, Value) {
     let mut text = format!("{}  ({})\n\n", scenario.title, scenario.system);
     let readings = scenario.options.readings();
     for reading in &readings {
@@ -32,9 +36,8 @@ pub fn check(scenario: &Scenario) -> (String, Value) {
         }
         text += "\n";
     }
-    let lines: Vec<Explained> = (0..scenario.plan.len())
-        .map(|i| explain(scenario, i))
-        .collect();
+    let rules = scenario.system.rules();
+    let lines: Vec<Explained> = situations.iter().map(|s| explain(rules, plan, s)).collect();
     for line in &lines {
         text += &line.text;
         text += "\n";
@@ -48,183 +51,173 @@ pub fn check(scenario: &Scenario) -> (String, Value) {
     (text, json)
 }
 
-fn explain(scenario: &Scenario, index: usize) -> Explained {
-    let line = &scenario.plan[index];
-    let rules = scenario.system.rules();
-    let attacker = &scenario.combatants[line.attacker];
-    let target = &scenario.combatants[line.target];
-    let attack = &attacker.attacks[line.attack];
+/// One plan line: who attacks whom, the map's verdicts and the lines that decided them,
+/// what the plan overrides, then the folded numbers or why no attack can be made.
+fn explain(rules: &RuleSet, plan: &Plan, s: &LineSituation) -> Explained {
     let mut text = format!(
         "{} ({}) → {} ({}): {}\n",
-        attacker.name, attacker.token, target.name, target.token, attack.name
+        s.attacker.name, s.attacker.token, s.target.name, s.target.token, s.attack
     );
-    let o = &line.overrides;
-    let overridden: Vec<&str> = [
-        ("cover", o.cover.is_some()),
-        ("concealment", o.concealment.is_some()),
-        ("flanking", o.flanking.is_some()),
-        ("attack_mod", o.attack_mod.is_some()),
-        ("ac_mod", o.ac_mod.is_some()),
-    ]
-    .into_iter()
-    .filter_map(|(name, set)| set.then_some(name))
-    .collect();
+    let overridden = s.overridden.names();
     let mut json = json!({
-        "attacker": attacker.token.to_string(),
-        "target": target.token.to_string(),
-        "attack": attack.name,
+        "attacker": s.attacker.token.to_string(),
+        "target": s.target.token.to_string(),
+        "attack": s.attack,
         "overridden": overridden,
     });
-    if let Some(field) = &scenario.battlefield {
-        let v = line_verdict(scenario, field, rules, line);
-        text += &verdict_text(scenario, &v);
-        json["geometry"] = verdict_json(scenario, &v);
-        text += &ranged_text(scenario, field, line, v.distance_ft);
-        if let Some(c) = v.covering {
-            let covering = &scenario.combatants[c];
-            text += &format!(
-                "  soft cover from {} ({}){}\n",
-                covering.name,
-                covering.token,
-                if rules.striking_the_cover {
-                    ", which a roll that misses only because of it may strike instead"
-                } else {
-                    ""
-                }
-            );
-            json["covering"] = json!(covering.token.to_string());
+    match &s.map {
+        Some(map) => {
+            text += &verdict_text(map);
+            json["geometry"] = verdict_json(map);
+            text += &ranged_text(rules, map);
+            if let Some(covering) = &map.covering {
+                text += &format!(
+                    "  soft cover from {} ({}){}\n",
+                    covering.name,
+                    covering.token,
+                    if rules.striking_the_cover {
+                        ", which a roll that misses only because of it may strike instead"
+                    } else {
+                        ""
+                    }
+                );
+                json["covering"] = json!(covering.token.to_string());
+            }
         }
-    } else {
-        text += "  no map: only the plan's overrides apply\n";
+        None => text += "  no map: only the plan's overrides apply\n",
     }
     if !overridden.is_empty() {
         text += &format!("  overridden by the plan: {}\n", overridden.join(", "));
     }
-    let mut plan = Plan::empty(&scenario.title, scenario.system, scenario.rounds);
-    let result = line_parts(scenario, line, 0, &mut |_| 0)
-        .map_err(|e| e.message)
-        .and_then(|(a, d, s)| plan.add_line(rules, a, d, s));
-    match result {
-        Ok(()) => {
-            let m = &plan.lines[0].modifiers;
-            let p = &plan.slots[0].profile;
-            text += &match m.save {
-                Some(save) => format!(
-                    "  result: cover {}; {} save {:+} (cover {:+}) vs DC {}\n",
-                    m.cover,
-                    save.kind.key(),
-                    save.bonus,
-                    m.attack_mod,
-                    save.dc
-                ),
-                None => format!(
-                    "  result: cover {}, concealment {}%, flanking {}; attack {:+} (mods {:+}) vs AC {} (mods {:+}), miss chance {}%\n",
-                    m.cover,
-                    m.concealment,
-                    m.flanking,
-                    p.bonus,
-                    m.attack_mod,
-                    p.ac,
-                    m.ac_mod,
-                    p.miss_chance
-                ),
-            };
-            if let Some(save) = m.save {
-                text += &format!("  area effect: {}\n", save.describe());
-                json["save"] = json!(save.describe());
-                json["dc"] = json!(save.dc);
-            }
-            if !p.extra.is_zero() || p.dr > 0 || p.massive.is_some() {
-                text += &format!("  damage: {}\n", damage_terms(p, m.precision));
-            }
-            let period = plan.slots[0].period;
-            if period > 1 {
-                text += &format!(
-                    "  takes {} rounds per attack; it lands at the end of the last\n",
-                    period
-                );
-            }
-            if let (Some(partner), Some(with)) = (&p.grappling_partner, target.grappling_with) {
-                let with = &scenario.combatants[with];
-                text += &format!(
-                    "  grappling with {} ({}): the attack strikes one of the pair at random (1/2 each), and the one struck loses its Dex bonus; against {}: attack {:+} vs AC {}, miss chance {}%\n",
-                    with.name,
-                    with.token,
-                    with.token,
-                    partner.bonus,
-                    partner.ac,
-                    partner.miss_chance
-                );
-                json["grappling_with"] = json!(with.token.to_string());
-                json["grappler_effective_ac"] = json!(partner.ac);
-            }
-            text += &perception_text(m, rules.total_concealment);
-            if m.guess.right < m.guess.candidates {
-                text += &format!(
-                    "  not pinpointed: strikes {} of {} squares where the target may stand\n",
-                    m.guess.right, m.guess.candidates
-                );
-            }
-            for (key, value) in [
-                ("cover", json!(m.cover.key())),
-                ("concealment", json!(m.concealment)),
-                ("flanking", json!(m.flanking)),
-                ("precision", json!(m.precision)),
-                ("dr", json!(p.dr)),
-                ("attack_mod", json!(m.attack_mod)),
-                ("ac_mod", json!(m.ac_mod)),
-                ("effective_bonus", json!(p.bonus)),
-                ("effective_ac", json!(p.ac)),
-                ("miss_chance", json!(p.miss_chance)),
-                ("rounds_per_attack", json!(period)),
-                ("range_penalty", json!(m.range_penalty)),
-                ("into_melee", json!(m.into_melee)),
-                ("unseen", json!(m.perception.unseen.map(Unseen::describe))),
-                ("blindsight", json!(m.perception.blindsight)),
-                ("blindsense", json!(m.perception.blindsense)),
-                (
-                    "square_guess",
-                    json!(format!("{}/{}", m.guess.right, m.guess.candidates)),
-                ),
-            ] {
-                json[key] = value;
-            }
-        }
-        Err(message) => {
-            text += &format!("  no attack: {message}\n");
-            json["error"] = json!(message);
+    match &s.made {
+        Ok(line) => text += &result(rules, plan, *line, s, &mut json),
+        Err(e) => {
+            text += &format!("  no attack: {}\n", e.message);
+            json["error"] = json!(e.message);
         }
     }
     Explained { json, text }
 }
 
-/// Range increments and shooting into melee, with their reasons.
-fn ranged_text(
-    scenario: &Scenario,
-    field: &crate::scenario::Battlefield,
-    line: &crate::scenario::PlanLine,
-    distance_ft: i64,
+/// The numbers plan line `line` folded: the sums, the area save, the damage terms, the
+/// rounds per attack, a grappling pair and what the attacker perceives.
+fn result(
+    rules: &RuleSet,
+    plan: &Plan,
+    line: usize,
+    s: &LineSituation,
+    json: &mut Value,
 ) -> String {
-    let rules = scenario.system.rules();
-    let attacker = &scenario.combatants[line.attacker];
-    let attack = &attacker.attacks[line.attack];
+    let m = &plan.lines[line].modifiers;
+    let slot = plan
+        .slots
+        .iter()
+        .find(|slot| slot.line == line)
+        .expect("a plan line has an attack");
+    let p = &slot.profile;
+    let mut text = sums_text(m, p);
+    if let Some(save) = m.save {
+        text += &format!("  area effect: {}\n", save.describe());
+        json["save"] = json!(save.describe());
+        json["dc"] = json!(save.dc);
+    }
+    if !p.extra.is_zero() || p.dr > 0 || p.massive.is_some() {
+        text += &format!("  damage: {}\n", damage_terms(p, m.precision));
+    }
+    if slot.period > 1 {
+        text += &format!(
+            "  takes {} rounds per attack; it lands at the end of the last\n",
+            slot.period
+        );
+    }
+    if let (Some(partner), Some(with)) = (&p.grappling_partner, &s.grappling_with) {
+        text += &format!(
+            "  grappling with {} ({}): the attack strikes one of the pair at random (1/2 each), and the one struck loses its Dex bonus; against {}: attack {:+} vs AC {}, miss chance {}%\n",
+            with.name, with.token, with.token, partner.bonus, partner.ac, partner.miss_chance
+        );
+        json["grappling_with"] = json!(with.token.to_string());
+        json["grappler_effective_ac"] = json!(partner.ac);
+    }
+    text += &perception_text(m, rules.total_concealment);
+    if m.guess.right < m.guess.candidates {
+        text += &format!(
+            "  not pinpointed: strikes {} of {} squares where the target may stand\n",
+            m.guess.right, m.guess.candidates
+        );
+    }
+    result_json(m, p, slot.period, json);
+    text
+}
+
+/// `result: cover …; attack +8 (mods +2) vs AC 17 (mods +1), miss chance 20%`: each sum
+/// with the modifiers inside it.
+fn sums_text(m: &Modifiers, p: &AttackProfile) -> String {
+    match m.save {
+        Some(save) => format!(
+            "  result: cover {}; {} save {:+} (cover {:+}) vs DC {}\n",
+            m.cover,
+            save.kind.key(),
+            save.bonus,
+            m.attack_mod,
+            save.dc
+        ),
+        None => format!(
+            "  result: cover {}, concealment {}%, flanking {}; attack {:+} (mods {:+}) vs AC {} (mods {:+}), miss chance {}%\n",
+            m.cover,
+            m.concealment,
+            m.flanking,
+            p.bonus,
+            m.attack_mod,
+            p.ac,
+            m.ac_mod,
+            p.miss_chance
+        ),
+    }
+}
+
+/// The folded numbers' JSON keys.
+fn result_json(m: &Modifiers, p: &AttackProfile, period: u32, json: &mut Value) {
+    for (key, value) in [
+        ("cover", json!(m.cover.key())),
+        ("concealment", json!(m.concealment)),
+        ("flanking", json!(m.flanking)),
+        ("precision", json!(m.precision)),
+        ("dr", json!(p.dr)),
+        ("attack_mod", json!(m.attack_mod)),
+        ("ac_mod", json!(m.ac_mod)),
+        ("effective_bonus", json!(p.bonus)),
+        ("effective_ac", json!(p.ac)),
+        ("miss_chance", json!(p.miss_chance)),
+        ("rounds_per_attack", json!(period)),
+        ("range_penalty", json!(m.range_penalty)),
+        ("into_melee", json!(m.into_melee)),
+        ("unseen", json!(m.perception.unseen.map(Unseen::describe))),
+        ("blindsight", json!(m.perception.blindsight)),
+        ("blindsense", json!(m.perception.blindsense)),
+        (
+            "square_guess",
+            json!(format!("{}/{}", m.guess.right, m.guess.candidates)),
+        ),
+    ] {
+        json[key] = value;
+    }
+}
+
+/// Range increments and shooting into melee, with their reasons.
+fn ranged_text(rules: &RuleSet, map: &MapSituation) -> String {
     let mut text = String::new();
-    if let Ok(Some(r)) = situation::range(rules, attack, distance_ft) {
+    if let Ok(Some(r)) = &map.range {
         text += &format!(
             "  range: {} ft with a {}-ft increment: increment {}, {:+}\n",
             r.distance_ft, r.increment_ft, r.increment, r.penalty
         );
     }
-    if attack.kind == AttackKind::Ranged
-        && let Some(ally) = situation::engaged_ally(scenario, field, rules, line)
-    {
-        let ally = &scenario.combatants[ally];
-        let penalty = situation::into_melee_penalty(rules, attacker, attack);
+    if let Some(IntoMelee { ally, penalty }) = &map.into_melee {
         text += &format!(
             "  shooting into melee: {} ({}) is engaged with the target: {}\n",
             ally.name,
             ally.token,
-            match (rules.ranged.into_melee, penalty) {
+            match (rules.ranged.into_melee, *penalty) {
                 (0, _) => format!("no penalty in {}", rules.name),
                 (_, 0) => "no penalty (precise shot)".to_string(),
                 (_, p) => format!("{p:+} (`precise_shot = true` removes it)"),
@@ -235,7 +228,7 @@ fn ranged_text(
 }
 
 /// What the attacker sees of the target, when it is not simply in view.
-fn perception_text(m: &crate::plan::Modifiers, total: u8) -> String {
+fn perception_text(m: &Modifiers, total: u8) -> String {
     let p = m.perception;
     let mut text = String::new();
     if let Some(unseen) = p.unseen {
@@ -318,11 +311,43 @@ fn lines_text(lines: &[SightLine]) -> String {
         .collect()
 }
 
-fn verdict_text(scenario: &Scenario, v: &LineVerdict) -> String {
-    let c = &v.cover_lines;
-    let mut text = String::new();
-    if let Some(r) = v.reach {
-        text += &format!(
+/// The map's verdicts on one plan line and the lines that decided them.
+fn verdict_text(map: &MapSituation) -> String {
+    let v = &map.verdict;
+    let mut text = reach_text(v);
+    text += &cover_text(v);
+    if let Some(feet) = v.origin_distance_ft {
+        text += &format!("  area: the target is {feet} ft from the origin\n");
+    }
+    if v.spread {
+        text += "  spread: it goes round corners, so it needs no line of effect and cover adds nothing to Reflex\n";
+    }
+    text += &concealment_text(v);
+    match (&v.flanking, &map.flanking_partner) {
+        (Some(f), Some(partner)) => {
+            text += &format!(
+                "  flanking: with {} ({}), centres ({},{})→({},{}) cross opposite borders\n",
+                partner.name,
+                partner.token,
+                f.line.from.x2 as f64 / 2.0,
+                f.line.from.y2 as f64 / 2.0,
+                f.line.to.x2 as f64 / 2.0,
+                f.line.to.y2 as f64 / 2.0,
+            );
+        }
+        _ => text += "  flanking: no partner opposite\n",
+    }
+    text += &format!(
+        "  ground: attacker {} ft, target {} ft\n",
+        v.attacker_ground, v.target_ground
+    );
+    text
+}
+
+/// A melee attack's reach, or the distance.
+fn reach_text(v: &LineVerdict) -> String {
+    match v.reach {
+        Some(r) => format!(
             "  reach: {} ft{}, distance {} ft: {}\n",
             r.feet,
             if r.reach_weapon {
@@ -336,10 +361,14 @@ fn verdict_text(scenario: &Scenario, v: &LineVerdict) -> String {
             } else {
                 "out of reach"
             }
-        );
-    } else {
-        text += &format!("  distance: {} ft\n", v.distance_ft);
+        ),
+        None => format!("  distance: {} ft\n", v.distance_ft),
     }
+}
+
+/// The cover level, how many of the deciding lines are blocked and by what, and the lines.
+fn cover_text(v: &LineVerdict) -> String {
+    let c = &v.cover_lines;
     let from = match c.corner {
         Some(p) => format!(
             "corner ({},{}) of square ({},{})",
@@ -347,7 +376,7 @@ fn verdict_text(scenario: &Scenario, v: &LineVerdict) -> String {
         ),
         None => format!("square ({},{}) (adjacent melee)", c.from.x, c.from.y),
     };
-    text += &format!(
+    let mut text = format!(
         "  cover: {} — {} blocked of {} lines{}{}, best from {from} to target square ({},{})\n",
         v.cover,
         c.tally.k,
@@ -366,14 +395,13 @@ fn verdict_text(scenario: &Scenario, v: &LineVerdict) -> String {
         c.to.y
     );
     text += &lines_text(&c.lines);
-    if let Some(feet) = v.origin_distance_ft {
-        text += &format!("  area: the target is {feet} ft from the origin\n");
-    }
-    if v.spread {
-        text += "  spread: it goes round corners, so it needs no line of effect and cover adds nothing to Reflex\n";
-    }
+    text
+}
+
+/// The miss chance the map gives, its sources and, when terrain conceals, the lines.
+fn concealment_text(v: &LineVerdict) -> String {
     let k = &v.concealment_lines;
-    text += &format!(
+    let mut text = format!(
         "  concealment: {}%{} (terrain {}%, light {}%)\n",
         v.concealment,
         if k.total {
@@ -387,29 +415,11 @@ fn verdict_text(scenario: &Scenario, v: &LineVerdict) -> String {
     if k.terrain > 0 {
         text += &lines_text(&k.lines);
     }
-    match &v.flanking {
-        Some(f) => {
-            let partner = &scenario.combatants[f.partner];
-            text += &format!(
-                "  flanking: with {} ({}), centres ({},{})→({},{}) cross opposite borders\n",
-                partner.name,
-                partner.token,
-                f.line.from.x2 as f64 / 2.0,
-                f.line.from.y2 as f64 / 2.0,
-                f.line.to.x2 as f64 / 2.0,
-                f.line.to.y2 as f64 / 2.0,
-            );
-        }
-        None => text += "  flanking: no partner opposite\n",
-    }
-    text += &format!(
-        "  ground: attacker {} ft, target {} ft\n",
-        v.attacker_ground, v.target_ground
-    );
     text
 }
 
-fn verdict_json(scenario: &Scenario, v: &LineVerdict) -> Value {
+fn verdict_json(map: &MapSituation) -> Value {
+    let v = &map.verdict;
     let c = &v.cover_lines;
     let k = &v.concealment_lines;
     json!({
@@ -425,7 +435,7 @@ fn verdict_json(scenario: &Scenario, v: &LineVerdict) -> Value {
         "concealment": v.concealment,
         "total_concealment": k.total,
         "concealment_lines": lines_json(&k.lines),
-        "flanking_partner": v.flanking.map(|f| scenario.combatants[f.partner].token.to_string()),
+        "flanking_partner": map.flanking_partner.as_ref().map(|p| p.token.to_string()),
         "reach_ft": v.reach.map(|r| r.feet),
         "threatens": v.reach.map(|r| r.threatens),
         "distance_ft": v.distance_ft,
@@ -438,7 +448,7 @@ fn verdict_json(scenario: &Scenario, v: &LineVerdict) -> Value {
 
 /// `1d8+3, then 2d6 never multiplied (precision dice included); DR 5 per hit; massive
 /// damage over 12: Fort +4 vs DC 15`, for `check`.
-fn damage_terms(p: &crate::attack::AttackProfile, precision: bool) -> String {
+fn damage_terms(p: &AttackProfile, precision: bool) -> String {
     let mut parts = vec![p.damage.to_string()];
     if !p.extra.is_zero() {
         parts.push(format!(

@@ -2,12 +2,12 @@
 
 use super::charts::{LineKind, Segment};
 use crate::map::{Centre, Point, SightLine, Square};
+use crate::plan::{LineSituation, MapSituation, Plan, StruckInstead};
 use crate::rules::CoverLevel;
-use crate::scenario::{AttackKind, PlanLine, RawTerrain, Scenario};
-use crate::verdict::{LineVerdict, line_verdict};
+use crate::scenario::{AttackKind, RawTerrain, Scenario};
 
-/// The inputs of one run, for the report: taken from the validated [`Scenario`], so the
-/// report never reads a file itself.
+/// The inputs of one run, for the report: taken from the validated [`Scenario`] and what
+/// its planning judged, so the report never reads a file nor judges the map itself.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Inputs {
     /// The experiment file's name, e.g. `ogre-corridor.toml`.
@@ -25,10 +25,15 @@ pub struct Inputs {
     /// Segments of one plan line share a label naming attacker → target and the verdict;
     /// plan lines with the same label (another attack of the same pair) are drawn once.
     pub deciding_lines: Vec<Segment>,
+    /// Per attack of the plan (a row of the summary), why a roll may strike another
+    /// creature than its target.
+    pub struck_instead: Vec<Option<StruckInstead>>,
 }
 
 impl Inputs {
-    pub fn from_scenario(scenario: &Scenario) -> Self {
+    /// The inputs of `scenario`, planned as `plan` with `situations` (one per plan line of
+    /// the file, in order).
+    pub fn new(scenario: &Scenario, plan: &Plan, situations: &[LineSituation]) -> Self {
         let drawn_as = |c: char| {
             scenario
                 .legend
@@ -55,8 +60,16 @@ impl Inputs {
                 .map(|r| r.to_string())
                 .chain(scenario.options.readings())
                 .collect(),
-            deciding_lines: deciding_lines(scenario),
+            deciding_lines: deciding_lines(situations),
+            struck_instead: (plan.slots.iter())
+                .map(|s| plan.lines[s.line].struck_instead)
+                .collect(),
         }
+    }
+
+    /// Why summary row `row`'s roll may strike another creature (empty when it cannot).
+    pub fn why_struck(&self, row: usize) -> &'static str {
+        self.struck_instead[row].map_or("", StruckInstead::why)
     }
 }
 
@@ -66,18 +79,16 @@ impl Inputs {
 /// the flankers' centres when the attacker flanks. In adjacent melee only the blocked
 /// ones of the 16 corner-to-corner lines are drawn — all 16 would hide both creatures
 /// — or, when none is, one clear line between the two chosen squares' centres.
-fn deciding_lines(scenario: &Scenario) -> Vec<Segment> {
-    let Some(field) = &scenario.battlefield else {
-        return Vec::new();
-    };
-    let rules = scenario.system.rules();
+fn deciding_lines(situations: &[LineSituation]) -> Vec<Segment> {
     let mut segments: Vec<Segment> = Vec::new();
-    for line in &scenario.plan {
-        let verdict = line_verdict(scenario, field, rules, line);
-        let ranged =
-            scenario.combatants[line.attacker].attacks[line.attack].kind == AttackKind::Ranged;
+    for situation in situations {
+        let Some(map) = &situation.map else {
+            continue;
+        };
+        let verdict = &map.verdict;
+        let ranged = situation.kind == AttackKind::Ranged;
         let stops = |l: &SightLine| l.blocked() || (ranged && l.creature);
-        let label = verdict_label(scenario, line, &verdict, &stops);
+        let label = verdict_label(situation, map, &stops);
         if segments.iter().any(|s| s.label == label) {
             continue;
         }
@@ -122,12 +133,11 @@ fn deciding_lines(scenario: &Scenario) -> Vec<Segment> {
 /// `F → O: partial cover (1 of 4 lines blocked), flanking with C`, and what the plan
 /// overrides, since then the lines did not decide it.
 fn verdict_label(
-    scenario: &Scenario,
-    line: &PlanLine,
-    verdict: &LineVerdict,
+    situation: &LineSituation,
+    map: &MapSituation,
     stops: &dyn Fn(&SightLine) -> bool,
 ) -> String {
-    let token = |i: usize| scenario.combatants[i].token;
+    let verdict = &map.verdict;
     let cover = match verdict.cover {
         CoverLevel::None => "no cover".to_string(),
         CoverLevel::Cover => "cover".to_string(),
@@ -142,21 +152,18 @@ fn verdict_label(
     };
     let mut label = format!(
         "{} → {}: {cover} ({blocked} of {} lines blocked{by_creature})",
-        token(line.attacker),
-        token(line.target),
+        situation.attacker.token,
+        situation.target.token,
         lines.len()
     );
-    if let Some(flank) = verdict.flanking {
-        label += &format!(", flanking with {}", token(flank.partner));
+    if let Some(partner) = &map.flanking_partner {
+        label += &format!(", flanking with {}", partner.token);
     }
-    let o = &line.overrides;
-    let overridden: Vec<&str> = [
-        ("cover", o.cover.is_some()),
-        ("flanking", o.flanking.is_some()),
-    ]
-    .into_iter()
-    .filter_map(|(name, set)| set.then_some(name))
-    .collect();
+    let o = &situation.overridden;
+    let overridden: Vec<&str> = [("cover", o.cover), ("flanking", o.flanking)]
+        .into_iter()
+        .filter_map(|(name, set)| set.then_some(name))
+        .collect();
     if !overridden.is_empty() {
         label += &format!(" — the plan sets {}", overridden.join(" and "));
     }
@@ -196,6 +203,13 @@ fn built_in(terrain: &RawTerrain) -> char {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::plan::Planned;
+
+    /// The inputs of a scenario as a run takes them, from its planning.
+    fn inputs(scenario: &Scenario) -> Inputs {
+        let planned = Planned::from_scenario(scenario);
+        Inputs::new(scenario, &planned.plan, &planned.lines)
+    }
 
     #[test]
     fn legend_symbols_are_drawn_as_built_in_terrain() {
@@ -208,7 +222,7 @@ mod tests {
         );
         let text = showcase.replacen("#....R.....#", "#&%|.R.....#", 1) + legend;
         let scenario = Scenario::parse("dir/ogre-corridor.toml", text.as_str()).unwrap();
-        let inputs = Inputs::from_scenario(&scenario);
+        let inputs = inputs(&scenario);
         assert_eq!(inputs.file, "ogre-corridor.toml");
         assert_eq!(inputs.map[1], "##~=.R.....#");
         assert_eq!(inputs.map[2], "#...FOO....#");
@@ -223,7 +237,7 @@ mod tests {
     fn the_lines_that_decided_cover_and_flanking_are_those_check_prints() {
         let text = include_str!("../../experiments/pf1-cover-examples.toml");
         let scenario = Scenario::parse("pf1-cover-examples.toml", text).unwrap();
-        let segments = Inputs::from_scenario(&scenario).deciding_lines;
+        let segments = inputs(&scenario).deciding_lines;
         let mut groups: Vec<(&str, [usize; 3])> = Vec::new();
         for s in &segments {
             let at = match groups.iter().position(|(label, _)| *label == s.label) {
@@ -295,7 +309,7 @@ mod tests {
             1,
         );
         let scenario = Scenario::parse("x.toml", text.as_str()).unwrap();
-        let lines = Inputs::from_scenario(&scenario).deciding_lines;
+        let lines = inputs(&scenario).deciding_lines;
         let first = lines.iter().find(|l| l.label.starts_with("O → F")).unwrap();
         assert_eq!(
             first.label,
@@ -303,6 +317,6 @@ mod tests {
         );
         let mapless = "title = \"t\"\nsystem = \"pf1\"\n[[combatant]]\ntoken = \"A\"\nname = \"a\"\nside = \"x\"\nac = 10\n[[combatant.attack]]\nname = \"hit\"\nbonus = 1\ndamage = \"1d4\"\n[[combatant]]\ntoken = \"B\"\nname = \"b\"\nside = \"y\"\nac = 10\nhp = 5\n[[plan]]\nattacker = \"A\"\ntarget = \"B\"\nattack = \"hit\"\n";
         let scenario = Scenario::parse("m.toml", mapless).unwrap();
-        assert!(Inputs::from_scenario(&scenario).deciding_lines.is_empty());
+        assert!(inputs(&scenario).deciding_lines.is_empty());
     }
 }

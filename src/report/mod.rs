@@ -71,7 +71,7 @@ pub fn report_files<'a>(
         "report.html".into(),
         charts::report_html(&report).into_bytes().into(),
     ));
-    let summary = page::summary(results);
+    let summary = page::summary(results, inputs);
     files.push((
         "summary.md".into(),
         charts::summary_markdown(&summary).into_bytes().into(),

@@ -26,7 +26,7 @@ pub(super) fn report(results: &Results, inputs: &Inputs, figures: &Figures) -> R
     if let Some(chart) = &figures.rounds {
         sections.push(section("Chart: down and dead by round", svg(chart)));
     }
-    let mut notes = notes(results);
+    let mut notes = notes(results, inputs);
     if let Some(chart) = &figures.damage {
         sections.push(section("Chart: total damage taken", svg(chart)));
         notes.push(format!(
@@ -92,9 +92,9 @@ pub(super) fn report(results: &Results, inputs: &Inputs, figures: &Figures) -> R
 }
 
 /// The short Markdown version: the attack and round tables and the notes.
-pub(super) fn summary(results: &Results) -> ReportInput {
+pub(super) fn summary(results: &Results, inputs: &Inputs) -> ReportInput {
     let mut sections: Vec<PageSection> = tables(results).collect();
-    let mut notes = notes(results);
+    let mut notes = notes(results, inputs);
     notes.push(
         "Charts, the damage distribution and the inputs are in report.html; every number is \
          in the CSV files."
@@ -145,7 +145,7 @@ fn tables(results: &Results) -> impl Iterator<Item = PageSection> {
     std::iter::once(attacks).chain(rounds)
 }
 
-fn notes(results: &Results) -> Vec<String> {
+fn notes(results: &Results, inputs: &Inputs) -> Vec<String> {
     let mut notes = vec![format!(
         "± is half the width of the 95% interval (Wilson for probabilities, normal for means); \
          “exact” is the value computed without simulation ({NOT_COMPUTED} where it was not)."
@@ -169,11 +169,7 @@ fn notes(results: &Results) -> Vec<String> {
              for {damage} damage per attack on average.",
             attack_label(s, i),
             text(s, "covering", i),
-            if text(s, "cover", i) == "soft" {
-                "it gives the soft cover"
-            } else {
-                "the target is grappling with it"
-            }
+            inputs.why_struck(i)
         ));
     }
     notes.extend(results.rule_notes.iter().cloned());

@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 
 use d20odds::dice::{CritSpec, Dice};
 use d20odds::engine::{EngineConfig, SamplerKind, check_tally_size, max_damage_taken, simulate};
-use d20odds::plan::Plan;
+use d20odds::plan::Planned;
 use d20odds::report::{Results, summary_text};
 use d20odds::scenario::Scenario;
 use proptest::prelude::*;
@@ -46,9 +46,10 @@ fn loader(text: &str) -> String {
     {
         return kind_of(&e.message);
     }
-    let _ = d20odds::report::check(&scenario);
-    let plan = match Plan::from_scenario(&scenario) {
-        Ok(p) => p,
+    let planned = Planned::from_scenario(&scenario);
+    let _ = d20odds::report::check(&scenario, &planned.plan, &planned.lines);
+    let plan = match planned.all_made() {
+        Ok(p) => p.plan,
         Err(e) => return kind_of(&e.message),
     };
     if let Err((_, why)) = check_tally_size(&plan) {

@@ -1,0 +1,169 @@
+//! What planning judged of each plan line of a file — the map's verdicts with the lines that
+//! decided them, range and shooting into melee, the overrides — carried beside the plan to
+//! `d20odds check`, the report's map and the heatmap, so none of them judges geometry again.
+
+use crate::error::InputError;
+use crate::rules::RuleSet;
+use crate::scenario::{AttackKind, Battlefield, Combatant, PlanLine, Scenario};
+use crate::situation::{self, RangeVerdict};
+use crate::verdict::{LineVerdict, line_verdict};
+
+use super::Plan;
+
+/// A scenario planned: the plan the engines run and, per plan line of the file in order,
+/// what planning judged of it.
+#[derive(Debug, Clone)]
+pub struct Planned {
+    pub plan: Plan,
+    pub lines: Vec<LineSituation>,
+}
+
+impl Planned {
+    /// The planned scenario, or the first plan line that cannot be made.
+    pub fn all_made(mut self) -> Result<Planned, InputError> {
+        match self.lines.iter().position(|l| l.made.is_err()) {
+            Some(i) => Err(self.lines.swap_remove(i).made.expect_err("refused")),
+            None => Ok(self),
+        }
+    }
+}
+
+/// A combatant as the reports name it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Named {
+    pub name: String,
+    pub token: char,
+}
+
+impl Named {
+    pub(super) fn of(combatant: &Combatant) -> Named {
+        Named {
+            name: combatant.name.clone(),
+            token: combatant.token,
+        }
+    }
+}
+
+/// The plan line keys the file sets, which the map's verdicts then do not decide.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Overridden {
+    pub cover: bool,
+    pub concealment: bool,
+    pub flanking: bool,
+    pub attack_mod: bool,
+    pub ac_mod: bool,
+}
+
+impl Overridden {
+    /// The keys set, in the file format's order.
+    pub fn names(&self) -> Vec<&'static str> {
+        [
+            ("cover", self.cover),
+            ("concealment", self.concealment),
+            ("flanking", self.flanking),
+            ("attack_mod", self.attack_mod),
+            ("ac_mod", self.ac_mod),
+        ]
+        .into_iter()
+        .filter_map(|(name, set)| set.then_some(name))
+        .collect()
+    }
+}
+
+/// One plan line of the file as planning judged it.
+#[derive(Debug, Clone)]
+pub struct LineSituation {
+    pub attacker: Named,
+    pub target: Named,
+    pub attack: String,
+    pub kind: AttackKind,
+    pub overridden: Overridden,
+    /// The map's verdicts; `None` without a map.
+    pub map: Option<MapSituation>,
+    /// The creature the target is grappling with (d20 Modern).
+    pub grappling_with: Option<Named>,
+    /// The plan line it became (an index into [`Plan::lines`]), or why it cannot be made.
+    pub made: Result<usize, InputError>,
+}
+
+impl LineSituation {
+    pub(super) fn new(
+        scenario: &Scenario,
+        line: &PlanLine,
+        map: Option<MapSituation>,
+        made: Result<usize, InputError>,
+    ) -> LineSituation {
+        let attacker = &scenario.combatants[line.attacker];
+        let target = &scenario.combatants[line.target];
+        let attack = &attacker.attacks[line.attack];
+        let o = &line.overrides;
+        LineSituation {
+            attacker: Named::of(attacker),
+            target: Named::of(target),
+            attack: attack.name.clone(),
+            kind: attack.kind,
+            overridden: Overridden {
+                cover: o.cover.is_some(),
+                concealment: o.concealment.is_some(),
+                flanking: o.flanking.is_some(),
+                attack_mod: o.attack_mod.is_some(),
+                ac_mod: o.ac_mod.is_some(),
+            },
+            map,
+            grappling_with: target
+                .grappling_with
+                .map(|c| Named::of(&scenario.combatants[c])),
+            made,
+        }
+    }
+}
+
+/// What the map says about one plan line, with the lines that decided it and the
+/// creatures it names.
+#[derive(Debug, Clone)]
+pub struct MapSituation {
+    pub verdict: LineVerdict,
+    pub flanking_partner: Option<Named>,
+    /// The creature giving soft cover.
+    pub covering: Option<Named>,
+    /// A ranged attack's range increment, or why the target is beyond its range.
+    pub range: Result<Option<RangeVerdict>, String>,
+    /// A ranged attack's ally engaged in melee with the target.
+    pub into_melee: Option<IntoMelee>,
+}
+
+/// Shooting into melee: the ally engaged with the target and the penalty after Precise Shot.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IntoMelee {
+    pub ally: Named,
+    pub penalty: i32,
+}
+
+impl MapSituation {
+    /// The map's verdicts on one plan line, judged once for everything that shows them.
+    pub(super) fn judge(
+        scenario: &Scenario,
+        field: &Battlefield,
+        rules: &RuleSet,
+        line: &PlanLine,
+    ) -> MapSituation {
+        let attacker = &scenario.combatants[line.attacker];
+        let attack = &attacker.attacks[line.attack];
+        let verdict = line_verdict(scenario, field, rules, line);
+        let named = |c: usize| Named::of(&scenario.combatants[c]);
+        let into_melee = (attack.kind == AttackKind::Ranged)
+            .then(|| situation::engaged_ally(scenario, field, rules, line))
+            .flatten()
+            .map(|ally| IntoMelee {
+                ally: named(ally),
+                penalty: situation::into_melee_penalty(rules, attacker, attack),
+            });
+        MapSituation {
+            flanking_partner: verdict.flanking.map(|f| named(f.partner)),
+            covering: verdict.covering.map(named),
+            range: situation::range(rules, attack, verdict.distance_ft),
+            into_melee,
+            verdict,
+        }
+    }
+}

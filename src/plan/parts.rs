@@ -1,0 +1,162 @@
+//! The inputs of one plan line before folding: its attack, its defence and its situation
+//! (what the GM or the map says), from a file or from flags alike.
+
+use crate::attack::{MassiveCheck, SquareGuess};
+use crate::dice::{CritSpec, Dice};
+use crate::rules::{Condition, CoverLevel, Size};
+use crate::scenario::{AreaSave, Evasion};
+use crate::situation::Perception;
+
+/// What a GM or the map says about one attacker → target line.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Situation {
+    /// The square to strike must be guessed (total concealment, not pinpointed).
+    pub guess: Option<SquareGuess>,
+    pub cover: Option<CoverLevel>,
+    pub concealment: Option<u8>,
+    pub flanking: Option<bool>,
+    pub attack_mod: Option<i32>,
+    pub ac_mod: Option<i32>,
+    /// A creature in the line gives the soft cover and can be struck (d20 Modern).
+    pub covering: Option<Covering>,
+    /// The attacker stands next to the target (d20 Modern's posture footnote).
+    pub adjacent: bool,
+    /// Range increments' penalty.
+    pub range_penalty: i32,
+    /// Shooting into melee's penalty.
+    pub into_melee: i32,
+    pub perception: Perception,
+    /// Distance between attacker and target on the map, in feet.
+    pub distance_ft: Option<i64>,
+}
+
+/// The creature giving soft cover, as striking the cover needs it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Covering {
+    /// Its index among the plan's targets.
+    pub target: usize,
+    pub defense: i32,
+    /// Its Dex modifier (included in `defense`).
+    pub dex: i32,
+    /// Its damage reduction.
+    pub dr: i64,
+    /// Its massive-damage check.
+    pub massive: Option<MassiveCheck>,
+}
+
+/// The attack side of a line, independent of where it comes from (file or flags).
+#[derive(Debug, Clone, PartialEq)]
+pub struct LineAttack {
+    pub attacker: String,
+    pub name: String,
+    pub melee: bool,
+    pub bonuses: Vec<i32>,
+    pub damage: Dice,
+    /// Dice added to every hit, never multiplied (flaming, holy).
+    pub extra_damage: Dice,
+    /// Precision dice (sneak attack, trick attack): added where they apply, never
+    /// multiplied.
+    pub precision: Dice,
+    /// Ignores the target's damage reduction.
+    pub bypass_dr: bool,
+    pub crit: CritSpec,
+    /// The attacker's conditions.
+    pub conditions: Vec<&'static Condition>,
+    /// Usable while prone (crossbows).
+    pub crossbow: bool,
+    /// Feet above the floor.
+    pub elevation: i32,
+    /// A coup de grace, with the attacker's level (for systems whose DC uses it).
+    pub coup_de_grace: Option<i32>,
+    /// An area attack's save; such an attack rolls no attack.
+    pub area: Option<AreaSave>,
+}
+
+/// The defending side of a line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LineDefence {
+    pub target: usize,
+    pub ac: i32,
+    /// Dex modifier included in `ac`.
+    pub dex: i32,
+    pub size: Size,
+    pub immune_to_crits: bool,
+    pub immune_to_precision: bool,
+    /// Damage reduction: subtracted from each hit.
+    pub dr: i64,
+    /// Con score: d20 Modern's massive-damage threshold.
+    pub con: Option<i64>,
+    pub conditions: Vec<&'static Condition>,
+    pub elevation: i32,
+    /// Fort save bonus, against a coup de grace and Fort area effects.
+    pub fort: i32,
+    pub reflex: i32,
+    pub will: i32,
+    pub evasion: Evasion,
+    /// The creature the defender is grappling with, which a ranged attack strikes half
+    /// the time instead (d20 Modern).
+    pub grappling: Option<Box<Grappler>>,
+}
+
+/// The other creature of a grapple, as a ranged attack at the defender may strike it:
+/// its defence and what the map says about the attacker's line to it. The plan line's
+/// overrides apply to both lines.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Grappler {
+    /// `Name (T)`, for notes.
+    pub label: String,
+    pub defence: LineDefence,
+    pub situation: Situation,
+}
+
+impl LineAttack {
+    /// A plain attack: no conditions, on the floor.
+    pub fn plain(
+        attacker: &str,
+        name: &str,
+        melee: bool,
+        bonuses: Vec<i32>,
+        damage: Dice,
+        crit: CritSpec,
+    ) -> Self {
+        Self {
+            attacker: attacker.to_string(),
+            name: name.to_string(),
+            melee,
+            bonuses,
+            damage,
+            extra_damage: Dice::zero(),
+            precision: Dice::zero(),
+            bypass_dr: false,
+            crit,
+            conditions: Vec::new(),
+            crossbow: false,
+            elevation: 0,
+            coup_de_grace: None,
+            area: None,
+        }
+    }
+}
+
+impl LineDefence {
+    /// A plain Medium defender with no Dex in its AC, no conditions, on the floor.
+    pub fn plain(target: usize, ac: i32, immune_to_crits: bool) -> Self {
+        Self {
+            target,
+            ac,
+            dex: 0,
+            size: Size::Medium,
+            immune_to_crits,
+            immune_to_precision: false,
+            dr: 0,
+            con: None,
+            conditions: Vec::new(),
+            elevation: 0,
+            fort: 0,
+            reflex: 0,
+            will: 0,
+            evasion: Evasion::None,
+            grappling: None,
+        }
+    }
+}
