@@ -201,3 +201,36 @@ fn float(cells: &Cells, row: usize) -> Option<f64> {
 fn flag(cells: &Cells, row: usize) -> bool {
     matches!(cells, Cells::Bool(v) if v[row])
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::table::Output;
+
+    /// The heatmap as `crate::heatmap` builds it (two squares, one target) becomes rows
+    /// whose CSV has the same columns in the same order.
+    #[test]
+    fn the_built_table_becomes_rows_with_the_same_columns() {
+        let mut table = Table::new("heatmap");
+        table.int("x", [1, 2]);
+        table.int("y", [3, 4]);
+        table.text("method", ["exact".to_string(), "simulated".to_string()]);
+        table.float("O_p_hit", [Some(0.5), None]);
+        table.float("O_p_down", [Some(0.25), Some(0.0)]);
+        table.float("O_mean_damage", [Some(4.5), Some(0.0)]);
+        table.text("O_cover", ["none".to_string(), "partial".to_string()]);
+        table.int("O_concealment", [0, 20]);
+        table.bool("O_flanking", [true, false]);
+        table.bool("O_refused", [false, true]);
+        let heatmap = Heatmap::from_table(&table);
+        assert_eq!(heatmap.targets, ["O"]);
+        assert_eq!(heatmap.rows[1].targets[0].cover, "partial");
+        let csv = String::from_utf8(heatmap.rows().csv().unwrap()).unwrap();
+        assert_eq!(
+            csv,
+            "x,y,method,O_p_hit,O_p_down,O_mean_damage,O_cover,O_concealment,O_flanking,O_refused\n\
+             1,3,exact,0.5,0.25,4.5,none,0,true,false\n\
+             2,4,simulated,,0.0,0.0,partial,20,false,true\n"
+        );
+    }
+}
