@@ -46,7 +46,7 @@
 //! let scenario = Scenario::parse("demo.toml", text).unwrap();
 //! let prepared = Prepared::from_scenario(scenario, &settings).unwrap();
 //! let finished = prepared.run(&settings, &Silent, &AtomicBool::new(false)).unwrap();
-//! assert_eq!(finished.results.summary.rows(), 1);
+//! assert_eq!(finished.results.summary.len(), 1);
 //! assert_eq!(finished.results.trials, 20000);
 //! ```
 

@@ -19,7 +19,7 @@ use crate::exact;
 use crate::experiment::Experiment;
 use crate::heatmap::{heatmap_squares, heatmap_table};
 use crate::plan::Plan;
-use crate::report::{Formats, Inputs, Results, SweepWriter};
+use crate::report::{Formats, Heatmap, Inputs, Results, SweepWriter};
 use crate::scenario::{MAX_TRIALS, Scenario};
 
 /// How to run, as the command line's flags set it; `None` keeps the experiment's value.
@@ -212,7 +212,9 @@ impl Prepared {
                 self.config.seed,
                 &|n| progress.advance_to(n),
                 stop,
-            );
+            )
+            .as_ref()
+            .map(Heatmap::from_table);
             progress.finish();
         }
         results.interrupted = stop.load(Ordering::Relaxed);

@@ -23,23 +23,30 @@ pub fn z_critical() -> f64 {
     *Z.get_or_init(|| Normal::standard().inverse_cdf(1.0 - (1.0 - CONFIDENCE) / 2.0))
 }
 
-/// A point estimate and its 95% interval.
+/// A point estimate and its 95% interval, and the exact value where the exact engine
+/// computed it: one reported figure, as the tables, the summary and the charts show it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Estimate {
     pub point: f64,
     pub lo: f64,
     pub hi: f64,
+    /// The value computed without simulation; `None` where it was not computed.
+    pub exact: Option<f64>,
 }
 
 impl Estimate {
+    /// What nothing observed estimates: zero, with no width.
+    const ZERO: Self = Self {
+        point: 0.0,
+        lo: 0.0,
+        hi: 0.0,
+        exact: None,
+    };
+
     /// Wilson score interval for `successes` out of `trials` (all zeros when no trials).
     pub fn proportion(successes: u64, trials: u64) -> Self {
         if trials == 0 {
-            return Self {
-                point: 0.0,
-                lo: 0.0,
-                hi: 0.0,
-            };
+            return Self::ZERO;
         }
         let n = trials as f64;
         let p = successes as f64 / n;
@@ -60,17 +67,14 @@ impl Estimate {
             } else {
                 (centre + half).min(1.0)
             },
+            exact: None,
         }
     }
 
     /// Normal interval for a mean from the sum and sum of squares of `n` integer samples.
     pub fn mean(sum: u128, sum_of_squares: u128, n: u64) -> Self {
         if n == 0 {
-            return Self {
-                point: 0.0,
-                lo: 0.0,
-                hi: 0.0,
-            };
+            return Self::ZERO;
         }
         let count = n as f64;
         let mean = sum as f64 / count;
@@ -84,7 +88,13 @@ impl Estimate {
             point: mean,
             lo: mean - half,
             hi: mean + half,
+            exact: None,
         }
+    }
+
+    /// The same estimate beside its exact value, where one was computed.
+    pub fn with_exact(self, exact: Option<f64>) -> Self {
+        Self { exact, ..self }
     }
 
     /// Half the interval's width: what `--precision` bounds.

@@ -5,16 +5,16 @@ use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 
 use super::charts::{
-    BattleMap, Chart, ChartError, ChartSize, Creature, DamageChart, DamagePoint, Estimate,
-    HeatmapChart, LinesChart, RoundPoint, RoundsChart, SweepAxis, SweepChart, SweepSeries,
-    TargetDamage, TargetRounds, damage_chart, down_dead_chart, heatmap_chart, lines_chart,
-    sweep_chart,
+    BattleMap, Chart, ChartError, ChartSize, Creature, DamageChart, DamagePoint, HeatmapChart,
+    LinesChart, RoundPoint, RoundsChart, SweepAxis, SweepChart, SweepSeries, TargetDamage,
+    TargetRounds, damage_chart, down_dead_chart, heatmap_chart, lines_chart, sweep_chart,
 };
 use super::inputs::Inputs;
 use super::results::Results;
-use super::table::{Cells, Table};
-use super::text::{attack_label, float, int, text};
+use super::sweep::{SweepRow, SweptField};
+use super::text::attack_label;
 use crate::error::Error;
+use crate::stats::Estimate;
 
 /// The charts of one report; each is `None` where the run has nothing to show in it.
 pub(super) struct Figures {
@@ -109,20 +109,11 @@ fn drawn(what: &str, chart: Result<Chart, ChartError>) -> Result<Chart, Error> {
     })
 }
 
-/// A probability column (`name`, `name_lo`, `name_hi`, `exact_name`) at a row.
-fn estimate(t: &Table, name: &str, row: usize) -> Estimate {
-    let value = float(t, name, row).unwrap_or(f64::NAN);
-    Estimate {
-        value,
-        lo: float(t, &format!("{name}_lo"), row).unwrap_or(value),
-        hi: float(t, &format!("{name}_hi"), row).unwrap_or(value),
-        exact: float(t, &format!("exact_{name}"), row),
-    }
-}
-
 /// Values grouped by key, groups in order of their first value (linear time: a sweep
 /// table may have millions of rows).
-fn group<K: Eq + Hash + Clone, T>(items: impl IntoIterator<Item = (K, T)>) -> Vec<(K, Vec<T>)> {
+pub(super) fn group<K: Eq + Hash + Clone, T>(
+    items: impl IntoIterator<Item = (K, T)>,
+) -> Vec<(K, Vec<T>)> {
     let mut index: HashMap<K, usize> = HashMap::new();
     let mut groups: Vec<(K, Vec<T>)> = Vec::new();
     for (key, item) in items {
@@ -137,24 +128,22 @@ fn group<K: Eq + Hash + Clone, T>(items: impl IntoIterator<Item = (K, T)>) -> Ve
     groups
 }
 
-/// The rows of a table grouped by its `target` column, in order of first appearance.
-pub(super) fn by_target<T>(t: &Table, point: impl Fn(usize) -> T) -> Vec<(String, Vec<T>)> {
-    group((0..t.rows()).map(|row| (text(t, "target", row), point(row))))
-}
-
 fn rounds_input(results: &Results) -> Option<RoundsChart> {
-    let r = &results.rounds;
-    (r.rows() > 0).then(|| RoundsChart {
+    let rounds = results.rounds.iter().map(|row| {
+        let point = RoundPoint {
+            round: u32::try_from(row.round).unwrap_or(0),
+            down: row.p_down,
+            dead: row.p_dead,
+        };
+        (row.target.clone(), point)
+    });
+    (!results.rounds.is_empty()).then(|| RoundsChart {
         title: format!("{} — down and dead by round", results.title),
         size: ChartSize::default(),
-        targets: by_target(r, |row| RoundPoint {
-            round: u32::try_from(int(r, "round", row)).unwrap_or(0),
-            down: estimate(r, "p_down", row),
-            dead: estimate(r, "p_dead", row),
-        })
-        .into_iter()
-        .map(|(label, rounds)| TargetRounds { label, rounds })
-        .collect(),
+        targets: group(rounds)
+            .into_iter()
+            .map(|(label, rounds)| TargetRounds { label, rounds })
+            .collect(),
     })
 }
 
@@ -168,22 +157,23 @@ fn damage_height(targets: usize) -> u32 {
 }
 
 fn damage_input(results: &Results) -> Option<DamageChart> {
-    let d = &results.damage;
-    let targets: Vec<TargetDamage> = by_target(d, |row| {
-        let e = estimate(d, "probability", row);
-        DamagePoint {
-            damage: u32::try_from(int(d, "damage", row)).unwrap_or(u32::MAX),
-            probability: e.value,
+    let points = results.damage.iter().map(|row| {
+        let e = row.probability;
+        let point = DamagePoint {
+            damage: u32::try_from(row.damage).unwrap_or(u32::MAX),
+            probability: e.point,
             interval: Some((e.lo, e.hi)),
             exact: e.exact,
-        }
-    })
-    .into_iter()
-    .map(|(label, points)| TargetDamage {
-        label,
-        points: visible(points),
-    })
-    .collect();
+        };
+        (row.target.clone(), point)
+    });
+    let targets: Vec<TargetDamage> = group(points)
+        .into_iter()
+        .map(|(label, points)| TargetDamage {
+            label,
+            points: visible(points),
+        })
+        .collect();
     (!targets.is_empty()).then(|| DamageChart {
         title: format!("{} — total damage taken per trial", results.title),
         size: ChartSize {
@@ -207,25 +197,6 @@ fn visible(points: Vec<DamagePoint>) -> Vec<DamagePoint> {
         .into_iter()
         .filter(|p| height(p) >= top * DAMAGE_DRAWN_FROM)
         .collect()
-}
-
-/// A cell as text, whatever its column type.
-fn cell_text(cells: &Cells, row: usize) -> String {
-    match cells {
-        Cells::Text(v) => v[row].clone(),
-        Cells::Int(v) => v[row].to_string(),
-        Cells::Bool(v) => v[row].to_string(),
-        Cells::Float(v) => v[row].map_or_else(String::new, |x| x.to_string()),
-    }
-}
-
-/// A cell as a number, where it is one.
-fn cell_number(cells: &Cells, row: usize) -> Option<f64> {
-    match cells {
-        Cells::Int(v) => Some(v[row] as f64),
-        Cells::Float(v) => v[row],
-        Cells::Text(_) | Cells::Bool(_) => None,
-    }
 }
 
 /// At most this many values of the first swept field are drawn (every k-th, and the last),
@@ -311,24 +282,20 @@ impl SweepCurves {
         }
     }
 
-    /// Adds rows of the sweep table (swept fields, then summary columns), in table order.
-    pub(super) fn add(&mut self, s: &Table) {
-        let swept = s
-            .columns
-            .iter()
-            .take_while(|(n, _)| n != "attacker")
-            .count();
-        let Some((x_name, x_cells)) = s.columns.first().filter(|_| swept > 0) else {
+    /// Adds rows of the sweep table, whose swept fields are `fields`, in table order.
+    pub(super) fn add(&mut self, fields: &[SweptField], rows: &[SweepRow]) {
+        let Some(x_field) = fields.first() else {
             return;
         };
-        self.x_name.get_or_insert_with(|| x_name.clone());
-        for row in 0..s.rows() {
-            let (x, at) = self.drawn_x(x_cells, row);
+        self.x_name.get_or_insert_with(|| x_field.name.clone());
+        for row in rows {
+            let (x, at) = self.drawn_x(x_field, &row.values[0]);
+            let attack = &row.attack;
             let roll = roll_fingerprint(
-                int(s, "effective_bonus", row),
-                int(s, "effective_ac", row),
-                int(s, "miss_chance", row),
-                float(s, "exact_p_hit", row).map(f64::to_bits),
+                attack.effective_bonus,
+                attack.effective_ac,
+                attack.miss_chance,
+                attack.p_hit.exact.map(f64::to_bits),
             );
             if at == self.series.len() {
                 self.series.push(SeriesRoll {
@@ -337,7 +304,7 @@ impl SweepCurves {
                 });
                 if at < MAX_SWEEP_CHART_SERIES {
                     self.curves.push(Curve {
-                        label: series_label(s, swept, row),
+                        label: series_label(fields, row),
                         points: Vec::new(),
                     });
                 }
@@ -348,16 +315,16 @@ impl SweepCurves {
                 if curve.points.len() <= x {
                     curve.points.resize(x + 1, None);
                 }
-                curve.points[x] = Some(estimate(s, "p_hit", row));
+                curve.points[x] = Some(attack.p_hit);
             }
         }
     }
 
-    /// The index in `xs` of a row's value of the first swept field (`None` when its
-    /// position in the list is not drawn), and the row's series: its place among the rows
-    /// of its position (every position lists the same series in the same order).
-    fn drawn_x(&mut self, x_cells: &Cells, row: usize) -> (Option<usize>, usize) {
-        let x_text = cell_text(x_cells, row);
+    /// The index in `xs` of a row's `value` of the first swept field, `x_field` (`None`
+    /// when its position in the list is not drawn), and the row's series: its place among
+    /// the rows of its position (every position lists the same series in the same order).
+    fn drawn_x(&mut self, x_field: &SweptField, value: &toml::Value) -> (Option<usize>, usize) {
+        let x_text = x_field.text(value);
         let position = match &self.position {
             Some((at, text)) if *text == x_text => *at,
             Some((at, _)) => at + 1,
@@ -377,7 +344,7 @@ impl SweepCurves {
             Some(&x) => x,
             None => {
                 self.x_index.insert(x_text.clone(), self.xs.len());
-                self.xs.push((x_text, cell_number(x_cells, row)));
+                self.xs.push((x_text, x_field.number(value)));
                 self.xs.len() - 1
             }
         };
@@ -438,18 +405,20 @@ fn sweep_input(results: &Results) -> Option<SweepDrawing> {
 
 /// What decides an attack roll (bonus, AC, miss chance and the exact P(hit)), hashed: the
 /// sweep keeps one number per series to tell whether its roll changes.
-fn roll_fingerprint(bonus: i64, ac: i64, miss_chance: i64, exact_p_hit: Option<u64>) -> u64 {
+fn roll_fingerprint(bonus: i32, ac: i32, miss_chance: u8, exact_p_hit: Option<u64>) -> u64 {
     let mut hasher = std::hash::DefaultHasher::new();
     (bonus, ac, miss_chance, exact_p_hit).hash(&mut hasher);
     hasher.finish()
 }
 
 /// `F → O: sword #1`, with the values of the second and further swept fields.
-fn series_label(s: &Table, swept: usize, row: usize) -> String {
-    let mut label = attack_label(s, row);
-    let others: Vec<String> = s.columns[1..swept]
+fn series_label(fields: &[SweptField], row: &SweepRow) -> String {
+    let mut label = attack_label(&row.attack);
+    let others: Vec<String> = fields
         .iter()
-        .map(|(name, cells)| format!("{name} = {}", cell_text(cells, row)))
+        .zip(&row.values)
+        .skip(1)
+        .map(|(field, value)| format!("{} = {}", field.name, field.text(value)))
         .collect();
     if !others.is_empty() {
         label += &format!(" ({})", others.join(", "));
@@ -508,25 +477,21 @@ fn map_input(results: &Results, inputs: &Inputs) -> Option<LinesChart> {
     })
 }
 
-/// heatmap.csv's first `T_p_hit` column drawn over the map, when the run has a heatmap.
+/// The heatmap's P(hit) on its first target drawn over the map, when the run has a
+/// heatmap.
 fn heatmap_input(results: &Results, inputs: &Inputs) -> Option<HeatmapChart> {
-    let t = results.heatmap.as_ref()?;
-    let column = t
-        .columns
-        .iter()
-        .map(|(name, _)| name.as_str())
-        .find(|name| name.ends_with("_p_hit"))?;
-    let target = column.trim_end_matches("_p_hit");
+    let heatmap = results.heatmap.as_ref()?;
+    let target = heatmap.targets.first()?;
     let mut values =
         vec![vec![None; inputs.map.iter().map(|r| r.chars().count()).max()?]; inputs.map.len()];
-    for row in 0..t.rows() {
-        let (x, y) = (int(t, "x", row), int(t, "y", row));
+    for row in &heatmap.rows {
+        let (x, y) = (row.x, row.y);
         if let Some(cell) = usize::try_from(y)
             .ok()
             .and_then(|y| values.get_mut(y))
             .and_then(|r| usize::try_from(x).ok().and_then(|x| r.get_mut(x)))
         {
-            *cell = float(t, column, row);
+            *cell = row.targets[0].p_hit;
         }
     }
     Some(HeatmapChart {

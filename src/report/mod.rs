@@ -6,10 +6,12 @@ mod charts;
 mod check;
 mod destination;
 mod figures;
+mod heatmap_rows;
 mod inputs;
 mod leftovers;
 mod page;
 mod results;
+mod rows;
 mod swap;
 mod sweep;
 mod table;
@@ -27,10 +29,11 @@ pub use charts::{
 };
 pub use check::check;
 pub use destination::{REPORT_MARKER, check_folder, report_folder};
+pub use heatmap_rows::{Cells, Heatmap, HeatmapCell, HeatmapRow, Table};
 pub use inputs::Inputs;
 pub use results::{JsonDocument, Results, one_or_array, write_json};
+pub use rows::{AttackRow, DamageRow, RoundRow};
 pub use sweep::{SweepRows, SweepWriter};
-pub use table::{Cells, Table};
 pub use text::summary_text;
 
 /// What a report folder holds besides the files every report has.
@@ -53,9 +56,9 @@ pub fn report_files<'a>(
 ) -> Result<Vec<(String, Contents<'a>)>, Error> {
     let mut files = Vec::new();
     for table in results.tables() {
-        files.push((format!("{}.csv", table.name), table.csv()?.into()));
+        files.push((format!("{}.csv", table.name()), table.csv()?.into()));
         if formats.parquet {
-            files.push((format!("{}.parquet", table.name), table.parquet()?.into()));
+            files.push((format!("{}.parquet", table.name()), table.parquet()?.into()));
         }
     }
     if let Some(sweep) = &results.sweep {

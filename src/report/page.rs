@@ -2,11 +2,12 @@
 //! number formatted here, so the templates in [`super::charts`] hold no logic.
 
 use super::charts::{Chart, PageSection, PageTable, ReportInput, SectionContent};
-use super::figures::{DAMAGE_DRAWN_FROM, Figures, MAX_SWEEP_CHART_SERIES, by_target};
+use super::figures::{DAMAGE_DRAWN_FROM, Figures, MAX_SWEEP_CHART_SERIES, group};
 use super::inputs::Inputs;
 use super::results::Results;
-use super::table::{Cells, Table};
-use super::text::{attack_label, exact, float, int, interval, text, thousands, versus};
+use super::rows::{AttackRow, DamageRow, RoundRow};
+use super::text::{attack_label, exact, interval, thousands, versus};
+use crate::stats::Estimate;
 
 /// Damage values less likely than this (simulated and exact) are left out of the
 /// report's damage table; `damage.csv` keeps every value.
@@ -136,7 +137,7 @@ fn tables(results: &Results) -> impl Iterator<Item = PageSection> {
         "Attacks",
         SectionContent::Table(attacks_table(&results.summary)),
     );
-    let rounds = (results.rounds.rows() > 0).then(|| {
+    let rounds = (!results.rounds.is_empty()).then(|| {
         section(
             "Down and dead by round",
             SectionContent::Table(rounds_table(&results.rounds)),
@@ -153,22 +154,25 @@ fn notes(results: &Results, inputs: &Inputs) -> Vec<String> {
     if results.interrupted {
         notes.insert(0, super::interrupted_note(results));
     }
-    let s = &results.summary;
-    if (0..s.rows()).any(|i| !text(s, "save", i).is_empty()) {
+    let attacks = &results.summary;
+    if attacks.iter().any(|a| a.save.is_some()) {
         notes.push(
             "Area attacks roll no attack: their P(hit) is the probability that the save fails, \
              and their mean damage includes what a successful save still takes."
                 .to_string(),
         );
     }
-    for i in (0..s.rows()).filter(|&i| !text(s, "covering", i).is_empty()) {
-        let [p, exact_p] = measure(s, "p_cover_hit", i);
-        let [damage, _] = measure(s, "cover_mean_damage", i);
+    for (i, attack, covering) in attacks
+        .iter()
+        .enumerate()
+        .filter_map(|(i, a)| Some((i, a, a.covering.as_ref()?)))
+    {
+        let [p, exact_p] = measure(&attack.p_cover_hit);
+        let [damage, _] = measure(&attack.cover_mean_damage);
         notes.push(format!(
-            "{}: the shot strikes {} instead ({}) with probability {p} (exact {exact_p}), \
+            "{}: the shot strikes {covering} instead ({}) with probability {p} (exact {exact_p}), \
              for {damage} damage per attack on average.",
-            attack_label(s, i),
-            text(s, "covering", i),
+            attack_label(attack),
             inputs.why_struck(i)
         ));
     }
@@ -178,11 +182,8 @@ fn notes(results: &Results, inputs: &Inputs) -> Vec<String> {
 }
 
 /// An estimate and its exact value, as two cells.
-fn measure(t: &Table, name: &str, row: usize) -> [String; 2] {
-    [
-        interval(t, name, row),
-        exact(t, name, row).unwrap_or_else(|| NOT_COMPUTED.into()),
-    ]
+fn measure(e: &Estimate) -> [String; 2] {
+    [interval(e), exact(e).unwrap_or_else(|| NOT_COMPUTED.into())]
 }
 
 /// A table with `numeric` columns from the first right-aligned header onwards.
@@ -195,27 +196,24 @@ fn page_table(header: &[&str], numeric_from: usize, rows: Vec<Vec<String>>) -> P
 }
 
 /// `+16 vs AC 17, flanking, soft cover, 20% miss chance`: the roll and what changed it.
-fn roll(t: &Table, row: usize) -> String {
-    let mut parts = vec![versus(t, row)];
-    if matches!(t.column("flanking"), Some(Cells::Bool(v)) if v[row]) {
+fn roll(attack: &AttackRow) -> String {
+    let mut parts = vec![versus(attack)];
+    if attack.flanking {
         parts.push("flanking".to_string());
     }
-    let cover = text(t, "cover", row);
+    let cover = &attack.cover;
     if cover != "none" && !cover.is_empty() {
         parts.push(format!("{cover} cover"));
     }
-    let miss = int(t, "miss_chance", row);
+    let miss = attack.miss_chance;
     if miss > 0 {
         parts.push(format!("{miss}% miss chance"));
     }
     parts.join(", ")
 }
 
-fn attacks_table(t: &Table) -> PageTable {
-    let leading = |row| {
-        let made = u64::try_from(int(t, "trials", row)).unwrap_or(0);
-        vec![attack_label(t, row), roll(t, row), thousands(made)]
-    };
+fn attacks_table(attacks: &[AttackRow]) -> PageTable {
+    let leading = |a: &AttackRow| vec![attack_label(a), roll(a), thousands(a.made)];
     page_table(
         &[
             "attack",
@@ -229,12 +227,12 @@ fn attacks_table(t: &Table) -> PageTable {
             "exact",
         ],
         2,
-        measure_rows(t, leading, &["p_hit", "p_crit", "mean_damage"]),
+        measure_rows(attacks, leading, |a| [a.p_hit, a.p_crit, a.mean_damage]),
     )
 }
 
-fn rounds_table(t: &Table) -> PageTable {
-    let leading = |row| vec![text(t, "target", row), int(t, "round", row).to_string()];
+fn rounds_table(rounds: &[RoundRow]) -> PageTable {
+    let leading = |r: &RoundRow| vec![r.target.clone(), r.round.to_string()];
     page_table(
         &[
             "target",
@@ -247,21 +245,22 @@ fn rounds_table(t: &Table) -> PageTable {
             "exact",
         ],
         1,
-        measure_rows(t, leading, &["p_down", "p_dead", "mean_damage"]),
+        measure_rows(rounds, leading, |r| [r.p_down, r.p_dead, r.mean_damage]),
     )
 }
 
-/// One row per row of `t`: its `leading` cells, then each measure's estimate and exact value.
-fn measure_rows(
-    t: &Table,
-    leading: impl Fn(usize) -> Vec<String>,
-    measures: &[&str],
+/// One table row per row: its `leading` cells, then each of its `measures`' estimate and
+/// exact value.
+fn measure_rows<R, const N: usize>(
+    rows: &[R],
+    leading: impl Fn(&R) -> Vec<String>,
+    measures: impl Fn(&R) -> [Estimate; N],
 ) -> Vec<Vec<String>> {
-    (0..t.rows())
+    rows.iter()
         .map(|row| {
             let mut cells = leading(row);
-            for name in measures {
-                cells.extend(measure(t, name, row));
+            for e in measures(row) {
+                cells.extend(measure(&e));
             }
             cells
         })
@@ -273,32 +272,31 @@ const DAMAGE_BLOCKS: usize = 3;
 
 /// One table per target of the damage values likely enough to matter, folded into
 /// blocks side by side, and a note on what was left out.
-fn damage_tables(t: &Table) -> (Vec<(String, PageTable)>, Option<String>) {
-    let likely = |row: usize| {
-        let p = float(t, "probability", row).unwrap_or(0.0);
-        let e = float(t, "exact_probability", row).unwrap_or(0.0);
-        p.max(e) >= DAMAGE_SHOWN_FROM
+fn damage_tables(damage: &[DamageRow]) -> (Vec<(String, PageTable)>, Option<String>) {
+    let likely = |row: &DamageRow| {
+        let e = row.probability;
+        e.point.max(e.exact.unwrap_or(0.0)) >= DAMAGE_SHOWN_FROM
     };
-    let shown = (0..t.rows()).filter(|&row| likely(row)).count();
-    let tables = by_target(t, |row| row)
+    let shown = damage.iter().filter(|row| likely(row)).count();
+    let tables = group(damage.iter().map(|row| (row.target.clone(), row)))
         .into_iter()
         .map(|(target, rows)| {
             let cells = rows
                 .into_iter()
-                .filter(|&row| likely(row))
+                .filter(|row| likely(row))
                 .map(|row| {
-                    let [p, exact] = measure(t, "probability", row);
-                    [int(t, "damage", row).to_string(), p, exact]
+                    let [p, exact] = measure(&row.probability);
+                    [row.damage.to_string(), p, exact]
                 })
                 .collect();
             (target, folded(cells))
         })
         .collect();
-    let note = (shown < t.rows()).then(|| {
+    let note = (shown < damage.len()).then(|| {
         format!(
             "The damage tables show the {shown} of {} damage values with a probability of at \
              least {DAMAGE_SHOWN_FROM}; damage.csv holds them all.",
-            t.rows()
+            damage.len()
         )
     });
     (tables, note)
@@ -344,18 +342,23 @@ mod tests {
 
     #[test]
     fn unlikely_damage_values_are_left_out_with_a_note() {
-        let mut t = Table::new("damage");
-        t.text("target", ["O", "O", "O", "F"].map(String::from));
-        t.int("damage", [0, 1, 2, 0]);
-        t.float(
-            "probability",
-            [Some(0.5), Some(0.0001), Some(0.0), Some(1.0)],
-        );
-        t.float(
-            "exact_probability",
-            [Some(0.5), Some(0.0001), Some(0.0006), None],
-        );
-        let (tables, note) = damage_tables(&t);
+        let row = |target: &str, damage, point, exact| DamageRow {
+            target: target.to_string(),
+            damage,
+            probability: Estimate {
+                point,
+                lo: point,
+                hi: point,
+                exact,
+            },
+        };
+        let rows = [
+            row("O", 0, 0.5, Some(0.5)),
+            row("O", 1, 0.0001, Some(0.0001)),
+            row("O", 2, 0.0, Some(0.0006)),
+            row("F", 0, 1.0, None),
+        ];
+        let (tables, note) = damage_tables(&rows);
         let damages: Vec<(&str, Vec<&str>)> = tables
             .iter()
             .map(|(target, table)| {

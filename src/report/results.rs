@@ -1,4 +1,5 @@
-//! Plan + tally + exact figures → the tables of SPEC §3 (summary, rounds, damage).
+//! Plan + tally + exact figures → [`Results`], the rows of SPEC §3's tables, and the
+//! `--json` document.
 
 use std::io::Write;
 
@@ -6,12 +7,13 @@ use serde_json::{Map, Value};
 
 use crate::error::Error;
 
+use super::heatmap_rows::Heatmap;
+use super::rows::{AttackRow, DamageRow, RoundRow, attack_rows, damage_rows, round_rows};
 use super::sweep::SweepRows;
-use super::table::Table;
+use super::table::{Output, Rows};
 use crate::engine::Tally;
 use crate::exact::Exact;
 use crate::plan::Plan;
-use crate::stats::Estimate;
 
 /// Everything a run reports.
 #[derive(Debug)]
@@ -21,14 +23,17 @@ pub struct Results {
     pub seed: u64,
     /// Trials simulated (may be fewer than asked for with `--precision`).
     pub trials: u64,
-    pub summary: Table,
-    pub rounds: Table,
-    pub damage: Table,
+    /// One row per attack of the plan (`summary.csv`).
+    pub summary: Vec<AttackRow>,
+    /// One row per round of each target with hit points or covering another.
+    pub rounds: Vec<RoundRow>,
+    /// The distribution of each target's total damage taken.
+    pub damage: Vec<DamageRow>,
     /// One summary per sweep point, when the experiment sweeps (on disk, see
     /// [`super::SweepWriter`]).
     pub sweep: Option<SweepRows>,
     /// One row per square tried, when the experiment has a `[heatmap]`.
-    pub heatmap: Option<Table>,
+    pub heatmap: Option<Heatmap>,
     /// Why exact figures are missing, where they are.
     pub exact_notes: Vec<String>,
     /// What the rules changed from the file as written (the plan's notes).
@@ -55,9 +60,9 @@ impl Results {
             system: plan.system.key().to_string(),
             seed,
             trials: tally.trials(),
-            summary: summary_table(plan, tally, exact),
-            rounds: rounds_table(plan, tally, exact),
-            damage: damage_table(plan, tally, exact),
+            summary: attack_rows(plan, tally, exact),
+            rounds: round_rows(plan, tally, exact),
+            damage: damage_rows(plan, tally, exact),
             sweep: None,
             heatmap: None,
             exact_notes,
@@ -67,9 +72,15 @@ impl Results {
     }
 
     /// Every table of the report kept in memory (all but the sweep's), in file order.
-    pub fn tables(&self) -> Vec<&Table> {
-        let mut tables = vec![&self.summary, &self.rounds, &self.damage];
-        tables.extend(&self.heatmap);
+    pub(super) fn tables(&self) -> Vec<Box<dyn Output + '_>> {
+        let mut tables: Vec<Box<dyn Output + '_>> = vec![
+            Box::new(Rows::new(&(), &self.summary)),
+            Box::new(Rows::new(&(), &self.rounds)),
+            Box::new(Rows::new(&(), &self.damage)),
+        ];
+        if let Some(heatmap) = &self.heatmap {
+            tables.push(Box::new(heatmap.rows()));
+        }
         tables
     }
 
@@ -81,7 +92,7 @@ impl Results {
         doc.insert("seed".into(), Value::from(self.seed));
         doc.insert("trials".into(), Value::from(self.trials));
         for table in self.tables() {
-            doc.insert(table.name.into(), table.json());
+            doc.insert(table.name().into(), table.json());
         }
         doc.insert("exact_notes".into(), Value::from(self.exact_notes.clone()));
         doc.insert("rule_notes".into(), Value::from(self.rule_notes.clone()));
@@ -148,216 +159,3 @@ pub fn one_or_array(mut documents: Vec<Value>) -> Value {
 /// Stands in for the sweep rows while the rest of a document is printed: no printed JSON
 /// string value can hold it quoted, since a string's own quotes are escaped.
 const SWEEP_PLACEHOLDER: &str = "d20odds-sweep-rows-";
-
-/// Adds `name`, `name_lo`, `name_hi` columns from estimates.
-fn estimate_columns(table: &mut Table, name: [&'static str; 3], estimates: &[Estimate]) {
-    table.float(name[0], estimates.iter().map(|e| Some(e.point)));
-    table.float(name[1], estimates.iter().map(|e| Some(e.lo)));
-    table.float(name[2], estimates.iter().map(|e| Some(e.hi)));
-}
-
-fn summary_table(plan: &Plan, tally: &Tally, exact: &Exact) -> Table {
-    let mut t = Table::new("summary");
-    let slots = &plan.slots;
-    let line = |i: usize| &plan.lines[slots[i].line];
-    let n = slots.len();
-    t.text("attacker", (0..n).map(|i| line(i).attacker.clone()));
-    t.text(
-        "target",
-        (0..n).map(|i| plan.targets[slots[i].target].label.clone()),
-    );
-    t.text("attack", (0..n).map(|i| line(i).attack.clone()));
-    t.int("index", slots.iter().map(|s| s.index as i64 + 1));
-    t.int("bonus", slots.iter().map(|s| i64::from(s.base_bonus)));
-    t.text(
-        "cover",
-        (0..n).map(|i| line(i).modifiers.cover.key().to_string()),
-    );
-    t.int(
-        "concealment",
-        (0..n).map(|i| i64::from(line(i).modifiers.concealment)),
-    );
-    t.bool("flanking", (0..n).map(|i| line(i).modifiers.flanking));
-    t.int(
-        "attack_mod",
-        (0..n).map(|i| i64::from(line(i).modifiers.attack_mod)),
-    );
-    t.int(
-        "ac_mod",
-        (0..n).map(|i| i64::from(line(i).modifiers.ac_mod)),
-    );
-    t.int(
-        "effective_bonus",
-        slots.iter().map(|s| i64::from(s.profile.bonus)),
-    );
-    t.int(
-        "effective_ac",
-        slots.iter().map(|s| i64::from(s.profile.ac)),
-    );
-    t.int(
-        "miss_chance",
-        slots.iter().map(|s| i64::from(s.profile.miss_chance)),
-    );
-    let attacks: Vec<_> = (0..n).map(|i| tally.slot(plan, i)).collect();
-    t.int("trials", attacks.iter().map(|a| a.made() as i64));
-    let hits: Vec<_> = attacks.iter().map(|a| a.hit().estimate()).collect();
-    let crits: Vec<_> = attacks.iter().map(|a| a.crit().estimate()).collect();
-    let means: Vec<_> = attacks.iter().map(|a| a.damage().estimate()).collect();
-    estimate_columns(&mut t, ["p_hit", "p_hit_lo", "p_hit_hi"], &hits);
-    estimate_columns(&mut t, ["p_crit", "p_crit_lo", "p_crit_hi"], &crits);
-    estimate_columns(
-        &mut t,
-        ["mean_damage", "mean_damage_lo", "mean_damage_hi"],
-        &means,
-    );
-    t.float(
-        "exact_p_hit",
-        exact.slots.iter().map(|e| e.map(|e| e.p_hit)),
-    );
-    t.float(
-        "exact_p_crit",
-        exact.slots.iter().map(|e| e.map(|e| e.p_crit)),
-    );
-    t.float(
-        "exact_mean_damage",
-        exact.slots.iter().map(|e| e.map(|e| e.mean_damage)),
-    );
-    t.text(
-        "square_guess",
-        slots.iter().map(|s| {
-            let g = s.profile.guess;
-            format!("{}/{}", g.right, g.candidates)
-        }),
-    );
-    t.text(
-        "save",
-        (0..n).map(|i| {
-            line(i)
-                .modifiers
-                .save
-                .map_or(String::new(), |s| s.describe())
-        }),
-    );
-    cover_struck_columns(&mut t, plan, tally, exact);
-    t
-}
-
-/// d20 Modern striking the cover: which creature gives the soft cover, how often it is
-/// hit instead of the target, and the damage it takes per attack.
-fn cover_struck_columns(t: &mut Table, plan: &Plan, tally: &Tally, exact: &Exact) {
-    let slots = &plan.slots;
-    t.text(
-        "covering",
-        slots.iter().map(|s| {
-            s.covering
-                .map_or(String::new(), |c| plan.targets[c].label.clone())
-        }),
-    );
-    let attacks: Vec<_> = (0..slots.len()).map(|i| tally.slot(plan, i)).collect();
-    let struck: Vec<_> = attacks.iter().map(|a| a.struck().estimate()).collect();
-    let means: Vec<_> = attacks
-        .iter()
-        .map(|a| a.struck_damage().estimate())
-        .collect();
-    estimate_columns(
-        t,
-        ["p_cover_hit", "p_cover_hit_lo", "p_cover_hit_hi"],
-        &struck,
-    );
-    estimate_columns(
-        t,
-        [
-            "cover_mean_damage",
-            "cover_mean_damage_lo",
-            "cover_mean_damage_hi",
-        ],
-        &means,
-    );
-    t.float(
-        "exact_p_cover_hit",
-        exact.slots.iter().map(|e| e.map(|e| e.p_struck)),
-    );
-    t.float(
-        "exact_cover_mean_damage",
-        exact.slots.iter().map(|e| e.map(|e| e.mean_struck_damage)),
-    );
-}
-
-fn rounds_table(plan: &Plan, tally: &Tally, exact: &Exact) -> Table {
-    let mut t = Table::new("rounds");
-    let rows: Vec<(usize, usize)> = (0..plan.targets.len())
-        .filter(|&target| {
-            plan.targets[target].down_at.is_some()
-                || plan.slots.iter().any(|s| s.covering == Some(target))
-        })
-        .flat_map(|target| (0..plan.rounds as usize).map(move |round| (target, round)))
-        .collect();
-    let counted = |&(target, round): &(usize, usize)| tally.round(target, round);
-    let exact_round = |&(target, round): &(usize, usize)| {
-        exact.targets[target].as_ref().ok().map(|e| e.rounds[round])
-    };
-    t.text(
-        "target",
-        rows.iter()
-            .map(|&(target, _)| plan.targets[target].label.clone()),
-    );
-    t.int("round", rows.iter().map(|&(_, round)| round as i64 + 1));
-    let downs: Vec<_> = rows.iter().map(|r| counted(r).down.estimate()).collect();
-    let deads: Vec<_> = rows.iter().map(|r| counted(r).dead.estimate()).collect();
-    let means: Vec<_> = rows.iter().map(|r| counted(r).damage.estimate()).collect();
-    estimate_columns(&mut t, ["p_down", "p_down_lo", "p_down_hi"], &downs);
-    estimate_columns(&mut t, ["p_dead", "p_dead_lo", "p_dead_hi"], &deads);
-    estimate_columns(
-        &mut t,
-        ["mean_damage", "mean_damage_lo", "mean_damage_hi"],
-        &means,
-    );
-    t.float(
-        "exact_p_down",
-        rows.iter().map(|r| exact_round(r).map(|e| e.p_down)),
-    );
-    t.float(
-        "exact_p_dead",
-        rows.iter().map(|r| exact_round(r).map(|e| e.p_dead)),
-    );
-    t.float(
-        "exact_mean_damage",
-        rows.iter().map(|r| exact_round(r).map(|e| e.mean_damage)),
-    );
-    t
-}
-
-fn damage_table(plan: &Plan, tally: &Tally, exact: &Exact) -> Table {
-    let mut t = Table::new("damage");
-    let mut rows: Vec<(usize, usize)> = Vec::new();
-    let mut estimates = Vec::new();
-    for target in 0..plan.targets.len() {
-        let exact_probs = exact.targets[target].as_ref().ok().map(|e| &e.damage);
-        for (damage, taken) in tally.damage_taken(target).enumerate() {
-            let possible = exact_probs.is_some_and(|p| p.get(damage).is_some_and(|&p| p > 0.0));
-            if taken.successes > 0 || possible {
-                rows.push((target, damage));
-                estimates.push(taken.estimate());
-            }
-        }
-    }
-    let exact_p = |&(target, damage): &(usize, usize)| {
-        exact.targets[target]
-            .as_ref()
-            .ok()
-            .map(|e| e.damage[damage])
-    };
-    t.text(
-        "target",
-        rows.iter()
-            .map(|&(target, _)| plan.targets[target].label.clone()),
-    );
-    t.int("damage", rows.iter().map(|&(_, damage)| damage as i64));
-    estimate_columns(
-        &mut t,
-        ["probability", "probability_lo", "probability_hi"],
-        &estimates,
-    );
-    t.float("exact_probability", rows.iter().map(exact_p));
-    t
-}

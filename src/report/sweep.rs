@@ -11,7 +11,8 @@ use polars::prelude::{CsvWriter, ParquetWriter, SerWriter};
 
 use super::Formats;
 use super::figures::SweepCurves;
-use super::table::{Cells, Table, output_error};
+use super::rows::AttackRow;
+use super::table::{Column, Row, Rows, output_error};
 use crate::error::Error;
 use crate::scenario::{Assignments, Sweep, display_value};
 
@@ -60,6 +61,13 @@ impl Spill {
     }
 }
 
+/// A swept field's column: its name (the field's `set` path) and type.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SweptField {
+    pub(super) name: String,
+    kind: Kind,
+}
+
 /// How a swept field's column is typed: by every value of its list, so the type does not
 /// depend on how many points ran.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,37 +77,84 @@ enum Kind {
     Text,
 }
 
-impl Kind {
-    fn of(sweep: &Sweep) -> Self {
-        if sweep.values.iter().all(toml::Value::is_integer) {
+impl SweptField {
+    pub(super) fn of(sweep: &Sweep) -> Self {
+        let kind = if sweep.values.iter().all(toml::Value::is_integer) {
             Kind::Int
         } else if sweep.values.iter().all(|v| v.is_float() || v.is_integer()) {
             Kind::Float
         } else {
             Kind::Text
+        };
+        Self {
+            name: sweep.set.clone(),
+            kind,
         }
     }
 
-    /// `value` repeated `rows` times, as this column's cells.
-    fn cells(self, value: &toml::Value, rows: usize) -> Cells {
-        match self {
-            Kind::Int => Cells::Int(vec![value.as_integer().unwrap_or_default(); rows]),
-            Kind::Float => Cells::Float(vec![
-                value
-                    .as_float()
-                    .or(value.as_integer().map(|i| i as f64));
-                rows
-            ]),
-            Kind::Text => Cells::Text(vec![display_value(value); rows]),
+    /// A value of the field as its cell shows it.
+    pub(super) fn text(&self, value: &toml::Value) -> String {
+        match self.kind {
+            Kind::Int => integer(value).to_string(),
+            Kind::Float => float(value).map_or_else(String::new, |x| x.to_string()),
+            Kind::Text => display_value(value),
         }
+    }
+
+    /// A value of the field as a number, where its column is numeric.
+    pub(super) fn number(&self, value: &toml::Value) -> Option<f64> {
+        match self.kind {
+            Kind::Int => Some(integer(value) as f64),
+            Kind::Float => float(value),
+            Kind::Text => None,
+        }
+    }
+
+    /// The column of the `i`-th swept field.
+    fn column(&self, i: usize) -> Column<SweepRow> {
+        let name = self.name.clone();
+        match self.kind {
+            Kind::Int => Column::int(name, move |r: &SweepRow| integer(&r.values[i])),
+            Kind::Float => Column::float(name, move |r: &SweepRow| float(&r.values[i])),
+            Kind::Text => Column::text(name, move |r: &SweepRow| display_value(&r.values[i])),
+        }
+    }
+}
+
+fn integer(value: &toml::Value) -> i64 {
+    value.as_integer().unwrap_or_default()
+}
+
+fn float(value: &toml::Value) -> Option<f64> {
+    value.as_float().or(value.as_integer().map(|i| i as f64))
+}
+
+/// One attack at one sweep point: a row of `sweep.csv`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SweepRow {
+    /// The value each swept field has at this point, in sweep order.
+    pub values: Vec<toml::Value>,
+    pub attack: AttackRow,
+}
+
+impl Row for SweepRow {
+    const NAME: &'static str = "sweep";
+    type Layout = Vec<SweptField>;
+
+    fn columns(fields: &Vec<SweptField>) -> Vec<Column<Self>> {
+        let swept = fields.iter().enumerate().map(|(i, field)| field.column(i));
+        let attack = AttackRow::columns(&())
+            .into_iter()
+            .map(|column| column.within(|r: &SweepRow| &r.attack));
+        swept.chain(attack).collect()
     }
 }
 
 /// Writes the sweep table point by point; [`SweepWriter::finish`] hands over the rows.
 pub struct SweepWriter {
-    kinds: Vec<Kind>,
+    fields: Vec<SweptField>,
     /// Rows not written yet.
-    batch: Option<Table>,
+    batch: Vec<SweepRow>,
     csv: Spill,
     parquet: Option<(Spill, Option<BatchedWriter<File>>)>,
     json: Option<(Spill, BufWriter<File>)>,
@@ -124,8 +179,8 @@ impl SweepWriter {
             false => None,
         };
         Ok(Self {
-            kinds: sweeps.iter().map(Kind::of).collect(),
-            batch: None,
+            fields: sweeps.iter().map(SweptField::of).collect(),
+            batch: Vec::new(),
             csv: Spill::new("sweep.csv")?,
             parquet,
             json,
@@ -135,19 +190,18 @@ impl SweepWriter {
     }
 
     /// Adds one point: the fields it set, then its summary rows.
-    pub fn push(&mut self, assignments: &Assignments, summary: &Table) -> Result<(), Error> {
-        let rows = summary.rows();
-        let mut point = Table::new("sweep");
-        for ((set, value), kind) in assignments.iter().zip(&self.kinds) {
-            point.columns.push((set.clone(), kind.cells(value, rows)));
-        }
-        point.columns.extend(summary.columns.iter().cloned());
-        self.curves.add(&point);
-        match &mut self.batch {
-            Some(batch) => batch.append(&point),
-            None => self.batch = Some(point),
-        }
-        if self.batch.as_ref().is_some_and(|b| b.rows() >= BATCH_ROWS) {
+    pub fn push(&mut self, assignments: &Assignments, summary: &[AttackRow]) -> Result<(), Error> {
+        let values: Vec<toml::Value> = assignments.iter().map(|(_, v)| v.clone()).collect();
+        let point: Vec<SweepRow> = summary
+            .iter()
+            .map(|attack| SweepRow {
+                values: values.clone(),
+                attack: attack.clone(),
+            })
+            .collect();
+        self.curves.add(&self.fields, &point);
+        self.batch.extend(point);
+        if self.batch.len() >= BATCH_ROWS {
             self.flush()?;
         }
         Ok(())
@@ -155,10 +209,12 @@ impl SweepWriter {
 
     /// Writes the gathered rows to every output.
     fn flush(&mut self) -> Result<(), Error> {
-        let Some(batch) = self.batch.take() else {
+        if self.batch.is_empty() {
             return Ok(());
-        };
-        let mut frame = batch.frame("sweep.csv")?;
+        }
+        let batch = std::mem::take(&mut self.batch);
+        let rows = Rows::new(&self.fields, &batch);
+        let mut frame = rows.frame("sweep.csv")?;
         CsvWriter::new(self.csv.handle()?)
             .include_header(self.rows == 0)
             .finish(&mut frame)
@@ -177,14 +233,14 @@ impl SweepWriter {
                 .map_err(|e| output_error("sweep.parquet", &e))?;
         }
         if let Some((spill, writer)) = &mut self.json {
-            for row in batch.json_rows() {
+            for row in rows.json_rows() {
                 serde_json::to_writer_pretty(&mut *writer, &row)
                     .map_err(io::Error::from)
                     .and_then(|()| writer.write_all(b"\n"))
                     .map_err(|e| spill.error(e))?;
             }
         }
-        self.rows += batch.rows();
+        self.rows += batch.len();
         Ok(())
     }
 
@@ -267,18 +323,18 @@ mod tests {
     use polars::prelude::{ParquetReader, SerReader};
 
     use super::*;
+    use crate::report::table::Output;
 
-    /// A summary of `rows` rows, its figures depending on `point`.
-    fn summary(point: i64, rows: usize) -> Table {
-        let mut t = Table::new("summary");
-        t.text("attacker", (0..rows).map(|r| format!("F{r}")));
-        t.int("index", (0..rows).map(|r| r as i64 + point));
-        t.float(
-            "p_hit",
-            (0..rows).map(|r| Some((point as f64 + r as f64) / 7.0)),
-        );
-        t.float("exact_p_hit", (0..rows).map(|_| None));
-        t
+    /// A point's summary of `rows` attacks, their figures depending on `point`.
+    fn summary(point: usize, rows: usize) -> Vec<AttackRow> {
+        (0..rows)
+            .map(|r| {
+                let mut attack =
+                    AttackRow::example(&format!("F{r}"), "O", (point + r) as f64 / 7.0);
+                attack.index = r + point;
+                attack
+            })
+            .collect()
     }
 
     fn read(spill: &Spill) -> Vec<u8> {
@@ -305,36 +361,32 @@ mod tests {
             },
         ];
         let mut writer = SweepWriter::new(&sweeps, Formats { parquet: true }, true).unwrap();
-        let mut whole = Table::new("sweep");
+        let mut whole = Vec::new();
         for point in 0..3000 {
             let ac = &sweeps[0].values[point % 2];
             let assignments = vec![
                 ("O.ac".to_string(), ac.clone()),
                 ("F.sword.damage".to_string(), sweeps[1].values[0].clone()),
             ];
-            let rows = summary(point as i64, 2);
+            let rows = summary(point, 2);
             writer.push(&assignments, &rows).unwrap();
-            let mut expected = Table::new("sweep");
-            expected.float(
-                "O.ac",
-                [ac.as_float().or(ac.as_integer().map(|i| i as f64)); 2],
-            );
-            expected.text("F.sword.damage", ["1d8".to_string(), "1d8".to_string()]);
-            expected.columns.extend(rows.columns);
-            match point {
-                0 => whole = expected,
-                _ => whole.append(&expected),
-            }
+            whole.extend(rows.into_iter().map(|attack| SweepRow {
+                values: vec![ac.clone(), sweeps[1].values[0].clone()],
+                attack,
+            }));
         }
+        let fields: Vec<SweptField> = sweeps.iter().map(SweptField::of).collect();
+        let whole = Rows::new(&fields, &whole);
         let rows = writer.finish().unwrap().unwrap();
         assert_eq!(rows.rows, 6000);
         let csv = String::from_utf8(read(&rows.csv)).unwrap();
         assert_eq!(csv, String::from_utf8(whole.csv().unwrap()).unwrap());
-        assert!(csv.starts_with("O.ac,F.sword.damage,attacker,index,p_hit,exact_p_hit\n10.0,1d8,"));
+        assert!(csv.starts_with("O.ac,F.sword.damage,attacker,target,attack,index,"));
+        assert!(csv.contains("\n10.0,1d8,F0,O,sword,0,"), "{}", &csv[..400]);
         let frame = ParquetReader::new(std::io::Cursor::new(read(rows.parquet.as_ref().unwrap())))
             .finish()
             .unwrap();
-        assert_eq!(frame.shape(), (6000, 6));
+        assert_eq!(frame.shape(), (6000, 39));
         let mut json = Vec::new();
         rows.write_json_array("  ", &mut json).unwrap();
         let expected = format!("{:#}", serde_json::json!({ "sweep": whole.json() }));

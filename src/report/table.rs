@@ -1,122 +1,178 @@
-//! A column-oriented table: the one place column names are written, rendered as CSV (via
-//! polars) and as JSON rows keyed by the same names.
+//! The one serializer of the report's tables: rows of a type implementing [`Row`], whose
+//! columns (names, order, types) that type writes once, rendered as CSV and Parquet
+//! (through polars) and as JSON rows keyed by the same names.
 
-use polars::prelude::{Column, CsvWriter, DataFrame, ParquetWriter, SerWriter};
+use polars::prelude::{CsvWriter, DataFrame, ParquetWriter, SerWriter};
 use serde_json::{Map, Value};
 
 use crate::error::Error;
+use crate::stats::Estimate;
 
-/// One column's cells.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Cells {
-    Text(Vec<String>),
-    Int(Vec<i64>),
-    Bool(Vec<bool>),
+/// A row of one of the report's tables.
+pub trait Row: Sized + 'static {
+    /// The table's file stem and its key in the `--json` document.
+    const NAME: &'static str;
+    /// What the columns depend on besides the row type (the swept fields, the heatmap's
+    /// targets); `()` for a table whose columns are fixed.
+    type Layout;
+    /// The columns, in file order: the one place their names are written.
+    fn columns(layout: &Self::Layout) -> Vec<Column<Self>>;
+}
+
+/// A column: its name and how each row's cell in it is read.
+pub struct Column<R> {
+    name: String,
+    cells: Getter<R>,
+}
+
+/// How a column's cells are read from a row, by the type the column has in every format.
+enum Getter<R> {
+    Text(Read<R, String>),
+    Int(Read<R, i64>),
+    Bool(Read<R, bool>),
     /// Empty where a value could not be computed.
-    Float(Vec<Option<f64>>),
+    Float(Read<R, Option<f64>>),
 }
 
-impl Cells {
-    fn len(&self) -> usize {
-        match self {
-            Cells::Text(v) => v.len(),
-            Cells::Int(v) => v.len(),
-            Cells::Bool(v) => v.len(),
-            Cells::Float(v) => v.len(),
-        }
+/// Reads one cell of a column from a row.
+type Read<R, T> = Box<dyn Fn(&R) -> T>;
+
+/// An estimate's column name and how it is read from a row.
+pub type Figure<R> = (&'static str, fn(&R) -> Estimate);
+
+impl<R: 'static> Column<R> {
+    pub fn text(name: impl Into<String>, cell: impl Fn(&R) -> String + 'static) -> Self {
+        Self::new(name, Getter::Text(Box::new(cell)))
     }
 
-    fn json(&self, row: usize) -> Value {
-        match self {
-            Cells::Text(v) => Value::from(v[row].clone()),
-            Cells::Int(v) => Value::from(v[row]),
-            Cells::Bool(v) => Value::from(v[row]),
-            Cells::Float(v) => v[row].map_or(Value::Null, Value::from),
-        }
+    pub fn int(name: impl Into<String>, cell: impl Fn(&R) -> i64 + 'static) -> Self {
+        Self::new(name, Getter::Int(Box::new(cell)))
     }
-}
 
-/// A named table of equally long columns.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Table {
-    /// File stem of the CSV and key of the JSON array.
-    pub name: &'static str,
-    pub columns: Vec<(String, Cells)>,
-}
+    pub fn bool(name: impl Into<String>, cell: impl Fn(&R) -> bool + 'static) -> Self {
+        Self::new(name, Getter::Bool(Box::new(cell)))
+    }
 
-impl Table {
-    pub fn new(name: &'static str) -> Self {
+    pub fn float(name: impl Into<String>, cell: impl Fn(&R) -> Option<f64> + 'static) -> Self {
+        Self::new(name, Getter::Float(Box::new(cell)))
+    }
+
+    fn new(name: impl Into<String>, cells: Getter<R>) -> Self {
         Self {
-            name,
-            columns: Vec::new(),
+            name: name.into(),
+            cells,
         }
     }
 
-    pub fn text(&mut self, name: impl Into<String>, cells: impl IntoIterator<Item = String>) {
-        self.columns
-            .push((name.into(), Cells::Text(cells.into_iter().collect())));
+    /// The columns `name`, `name_lo` and `name_hi` of each estimate, then `exact_name` of
+    /// each, as SPEC §3 orders them.
+    pub fn estimates(estimates: &[Figure<R>]) -> Vec<Self> {
+        let intervals = estimates.iter().flat_map(|&(name, estimate)| {
+            [
+                Self::float(name, move |r| Some(estimate(r).point)),
+                Self::float(format!("{name}_lo"), move |r| Some(estimate(r).lo)),
+                Self::float(format!("{name}_hi"), move |r| Some(estimate(r).hi)),
+            ]
+        });
+        let exacts = estimates.iter().map(|&(name, estimate)| {
+            Self::float(format!("exact_{name}"), move |r| estimate(r).exact)
+        });
+        intervals.chain(exacts).collect()
     }
 
-    pub fn int(&mut self, name: impl Into<String>, cells: impl IntoIterator<Item = i64>) {
-        self.columns
-            .push((name.into(), Cells::Int(cells.into_iter().collect())));
-    }
-
-    pub fn bool(&mut self, name: impl Into<String>, cells: impl IntoIterator<Item = bool>) {
-        self.columns
-            .push((name.into(), Cells::Bool(cells.into_iter().collect())));
-    }
-
-    pub fn float(&mut self, name: impl Into<String>, cells: impl IntoIterator<Item = Option<f64>>) {
-        self.columns
-            .push((name.into(), Cells::Float(cells.into_iter().collect())));
-    }
-
-    /// Appends the rows of a table with the same columns.
-    pub fn append(&mut self, other: &Table) {
-        for ((_, mine), (_, theirs)) in self.columns.iter_mut().zip(&other.columns) {
-            match (mine, theirs) {
-                (Cells::Text(a), Cells::Text(b)) => a.extend_from_slice(b),
-                (Cells::Int(a), Cells::Int(b)) => a.extend_from_slice(b),
-                (Cells::Bool(a), Cells::Bool(b)) => a.extend_from_slice(b),
-                (Cells::Float(a), Cells::Float(b)) => a.extend_from_slice(b),
-                _ => unreachable!("appended tables are built by the same function"),
-            }
+    /// The same column, read from the part of a wider row `W` that `part` picks.
+    pub fn within<W: 'static>(self, part: fn(&W) -> &R) -> Column<W> {
+        let cells = match self.cells {
+            Getter::Text(cell) => Getter::Text(Box::new(move |w: &W| cell(part(w)))),
+            Getter::Int(cell) => Getter::Int(Box::new(move |w: &W| cell(part(w)))),
+            Getter::Bool(cell) => Getter::Bool(Box::new(move |w: &W| cell(part(w)))),
+            Getter::Float(cell) => Getter::Float(Box::new(move |w: &W| cell(part(w)))),
+        };
+        Column {
+            name: self.name,
+            cells,
         }
     }
 
-    pub fn rows(&self) -> usize {
-        self.columns.first().map_or(0, |(_, c)| c.len())
+    fn json(&self, row: &R) -> Value {
+        match &self.cells {
+            Getter::Text(cell) => Value::from(cell(row)),
+            Getter::Int(cell) => Value::from(cell(row)),
+            Getter::Bool(cell) => Value::from(cell(row)),
+            Getter::Float(cell) => cell(row).map_or(Value::Null, Value::from),
+        }
     }
 
-    pub fn column(&self, name: &str) -> Option<&Cells> {
-        self.columns
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, c)| c)
+    fn frame_column(&self, rows: &[R]) -> polars::prelude::Column {
+        let name = self.name.as_str().into();
+        match &self.cells {
+            Getter::Text(cell) => polars::prelude::Column::new(name, collect(rows, cell)),
+            Getter::Int(cell) => polars::prelude::Column::new(name, collect(rows, cell)),
+            Getter::Bool(cell) => polars::prelude::Column::new(name, collect(rows, cell)),
+            Getter::Float(cell) => polars::prelude::Column::new(name, collect(rows, cell)),
+        }
+    }
+}
+
+fn collect<R, T>(rows: &[R], cell: &dyn Fn(&R) -> T) -> Vec<T> {
+    rows.iter().map(cell).collect()
+}
+
+/// Rows of one table with what their columns depend on: what the serializer reads.
+pub struct Rows<'a, R: Row> {
+    pub layout: &'a R::Layout,
+    pub rows: &'a [R],
+}
+
+impl<'a, R: Row> Rows<'a, R> {
+    pub fn new(layout: &'a R::Layout, rows: &'a [R]) -> Self {
+        Self { layout, rows }
     }
 
-    /// The table as a polars frame; `file` names the output in errors.
+    /// The rows as a polars frame; `file` names the output in errors.
     pub(super) fn frame(&self, file: &str) -> Result<DataFrame, Error> {
-        let columns = self
-            .columns
+        let columns = R::columns(self.layout)
             .iter()
-            .map(|(name, cells)| {
-                let name = name.as_str().into();
-                match cells {
-                    Cells::Text(v) => Column::new(name, v),
-                    Cells::Int(v) => Column::new(name, v),
-                    Cells::Bool(v) => Column::new(name, v),
-                    Cells::Float(v) => Column::new(name, v),
-                }
-            })
+            .map(|column| column.frame_column(self.rows))
             .collect();
-        DataFrame::new(self.rows(), columns).map_err(|e| output_error(file, &e))
+        DataFrame::new(self.rows.len(), columns).map_err(|e| output_error(file, &e))
     }
 
+    /// Each row as a JSON object keyed by column name.
+    pub fn json_rows(&self) -> impl Iterator<Item = Value> + use<'a, R> {
+        let (columns, rows) = (R::columns(self.layout), self.rows);
+        rows.iter().map(move |row| {
+            let mut object = Map::new();
+            for column in &columns {
+                object.insert(column.name.clone(), column.json(row));
+            }
+            Value::Object(object)
+        })
+    }
+}
+
+/// A table of the report as its files and the `--json` document take it, whatever its
+/// row type.
+pub trait Output {
+    /// The file stem and JSON key.
+    fn name(&self) -> &'static str;
     /// The table as CSV bytes, header first.
-    pub fn csv(&self) -> Result<Vec<u8>, Error> {
-        let file = format!("{}.csv", self.name);
+    fn csv(&self) -> Result<Vec<u8>, Error>;
+    /// The table as Parquet bytes (`run --parquet`): the same columns as the CSV, with
+    /// their types kept (integers, booleans, floats with nulls where a value is missing),
+    /// for readers such as pandas, polars or DuckDB.
+    fn parquet(&self) -> Result<Vec<u8>, Error>;
+    /// The rows as a JSON array of objects keyed by column name.
+    fn json(&self) -> Value;
+}
+
+impl<R: Row> Output for Rows<'_, R> {
+    fn name(&self) -> &'static str {
+        R::NAME
+    }
+
+    fn csv(&self) -> Result<Vec<u8>, Error> {
+        let file = format!("{}.csv", R::NAME);
         let mut frame = self.frame(&file)?;
         let mut bytes = Vec::new();
         CsvWriter::new(&mut bytes)
@@ -125,11 +181,8 @@ impl Table {
         Ok(bytes)
     }
 
-    /// The table as Parquet bytes (`run --parquet`): the same columns as the CSV, with
-    /// their types kept (integers, booleans, floats with nulls where a value is missing),
-    /// for readers such as pandas, polars or DuckDB.
-    pub fn parquet(&self) -> Result<Vec<u8>, Error> {
-        let file = format!("{}.parquet", self.name);
+    fn parquet(&self) -> Result<Vec<u8>, Error> {
+        let file = format!("{}.parquet", R::NAME);
         let mut frame = self.frame(&file)?;
         let mut bytes = Vec::new();
         ParquetWriter::new(&mut bytes)
@@ -138,20 +191,8 @@ impl Table {
         Ok(bytes)
     }
 
-    /// The rows as a JSON array of objects keyed by column name.
-    pub fn json(&self) -> Value {
+    fn json(&self) -> Value {
         Value::Array(self.json_rows().collect())
-    }
-
-    /// Each row as a JSON object keyed by column name.
-    pub fn json_rows(&self) -> impl Iterator<Item = Value> + '_ {
-        (0..self.rows()).map(|row| {
-            let mut object = Map::new();
-            for (name, cells) in &self.columns {
-                object.insert(name.clone(), cells.json(row));
-            }
-            Value::Object(object)
-        })
     }
 }
 
@@ -167,25 +208,51 @@ pub(super) fn output_error(file: &str, e: &polars::error::PolarsError) -> Error 
 mod tests {
     use super::*;
 
-    fn sample() -> Table {
-        let mut t = Table::new("t");
-        t.text("who", ["a".to_string(), "b, c".to_string()]);
-        t.int("n", [1, 2]);
-        t.bool("flag", [true, false]);
-        t.float("p", [Some(0.25), None]);
-        t
+    struct Sample {
+        who: &'static str,
+        n: i64,
+        flag: bool,
+        p: Option<f64>,
     }
+
+    impl Row for Sample {
+        const NAME: &'static str = "t";
+        type Layout = ();
+        fn columns((): &()) -> Vec<Column<Self>> {
+            vec![
+                Column::text("who", |r: &Sample| r.who.to_string()),
+                Column::int("n", |r: &Sample| r.n),
+                Column::bool("flag", |r: &Sample| r.flag),
+                Column::float("p", |r: &Sample| r.p),
+            ]
+        }
+    }
+
+    const SAMPLE: [Sample; 2] = [
+        Sample {
+            who: "a",
+            n: 1,
+            flag: true,
+            p: Some(0.25),
+        },
+        Sample {
+            who: "b, c",
+            n: 2,
+            flag: false,
+            p: None,
+        },
+    ];
 
     #[test]
     fn csv_has_the_header_and_empty_cells_for_missing_values() {
-        let csv = String::from_utf8(sample().csv().unwrap()).unwrap();
+        let csv = String::from_utf8(Rows::new(&(), &SAMPLE).csv().unwrap()).unwrap();
         assert_eq!(csv, "who,n,flag,p\na,1,true,0.25\n\"b, c\",2,false,\n");
     }
 
     #[test]
     fn parquet_keeps_the_columns_types_and_missing_values() {
         use polars::prelude::{DataType, ParquetReader, SerReader};
-        let bytes = sample().parquet().unwrap();
+        let bytes = Rows::new(&(), &SAMPLE).parquet().unwrap();
         let frame = ParquetReader::new(std::io::Cursor::new(bytes))
             .finish()
             .unwrap();
@@ -212,9 +279,31 @@ mod tests {
 
     #[test]
     fn json_rows_use_the_column_names() {
-        let json = sample().json();
+        let json = Rows::new(&(), &SAMPLE).json();
         assert_eq!(json[0]["who"], "a");
         assert_eq!(json[1]["p"], Value::Null);
         assert_eq!(json[1]["flag"], false);
+    }
+
+    #[test]
+    fn estimates_give_their_interval_columns_then_their_exact_columns() {
+        struct Two(Estimate, Estimate);
+        impl Row for Two {
+            const NAME: &'static str = "two";
+            type Layout = ();
+            fn columns((): &()) -> Vec<Column<Self>> {
+                Column::estimates(&[("a", |r: &Two| r.0), ("b", |r: &Two| r.1)])
+            }
+        }
+        let a = Estimate::proportion(1, 2).with_exact(Some(0.5));
+        let csv = Rows::new(&(), &[Two(a, Estimate::proportion(0, 0))])
+            .csv()
+            .unwrap();
+        let csv = String::from_utf8(csv).unwrap();
+        assert!(
+            csv.starts_with("a,a_lo,a_hi,b,b_lo,b_hi,exact_a,exact_b\n0.5,"),
+            "{csv}"
+        );
+        assert!(csv.ends_with(",0.0,0.0,0.0,0.5,\n"), "{csv}");
     }
 }

@@ -1,7 +1,8 @@
-//! The summary printed on the terminal: the same tables, a few columns, aligned.
+//! The summary printed on the terminal: the same rows, a few of their figures, aligned.
 
 use super::results::Results;
-use super::table::{Cells, Table};
+use super::rows::AttackRow;
+use crate::stats::Estimate;
 
 /// A readable summary of the results.
 pub fn summary_text(results: &Results) -> String {
@@ -15,7 +16,6 @@ pub fn summary_text(results: &Results) -> String {
     if results.interrupted {
         out = format!("{}\n{out}", super::interrupted_note(results));
     }
-    let s = &results.summary;
     let mut rows = vec![row(&[
         "attack",
         "roll",
@@ -24,19 +24,18 @@ pub fn summary_text(results: &Results) -> String {
         "P(crit)",
         "mean damage",
     ])];
-    for i in 0..s.rows() {
+    for attack in &results.summary {
         rows.push(vec![
-            attack_label(s, i),
-            versus(s, i),
-            format!("{}%", int(s, "miss_chance", i)),
-            estimate(s, "p_hit", i),
-            estimate(s, "p_crit", i),
-            estimate(s, "mean_damage", i),
+            attack_label(attack),
+            versus(attack),
+            format!("{}%", attack.miss_chance),
+            estimate(&attack.p_hit),
+            estimate(&attack.p_crit),
+            estimate(&attack.mean_damage),
         ]);
     }
     out += &aligned(&rows);
-    let r = &results.rounds;
-    if r.rows() > 0 {
+    if !results.rounds.is_empty() {
         let mut rows = vec![row(&[
             "target",
             "round",
@@ -44,13 +43,13 @@ pub fn summary_text(results: &Results) -> String {
             "P(dead)",
             "mean damage taken",
         ])];
-        for i in 0..r.rows() {
+        for round in &results.rounds {
             rows.push(vec![
-                text(r, "target", i),
-                int(r, "round", i).to_string(),
-                estimate(r, "p_down", i),
-                estimate(r, "p_dead", i),
-                estimate(r, "mean_damage", i),
+                round.target.clone(),
+                round.round.to_string(),
+                estimate(&round.p_down),
+                estimate(&round.p_dead),
+                estimate(&round.mean_damage),
             ]);
         }
         out += "\n";
@@ -83,73 +82,40 @@ fn aligned(rows: &[Vec<String>]) -> String {
     out
 }
 
-/// `Fighter (F) → Ogre (O): longsword #1`: a row of the summary (or sweep) table.
-pub(super) fn attack_label(t: &Table, row: usize) -> String {
+/// `Fighter (F) → Ogre (O): longsword #1`: an attack of the summary (or sweep) table.
+pub(super) fn attack_label(attack: &AttackRow) -> String {
     format!(
         "{} → {}: {} #{}",
-        text(t, "attacker", row),
-        text(t, "target", row),
-        text(t, "attack", row),
-        int(t, "index", row)
+        attack.attacker, attack.target, attack.attack, attack.index
     )
 }
 
 /// `+7 vs AC 18` for an attack roll, `reflex +6 vs DC 15 (failure half, success none)`
 /// for an area attack's save.
-pub(super) fn versus(t: &Table, row: usize) -> String {
-    let save = text(t, "save", row);
-    if save.is_empty() {
-        format!(
-            "{:+} vs AC {}",
-            int(t, "effective_bonus", row),
-            int(t, "effective_ac", row)
-        )
-    } else {
-        save
-    }
-}
-
-pub(super) fn text(t: &Table, name: &str, row: usize) -> String {
-    match t.column(name) {
-        Some(Cells::Text(v)) => v[row].clone(),
-        _ => String::new(),
-    }
-}
-
-pub(super) fn int(t: &Table, name: &str, row: usize) -> i64 {
-    match t.column(name) {
-        Some(Cells::Int(v)) => v[row],
-        _ => 0,
-    }
-}
-
-pub(super) fn float(t: &Table, name: &str, row: usize) -> Option<f64> {
-    match t.column(name) {
-        Some(Cells::Float(v)) => v[row],
-        _ => None,
+pub(super) fn versus(attack: &AttackRow) -> String {
+    match &attack.save {
+        Some(save) => save.clone(),
+        None => format!("{:+} vs AC {}", attack.effective_bonus, attack.effective_ac),
     }
 }
 
 /// `0.4012 ±0.0010 (0.4000)`: point, half-width of the interval, exact value if known.
-fn estimate(t: &Table, name: &str, row: usize) -> String {
-    let mut s = interval(t, name, row);
-    if let Some(exact) = exact(t, name, row) {
+fn estimate(e: &Estimate) -> String {
+    let mut s = interval(e);
+    if let Some(exact) = exact(e) {
         s += &format!(" ({exact})");
     }
     s
 }
 
 /// `0.4012 ±0.0010`: the point estimate and the half-width of its 95% interval.
-pub(super) fn interval(t: &Table, name: &str, row: usize) -> String {
-    let point = float(t, name, row).unwrap_or(f64::NAN);
-    let lo = float(t, &format!("{name}_lo"), row).unwrap_or(point);
-    let hi = float(t, &format!("{name}_hi"), row).unwrap_or(point);
-    format!("{point:.4} ±{:.4}", (hi - lo) / 2.0)
+pub(super) fn interval(e: &Estimate) -> String {
+    format!("{:.4} ±{:.4}", e.point, e.half_width())
 }
 
-/// `0.4000`: the exact value of `name`, where it was computed.
-pub(super) fn exact(t: &Table, name: &str, row: usize) -> Option<String> {
-    float(t, &format!("exact_{name}"), row).map(|v| format!("{v:.4}"))
+/// `0.4000`: the exact value, where it was computed.
+pub(super) fn exact(e: &Estimate) -> Option<String> {
+    e.exact.map(|v| format!("{v:.4}"))
 }
 
 /// 1000000 → "1,000,000".

@@ -5,8 +5,9 @@
 //! chats and viewers without SVG support). PNG text uses an embedded DejaVu Sans
 //! font, so rendering needs no system font library and works on a bare CI machine.
 //!
-//! The module depends on nothing else in the project: callers fill the plain input
-//! structs below with values they have already computed and formatted.
+//! The module depends on nothing else in the project but [`Estimate`] (a figure with its
+//! 95% interval and exact value, drawn as the report's tables show it): callers fill the
+//! plain input structs below with values they have already computed and formatted.
 
 mod canvas;
 mod damage;
@@ -35,6 +36,8 @@ pub use rounds::{RoundPoint, RoundsChart, TargetRounds, down_dead_chart};
 pub use sweep::{SweepAxis, SweepChart, SweepSeries, sweep_chart};
 
 use std::fmt;
+
+use crate::stats::Estimate;
 
 /// One rendered chart: the same drawing as SVG text and as PNG bytes, so a report
 /// folder can offer both without drawing twice in the caller.
@@ -73,20 +76,6 @@ impl Default for ChartSize {
             height: 600,
         }
     }
-}
-
-/// A simulated probability with its 95% interval and, when it could be computed,
-/// the exact value, so charts can show agreement between the two engines.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Estimate {
-    /// The Monte Carlo estimate.
-    pub value: f64,
-    /// Lower end of the 95% interval.
-    pub lo: f64,
-    /// Upper end of the 95% interval.
-    pub hi: f64,
-    /// The exact value, drawn as a ring marker; `None` where it was not computed.
-    pub exact: Option<f64>,
 }
 
 /// Why a chart could not be produced. Odd data (empty, all zero, one point) never

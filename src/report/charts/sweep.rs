@@ -186,7 +186,7 @@ mod tests {
 
     fn e(v: f64) -> Option<Estimate> {
         Some(Estimate {
-            value: v,
+            point: v,
             lo: v,
             hi: v,
             exact: None,

@@ -235,11 +235,11 @@ impl<DB: DrawingBackend> Frame<DB> {
 
 /// Clamps an estimate into [0, 1] with lo ≤ value ≤ hi; `None` if it is not a number.
 pub(super) fn clean(e: Estimate) -> Option<Estimate> {
-    if !e.value.is_finite() {
+    if !e.point.is_finite() {
         return None;
     }
     let unit = |v: f64| v.clamp(0.0, 1.0);
-    let value = unit(e.value);
+    let value = unit(e.point);
     let lo = if e.lo.is_finite() {
         unit(e.lo).min(value)
     } else {
@@ -252,7 +252,7 @@ pub(super) fn clean(e: Estimate) -> Option<Estimate> {
     };
     let exact = e.exact.filter(|v| v.is_finite()).map(unit);
     Some(Estimate {
-        value,
+        point: value,
         lo,
         hi,
         exact,
@@ -281,7 +281,7 @@ pub(super) fn draw_series<DB: DrawingBackend>(
         let band = s.style.color.mix(BAND_ALPHA);
         for run in &s.runs {
             if let [(x, e)] = run.as_slice() {
-                let (cx, _) = px(*x, e.value);
+                let (cx, _) = px(*x, e.point);
                 canvas.rect((cx - 3, px(*x, e.hi).1), (cx + 3, px(*x, e.lo).1), band)?;
             } else {
                 let upper = run.iter().map(|(x, e)| px(*x, e.hi));
@@ -292,7 +292,7 @@ pub(super) fn draw_series<DB: DrawingBackend>(
     }
     for s in series {
         for run in &s.runs {
-            let line: Vec<(f64, f64)> = run.iter().map(|(x, e)| at(*x, e.value)).collect();
+            let line: Vec<(f64, f64)> = run.iter().map(|(x, e)| at(*x, e.point)).collect();
             canvas.line(&line, s.style.color.to_rgba(), 2, s.style.dash)?;
         }
     }
@@ -307,7 +307,7 @@ pub(super) fn draw_series<DB: DrawingBackend>(
         .collect();
     for (s, points) in series.iter().zip(&marked) {
         for &(x, e) in points {
-            canvas.marker(px(x, e.value), s.style.marker, s.style.color.to_rgba(), 4)?;
+            canvas.marker(px(x, e.point), s.style.marker, s.style.color.to_rgba(), 4)?;
         }
     }
     for &(x, e) in marked.iter().flatten() {
@@ -347,7 +347,7 @@ mod tests {
     #[test]
     fn markers_are_spaced_on_dense_lines_and_all_kept_on_sparse_ones() {
         let e = Estimate {
-            value: 0.5,
+            point: 0.5,
             lo: 0.4,
             hi: 0.6,
             exact: None,
@@ -375,16 +375,16 @@ mod tests {
     #[test]
     fn estimates_are_clamped_and_ordered() {
         let e = clean(Estimate {
-            value: 1.2,
+            point: 1.2,
             lo: 0.9,
             hi: f64::NAN,
             exact: Some(-0.1),
         })
         .expect("finite value");
-        assert_eq!((e.value, e.lo, e.hi, e.exact), (1.0, 0.9, 1.0, Some(0.0)));
+        assert_eq!((e.point, e.lo, e.hi, e.exact), (1.0, 0.9, 1.0, Some(0.0)));
         assert!(
             clean(Estimate {
-                value: f64::NAN,
+                point: f64::NAN,
                 lo: 0.0,
                 hi: 0.0,
                 exact: None

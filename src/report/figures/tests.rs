@@ -1,35 +1,66 @@
 //! The chart inputs drawn from results: sweep curves, damage and rounds charts.
 
+use toml::Value;
+
 use super::*;
+use crate::report::rows::AttackRow;
+use crate::scenario::Sweep;
 
 /// The sweep chart of a whole sweep table added at once.
-fn sweep_input(table: &Table) -> Option<(SweepChart, usize)> {
+fn sweep_input((fields, rows): &(Vec<SweptField>, Vec<SweepRow>)) -> Option<(SweepChart, usize)> {
     let mut curves = SweepCurves::new(None);
-    curves.add(table);
+    curves.add(fields, rows);
     curves.chart("t").map(|d| (d.chart, d.unchanged))
 }
 
-fn sweep_table(xs: Cells, second: Option<Cells>) -> Table {
-    let mut t = Table::new("sweep");
-    t.columns.push(("O.ac".into(), xs));
-    if let Some(cells) = second {
-        t.columns.push(("O.hp".into(), cells));
+/// A swept field typed by `values`, as the sweep writer types it.
+fn field(set: &str, values: &[Value]) -> SweptField {
+    SweptField::of(&Sweep {
+        set: set.into(),
+        values: values.to_vec(),
+        span: 0..0,
+    })
+}
+
+fn ints(values: impl IntoIterator<Item = i64>) -> Vec<Value> {
+    values.into_iter().map(Value::Integer).collect()
+}
+
+/// Sweep rows of `O.ac` (and `O.hp`) at `xs` (and `second`): F's sword on O, P(hit) row/10.
+fn sweep_table(xs: Vec<Value>, second: Option<Vec<Value>>) -> (Vec<SweptField>, Vec<SweepRow>) {
+    let mut fields = vec![field("O.ac", &xs)];
+    fields.extend(second.as_ref().map(|hp| field("O.hp", hp)));
+    let rows = xs
+        .iter()
+        .enumerate()
+        .map(|(i, x)| {
+            let mut values = vec![x.clone()];
+            values.extend(second.as_ref().map(|hp| hp[i].clone()));
+            SweepRow {
+                values,
+                attack: AttackRow::example("F", "O", i as f64 / 10.0),
+            }
+        })
+        .collect();
+    (fields, rows)
+}
+
+/// The same rows, row `i` attacking `targets[i]` with effective AC `acs[i]`.
+fn with_targets(
+    (fields, mut rows): (Vec<SweptField>, Vec<SweepRow>),
+    targets: &[&str],
+    acs: &[i32],
+) -> (Vec<SweptField>, Vec<SweepRow>) {
+    for ((row, target), ac) in rows.iter_mut().zip(targets).zip(acs) {
+        row.attack.target = target.to_string();
+        row.attack.effective_ac = *ac;
     }
-    let n = t.rows();
-    t.text("attacker", (0..n).map(|_| "F".to_string()));
-    t.text("target", (0..n).map(|_| "O".to_string()));
-    t.text("attack", (0..n).map(|_| "sword".to_string()));
-    t.int("index", (0..n).map(|_| 1));
-    t.float("p_hit", (0..n).map(|i| Some(i as f64 / 10.0)));
-    t.float("p_hit_lo", (0..n).map(|i| Some(i as f64 / 10.0 - 0.01)));
-    t.float("p_hit_hi", (0..n).map(|i| Some(i as f64 / 10.0 + 0.01)));
-    t.float("exact_p_hit", (0..n).map(|_| None));
-    t
+    (fields, rows)
 }
 
 #[test]
 fn one_sweep_gives_one_series_over_numeric_values() {
-    let (chart, unchanged) = sweep_input(&sweep_table(Cells::Int(vec![16, 18, 20]), None)).unwrap();
+    let (chart, unchanged) = sweep_input(&sweep_table(ints([16, 18, 20]), None)).unwrap();
     assert_eq!(unchanged, 0);
     assert_eq!(chart.x, SweepAxis::Numeric(vec![16.0, 18.0, 20.0]));
     assert_eq!(chart.x_label, "O.ac");
@@ -38,7 +69,7 @@ fn one_sweep_gives_one_series_over_numeric_values() {
     let hits: Vec<f64> = chart.series[0]
         .points
         .iter()
-        .map(|p| p.unwrap().value)
+        .map(|p| p.unwrap().point)
         .collect();
     assert_eq!(hits, [0.0, 0.1, 0.2]);
     assert!((chart.series[0].points[2].unwrap().hi - 0.21).abs() < 1e-12);
@@ -46,9 +77,9 @@ fn one_sweep_gives_one_series_over_numeric_values() {
 
 #[test]
 fn further_sweeps_split_series_and_text_values_are_categories() {
-    // The first sweep varies slowest (`SweepSet::points`), as in every sweep table.
-    let xs = Cells::Text(vec!["1d6".into(), "1d6".into(), "1d8".into(), "1d8".into()]);
-    let hp = Cells::Int(vec![10, 20, 10, 20]);
+    // The first sweep varies slowest (`Scenario::sweep_points`), as in every sweep table.
+    let xs = ["1d6", "1d6", "1d8", "1d8"].map(Value::from).to_vec();
+    let hp = ints([10, 20, 10, 20]);
     let (chart, _) = sweep_input(&sweep_table(xs, Some(hp))).unwrap();
     assert_eq!(
         chart.x,
@@ -59,14 +90,16 @@ fn further_sweeps_split_series_and_text_values_are_categories() {
         labels,
         ["F → O: sword #1 (O.hp = 10)", "F → O: sword #1 (O.hp = 20)"]
     );
-    assert_eq!(chart.series[1].points[1].unwrap().value, 0.3);
+    assert_eq!(chart.series[1].points[1].unwrap().point, 0.3);
 }
 
 #[test]
 fn attacks_the_sweep_does_not_change_are_left_out() {
-    let mut table = sweep_table(Cells::Int(vec![16, 16, 18, 18]), None);
-    table.columns[2].1 = Cells::Text(["O", "G", "O", "G"].map(String::from).to_vec());
-    table.int("effective_ac", [16, 14, 18, 14]);
+    let table = with_targets(
+        sweep_table(ints([16, 16, 18, 18]), None),
+        &["O", "G", "O", "G"],
+        &[16, 14, 18, 14],
+    );
     let (chart, unchanged) = sweep_input(&table).unwrap();
     assert_eq!(unchanged, 1);
     let labels: Vec<&str> = chart.series.iter().map(|s| s.label.as_str()).collect();
@@ -74,7 +107,7 @@ fn attacks_the_sweep_does_not_change_are_left_out() {
     let hits: Vec<f64> = chart.series[0]
         .points
         .iter()
-        .map(|p| p.unwrap().value)
+        .map(|p| p.unwrap().point)
         .collect();
     assert_eq!(hits, [0.0, 0.2]);
 }
@@ -83,25 +116,15 @@ fn attacks_the_sweep_does_not_change_are_left_out() {
 /// also when a roll change or a new x value arrives only in a later batch.
 #[test]
 fn rows_added_in_batches_chart_as_the_whole_table() {
-    let mut whole = sweep_table(Cells::Int(vec![16, 16, 18, 18, 20]), None);
-    whole.columns[2].1 = Cells::Text(["O", "G", "O", "G", "O"].map(String::from).to_vec());
-    whole.int("effective_ac", [16, 14, 16, 14, 20]);
-    let rows = |range: std::ops::Range<usize>| {
-        let mut part = Table::new("sweep");
-        for (name, cells) in &whole.columns {
-            let cells = match cells {
-                Cells::Int(v) => Cells::Int(v[range.clone()].to_vec()),
-                Cells::Text(v) => Cells::Text(v[range.clone()].to_vec()),
-                Cells::Float(v) => Cells::Float(v[range.clone()].to_vec()),
-                Cells::Bool(v) => Cells::Bool(v[range.clone()].to_vec()),
-            };
-            part.columns.push((name.clone(), cells));
-        }
-        part
-    };
+    let whole = with_targets(
+        sweep_table(ints([16, 16, 18, 18, 20]), None),
+        &["O", "G", "O", "G", "O"],
+        &[16, 14, 16, 14, 20],
+    );
+    let (fields, rows) = &whole;
     let mut batches = SweepCurves::new(None);
-    batches.add(&rows(0..3));
-    batches.add(&rows(3..5));
+    batches.add(fields, &rows[0..3]);
+    batches.add(fields, &rows[3..5]);
     let drawing = batches.chart("t").unwrap();
     let (chart, unchanged) = (drawing.chart, drawing.unchanged);
     assert_eq!((chart.clone(), unchanged), sweep_input(&whole).unwrap());
@@ -110,7 +133,7 @@ fn rows_added_in_batches_chart_as_the_whole_table() {
     let hits: Vec<f64> = chart.series[0]
         .points
         .iter()
-        .map(|p| p.unwrap().value)
+        .map(|p| p.unwrap().point)
         .collect();
     assert_eq!(hits, [0.0, 0.2, 0.4]);
 }
@@ -120,9 +143,9 @@ fn rows_added_in_batches_chart_as_the_whole_table() {
 #[test]
 fn a_long_sweep_draws_every_kth_value_and_the_last() {
     let n = 2501;
-    let table = sweep_table(Cells::Int((0..n).collect()), None);
+    let (fields, rows) = sweep_table(ints(0..n), None);
     let mut curves = SweepCurves::new(Some(n as usize));
-    curves.add(&table);
+    curves.add(&fields, &rows);
     let drawing = curves.chart("t").unwrap();
     assert_eq!(drawing.values, (835, 2501));
     let SweepAxis::Numeric(xs) = &drawing.chart.x else {
@@ -132,17 +155,16 @@ fn a_long_sweep_draws_every_kth_value_and_the_last() {
     assert_eq!(&xs[..3], [0.0, 3.0, 6.0]);
     assert_eq!(&xs[833..], [2499.0, 2500.0]);
     let points = &drawing.chart.series[0].points;
-    assert_eq!(points[833].unwrap().value, 249.9);
+    assert_eq!(points[833].unwrap().point, 249.9);
 }
 
 /// 70 series (one per value of a second swept field), none changing: the first 64 are
 /// drawn and 6 counted as not drawn; a short sweep draws all its values.
 #[test]
 fn past_64_series_the_rest_are_counted_not_drawn() {
-    let xs = Cells::Int(vec![16; 70]);
-    let hp = Cells::Int((1..=70).collect());
+    let (fields, rows) = sweep_table(ints(vec![16; 70]), Some(ints(1..=70)));
     let mut curves = SweepCurves::new(Some(1));
-    curves.add(&sweep_table(xs, Some(hp)));
+    curves.add(&fields, &rows);
     let drawing = curves.chart("t").unwrap();
     assert_eq!(drawing.chart.series.len(), MAX_SWEEP_CHART_SERIES);
     assert_eq!((drawing.not_drawn, drawing.unchanged), (6, 0));

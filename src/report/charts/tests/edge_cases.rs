@@ -137,7 +137,7 @@ fn single_points_and_all_zero_data_draw() {
 fn odd_values_never_panic() {
     let mut rounds = rounds_example();
     rounds.targets[0].rounds[1].down = Estimate {
-        value: f64::NAN,
+        point: f64::NAN,
         lo: f64::INFINITY,
         hi: -3.0,
         exact: Some(f64::NAN),

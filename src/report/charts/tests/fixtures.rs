@@ -228,7 +228,7 @@ pub(super) fn report_example(charts: &[(&str, &Chart)]) -> ReportInput {
     let mut rows = Vec::new();
     for t in &rounds.targets {
         for r in &t.rounds {
-            let show = |e: Estimate| format!("{:.4} ±{:.4}", e.value, (e.hi - e.lo) / 2.0);
+            let show = |e: Estimate| format!("{:.4} ±{:.4}", e.point, (e.hi - e.lo) / 2.0);
             rows.push(vec![
                 t.label.clone(),
                 r.round.to_string(),

@@ -46,7 +46,7 @@ pub(super) fn check(chart: &Chart, size: ChartSize, expected: &[&str]) {
 
 pub(super) fn est(value: f64, half: f64, exact: Option<f64>) -> Estimate {
     Estimate {
-        value,
+        point: value,
         lo: (value - half).max(0.0),
         hi: (value + half).min(1.0),
         exact,

@@ -1,0 +1,283 @@
+//! The rows of SPEC §3's tables (summary, rounds, damage), built from plan + tally +
+//! exact: each figure an [`Estimate`] with its interval and exact value. Each row type
+//! names its columns once, in its [`Row`] implementation.
+
+use super::table::{Column, Row};
+use crate::engine::Tally;
+use crate::exact::Exact;
+use crate::plan::Plan;
+use crate::stats::Estimate;
+
+/// One attack of the plan (a plan line's attack, per iterative): a row of `summary.csv`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AttackRow {
+    pub attacker: String,
+    pub target: String,
+    pub attack: String,
+    /// Which of the line's attacks this is, from 1.
+    pub index: usize,
+    /// The attack's bonus as written, before this line's modifiers.
+    pub bonus: i32,
+    /// The cover level's key (`none`, `soft`, …).
+    pub cover: String,
+    /// The target's concealment, in percent.
+    pub concealment: u8,
+    pub flanking: bool,
+    pub attack_mod: i32,
+    pub ac_mod: i32,
+    pub effective_bonus: i32,
+    pub effective_ac: i32,
+    /// The miss chance rolled after a hit, in percent.
+    pub miss_chance: u8,
+    /// Attacks made in the trials (an attack is not made once its target is dead).
+    pub made: u64,
+    pub p_hit: Estimate,
+    pub p_crit: Estimate,
+    pub mean_damage: Estimate,
+    /// How often the attacker guesses the square of a target it cannot see: `right/candidates`.
+    pub square_guess: String,
+    /// An area attack's save, described; `None` for an attack roll.
+    pub save: Option<String>,
+    /// The creature struck instead of the target when the shot strikes the cover (d20
+    /// Modern), with how often and for how much damage per attack.
+    pub covering: Option<String>,
+    pub p_cover_hit: Estimate,
+    pub cover_mean_damage: Estimate,
+}
+
+impl Row for AttackRow {
+    const NAME: &'static str = "summary";
+    type Layout = ();
+
+    fn columns((): &()) -> Vec<Column<Self>> {
+        let mut columns = vec![
+            Column::text("attacker", |r: &Self| r.attacker.clone()),
+            Column::text("target", |r: &Self| r.target.clone()),
+            Column::text("attack", |r: &Self| r.attack.clone()),
+            Column::int("index", |r: &Self| r.index as i64),
+            Column::int("bonus", |r: &Self| i64::from(r.bonus)),
+            Column::text("cover", |r: &Self| r.cover.clone()),
+            Column::int("concealment", |r: &Self| i64::from(r.concealment)),
+            Column::bool("flanking", |r: &Self| r.flanking),
+            Column::int("attack_mod", |r: &Self| i64::from(r.attack_mod)),
+            Column::int("ac_mod", |r: &Self| i64::from(r.ac_mod)),
+            Column::int("effective_bonus", |r: &Self| i64::from(r.effective_bonus)),
+            Column::int("effective_ac", |r: &Self| i64::from(r.effective_ac)),
+            Column::int("miss_chance", |r: &Self| i64::from(r.miss_chance)),
+            Column::int("trials", |r: &Self| r.made as i64),
+        ];
+        columns.extend(Column::estimates(&[
+            ("p_hit", |r: &Self| r.p_hit),
+            ("p_crit", |r: &Self| r.p_crit),
+            ("mean_damage", |r: &Self| r.mean_damage),
+        ]));
+        columns.extend([
+            Column::text("square_guess", |r: &Self| r.square_guess.clone()),
+            Column::text("save", |r: &Self| r.save.clone().unwrap_or_default()),
+            Column::text("covering", |r: &Self| {
+                r.covering.clone().unwrap_or_default()
+            }),
+        ]);
+        columns.extend(Column::estimates(&[
+            ("p_cover_hit", |r: &Self| r.p_cover_hit),
+            ("cover_mean_damage", |r: &Self| r.cover_mean_damage),
+        ]));
+        columns
+    }
+}
+
+/// One target in one round, when the target has hit points or covers another: a row of
+/// `rounds.csv`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RoundRow {
+    pub target: String,
+    /// From 1.
+    pub round: usize,
+    /// Down by the end of the round.
+    pub p_down: Estimate,
+    /// Dead by the end of the round.
+    pub p_dead: Estimate,
+    /// Damage taken by the end of the round.
+    pub mean_damage: Estimate,
+}
+
+impl Row for RoundRow {
+    const NAME: &'static str = "rounds";
+    type Layout = ();
+
+    fn columns((): &()) -> Vec<Column<Self>> {
+        let mut columns = vec![
+            Column::text("target", |r: &Self| r.target.clone()),
+            Column::int("round", |r: &Self| r.round as i64),
+        ];
+        columns.extend(Column::estimates(&[
+            ("p_down", |r: &Self| r.p_down),
+            ("p_dead", |r: &Self| r.p_dead),
+            ("mean_damage", |r: &Self| r.mean_damage),
+        ]));
+        columns
+    }
+}
+
+/// How likely a target is to take one total of damage over the whole run: a row of
+/// `damage.csv` (only totals that happened or that the exact engine finds possible).
+#[derive(Debug, Clone, PartialEq)]
+pub struct DamageRow {
+    pub target: String,
+    pub damage: usize,
+    pub probability: Estimate,
+}
+
+impl Row for DamageRow {
+    const NAME: &'static str = "damage";
+    type Layout = ();
+
+    fn columns((): &()) -> Vec<Column<Self>> {
+        let mut columns = vec![
+            Column::text("target", |r: &Self| r.target.clone()),
+            Column::int("damage", |r: &Self| r.damage as i64),
+        ];
+        columns.extend(Column::estimates(&[("probability", |r: &Self| {
+            r.probability
+        })]));
+        columns
+    }
+}
+
+/// One row per attack of the plan.
+pub(super) fn attack_rows(plan: &Plan, tally: &Tally, exact: &Exact) -> Vec<AttackRow> {
+    let label = |target: usize| plan.targets[target].label.clone();
+    plan.slots
+        .iter()
+        .zip(&exact.slots)
+        .enumerate()
+        .map(|(i, (slot, slot_exact))| {
+            let line = &plan.lines[slot.line];
+            let modifiers = &line.modifiers;
+            let figures = tally.slot(plan, i);
+            let guess = slot.profile.guess;
+            AttackRow {
+                attacker: line.attacker.clone(),
+                target: label(slot.target),
+                attack: line.attack.clone(),
+                index: slot.index + 1,
+                bonus: slot.base_bonus,
+                cover: modifiers.cover.key().to_string(),
+                concealment: modifiers.concealment,
+                flanking: modifiers.flanking,
+                attack_mod: modifiers.attack_mod,
+                ac_mod: modifiers.ac_mod,
+                effective_bonus: slot.profile.bonus,
+                effective_ac: slot.profile.ac,
+                miss_chance: slot.profile.miss_chance,
+                made: figures.made(),
+                p_hit: figures
+                    .hit()
+                    .estimate()
+                    .with_exact(slot_exact.map(|e| e.p_hit)),
+                p_crit: figures
+                    .crit()
+                    .estimate()
+                    .with_exact(slot_exact.map(|e| e.p_crit)),
+                mean_damage: figures
+                    .damage()
+                    .estimate()
+                    .with_exact(slot_exact.map(|e| e.mean_damage)),
+                square_guess: format!("{}/{}", guess.right, guess.candidates),
+                save: modifiers.save.map(|s| s.describe()),
+                covering: slot.covering.map(label),
+                p_cover_hit: figures
+                    .struck()
+                    .estimate()
+                    .with_exact(slot_exact.map(|e| e.p_struck)),
+                cover_mean_damage: figures
+                    .struck_damage()
+                    .estimate()
+                    .with_exact(slot_exact.map(|e| e.mean_struck_damage)),
+            }
+        })
+        .collect()
+}
+
+/// One row per round of each target that has hit points or covers another.
+pub(super) fn round_rows(plan: &Plan, tally: &Tally, exact: &Exact) -> Vec<RoundRow> {
+    (0..plan.targets.len())
+        .filter(|&target| {
+            plan.targets[target].down_at.is_some()
+                || plan.slots.iter().any(|s| s.covering == Some(target))
+        })
+        .flat_map(|target| (0..plan.rounds as usize).map(move |round| (target, round)))
+        .map(|(target, round)| {
+            let counted = tally.round(target, round);
+            let exact = exact.targets[target].as_ref().ok().map(|e| e.rounds[round]);
+            RoundRow {
+                target: plan.targets[target].label.clone(),
+                round: round + 1,
+                p_down: counted.down.estimate().with_exact(exact.map(|e| e.p_down)),
+                p_dead: counted.dead.estimate().with_exact(exact.map(|e| e.p_dead)),
+                mean_damage: counted
+                    .damage
+                    .estimate()
+                    .with_exact(exact.map(|e| e.mean_damage)),
+            }
+        })
+        .collect()
+}
+
+/// One row per total of damage a target took in some trial or may take by the exact
+/// figures.
+pub(super) fn damage_rows(plan: &Plan, tally: &Tally, exact: &Exact) -> Vec<DamageRow> {
+    let mut rows = Vec::new();
+    for (target, planned) in plan.targets.iter().enumerate() {
+        let exact_probs = exact.targets[target].as_ref().ok().map(|e| &e.damage);
+        for (damage, taken) in tally.damage_taken(target).enumerate() {
+            let exact = exact_probs.and_then(|p| p.get(damage).copied());
+            if taken.successes > 0 || exact.is_some_and(|p| p > 0.0) {
+                rows.push(DamageRow {
+                    target: planned.label.clone(),
+                    damage,
+                    probability: taken.estimate().with_exact(exact),
+                });
+            }
+        }
+    }
+    rows
+}
+
+#[cfg(test)]
+impl AttackRow {
+    /// `attacker`'s sword attack on `target`, hitting with probability `p_hit` (±0.01, no
+    /// exact value), its roll +0 vs AC 0 and its other figures zero.
+    pub(super) fn example(attacker: &str, target: &str, p_hit: f64) -> Self {
+        let zero = Estimate::proportion(0, 0);
+        Self {
+            attacker: attacker.into(),
+            target: target.into(),
+            attack: "sword".into(),
+            index: 1,
+            bonus: 0,
+            cover: "none".into(),
+            concealment: 0,
+            flanking: false,
+            attack_mod: 0,
+            ac_mod: 0,
+            effective_bonus: 0,
+            effective_ac: 0,
+            miss_chance: 0,
+            made: 0,
+            p_hit: Estimate {
+                point: p_hit,
+                lo: p_hit - 0.01,
+                hi: p_hit + 0.01,
+                exact: None,
+            },
+            p_crit: zero,
+            mean_damage: zero,
+            square_guess: "1/1".into(),
+            save: None,
+            covering: None,
+            p_cover_hit: zero,
+            cover_mean_damage: zero,
+        }
+    }
+}
