@@ -14,35 +14,11 @@ use crate::engine::{EngineConfig, Tally, simulate};
 use crate::exact;
 use crate::map::Space;
 use crate::plan::{Plan, Planned};
-use crate::report::Table;
+use crate::report::{Heatmap, HeatmapCell, HeatmapRow};
 use crate::scenario::Scenario;
 
 /// Trials per square when the exact engine cannot compute a figure.
 pub const SIMULATED_TRIALS: u64 = 20_000;
-
-/// One target's figures at one square.
-#[derive(Debug, PartialEq)]
-struct TargetFigures {
-    /// Mean P(hit) of the attacks at the target on the plan lines that involve the moved
-    /// combatant (all lines at the target when none does); `None` when none can be made.
-    p_hit: Option<f64>,
-    /// Down by the end of the last round.
-    p_down: f64,
-    mean_damage: f64,
-    cover: String,
-    concealment: u8,
-    flanking: bool,
-    /// A plan line at this target cannot be made from here (out of reach, total cover).
-    refused: bool,
-}
-
-/// One square's figures: where the moved combatant stands and each target's figures.
-struct SquareFigures {
-    x: i32,
-    y: i32,
-    exact: bool,
-    targets: Vec<TargetFigures>,
-}
 
 /// The squares where the combatant's whole space fits (see [`Battlefield::placements`]).
 ///
@@ -73,71 +49,39 @@ pub fn heatmap_squares(scenario: &Scenario) -> u64 {
         .map_or(0, |token| placements(scenario, token).len() as u64)
 }
 
-/// heatmap.csv: `x,y,method`, then per target token `T`: `T_p_hit, T_p_down,
-/// T_mean_damage, T_cover, T_concealment, T_flanking, T_refused`. `None` without a
+/// heatmap.csv: one row per square, with each target's figures; `None` without a
 /// `[heatmap]` section. `progress` is called with the squares done; once `stop` is set
-/// (Ctrl-C) the squares not started are left out of the table.
-pub fn heatmap_table(
+/// (Ctrl-C) the squares not started are left out.
+pub fn heatmap(
     scenario: &Scenario,
     seed: u64,
     progress: &(dyn Fn(u64) + Sync),
     stop: &AtomicBool,
-) -> Option<Table> {
+) -> Option<Heatmap> {
     let token = scenario.heatmap?;
     let done = AtomicU64::new(0);
-    let cells: Vec<SquareFigures> = placements(scenario, token)
+    let rows = placements(scenario, token)
         .par_iter()
         .enumerate()
         .filter_map(|(i, &space)| {
             if stop.load(Ordering::Relaxed) {
                 return None;
             }
-            let cell = square_figures(scenario, token, space, seed ^ i as u64);
+            let row = square_figures(scenario, token, space, seed ^ i as u64);
             progress(done.fetch_add(1, Ordering::Relaxed) + 1);
-            Some(cell)
+            Some(row)
         })
         .collect();
-    let mut table = Table::new("heatmap");
-    table.int("x", cells.iter().map(|c| i64::from(c.x)));
-    table.int("y", cells.iter().map(|c| i64::from(c.y)));
-    table.text(
-        "method",
-        cells
-            .iter()
-            .map(|c| if c.exact { "exact" } else { "simulated" }.to_string()),
-    );
-    for (t, &combatant) in target_combatants(scenario).iter().enumerate() {
-        let name = scenario.combatants[combatant].token;
-        let column: Vec<&TargetFigures> = cells.iter().map(|c| &c.targets[t]).collect();
-        table.float(format!("{name}_p_hit"), column.iter().map(|c| c.p_hit));
-        table.float(
-            format!("{name}_p_down"),
-            column.iter().map(|c| Some(c.p_down)),
-        );
-        table.float(
-            format!("{name}_mean_damage"),
-            column.iter().map(|c| Some(c.mean_damage)),
-        );
-        table.text(
-            format!("{name}_cover"),
-            column.iter().map(|c| c.cover.clone()),
-        );
-        table.int(
-            format!("{name}_concealment"),
-            column.iter().map(|c| i64::from(c.concealment)),
-        );
-        table.bool(
-            format!("{name}_flanking"),
-            column.iter().map(|c| c.flanking),
-        );
-        table.bool(format!("{name}_refused"), column.iter().map(|c| c.refused));
-    }
-    Some(table)
+    let targets = target_combatants(scenario)
+        .into_iter()
+        .map(|c| scenario.combatants[c].token.to_string())
+        .collect();
+    Some(Heatmap { targets, rows })
 }
 
 /// Every target's figures with the combatant at `space`, planned as the file's own plan
 /// is (the map's verdicts come from the same planning).
-fn square_figures(scenario: &Scenario, token: usize, space: Space, seed: u64) -> SquareFigures {
+fn square_figures(scenario: &Scenario, token: usize, space: Space, seed: u64) -> HeatmapRow {
     let mut moved = scenario.clone();
     if let Some(field) = &mut moved.battlefield {
         field.spaces[token] = space;
@@ -170,7 +114,7 @@ fn square_figures(scenario: &Scenario, token: usize, space: Space, seed: u64) ->
             };
             let map = lines[chosen[0]].map.as_ref();
             let verdict = &map.expect("a heatmap has a map").verdict;
-            TargetFigures {
+            HeatmapCell {
                 p_hit,
                 p_down,
                 mean_damage,
@@ -185,10 +129,10 @@ fn square_figures(scenario: &Scenario, token: usize, space: Space, seed: u64) ->
             }
         })
         .collect();
-    SquareFigures {
-        x: space.x(),
-        y: space.y(),
-        exact: all_exact,
+    HeatmapRow {
+        x: i64::from(space.x()),
+        y: i64::from(space.y()),
+        method: if all_exact { "exact" } else { "simulated" }.to_string(),
         targets,
     }
 }

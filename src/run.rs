@@ -17,9 +17,9 @@ use crate::engine::{EngineConfig, MAX_THREADS, SamplerKind, simulate_until};
 use crate::error::{Error, InputError};
 use crate::exact;
 use crate::experiment::Experiment;
-use crate::heatmap::{heatmap_squares, heatmap_table};
+use crate::heatmap::{heatmap, heatmap_squares};
 use crate::plan::Plan;
-use crate::report::{Formats, Heatmap, Inputs, Results, SweepWriter};
+use crate::report::{Formats, Inputs, Results, SweepWriter};
 use crate::scenario::{MAX_TRIALS, Scenario};
 
 /// How to run, as the command line's flags set it; `None` keeps the experiment's value.
@@ -207,14 +207,12 @@ impl Prepared {
         progress.finish();
         if !stop.load(Ordering::Relaxed) {
             progress.start(Phase::Squares, heatmap_squares(scenario));
-            results.heatmap = heatmap_table(
+            results.heatmap = heatmap(
                 scenario,
                 self.config.seed,
                 &|n| progress.advance_to(n),
                 stop,
-            )
-            .as_ref()
-            .map(Heatmap::from_table);
+            );
             progress.finish();
         }
         results.interrupted = stop.load(Ordering::Relaxed);

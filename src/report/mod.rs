@@ -29,7 +29,7 @@ pub use charts::{
 };
 pub use check::check;
 pub use destination::{REPORT_MARKER, check_folder, report_folder};
-pub use heatmap_rows::{Cells, Heatmap, HeatmapCell, HeatmapRow, Table};
+pub use heatmap_rows::{Heatmap, HeatmapCell, HeatmapRow};
 pub use inputs::Inputs;
 pub use results::{JsonDocument, Results, one_or_array, write_json};
 pub use rows::{AttackRow, DamageRow, RoundRow};
