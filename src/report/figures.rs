@@ -14,6 +14,7 @@ use super::results::Results;
 use super::sweep::{SweepRow, SweptField};
 use super::text::attack_label;
 use crate::error::Error;
+use crate::scenario::Sweep;
 use crate::stats::Estimate;
 
 /// The charts of one report; each is `None` where the run has nothing to show in it.
@@ -216,18 +217,21 @@ pub(super) struct SweepCurves {
     x_name: Option<String>,
     /// How many values the first swept field's list has, when known.
     x_values: Option<usize>,
+    /// How many points share one value of the first swept field: the product of the
+    /// further sweeps' list lengths (the first sweep varies slowest).
+    points_per_value: usize,
     /// Every `stride`-th value of the first swept field (and its last) is drawn.
     stride: usize,
-    /// The position in its list of the latest row's value of the first swept field (the
-    /// first sweep varies slowest, so its value changes only between positions), and that
-    /// value as text.
-    position: Option<(usize, String)>,
+    /// Points added so far: the position of a point in the first field's list is its
+    /// number over `points_per_value`, whatever the values (a list may repeat one).
+    points: usize,
     /// Positions drawn so far.
     drawn_positions: usize,
     /// Each drawn value of the first swept field, as text and as a number where it is one.
     xs: Vec<(String, Option<f64>)>,
     x_index: HashMap<String, usize>,
-    /// The latest row's place among the rows of its position: its series.
+    /// Rows added since the latest position began: the next row's series (every position
+    /// lists the same series in the same order).
     series_at: usize,
     /// Every series, in table order; two words each, so that memory grows little with the
     /// number of series.
@@ -266,13 +270,15 @@ pub(super) struct SweepDrawing {
 }
 
 impl SweepCurves {
-    /// Curves for a first swept field of `x_values` values (`None`: all are drawn).
-    pub(super) fn new(x_values: Option<usize>) -> Self {
+    /// Curves for a first swept field of `x_values` values (`None`: all are drawn), each
+    /// value shared by `points_per_value` points.
+    pub(super) fn new(x_values: Option<usize>, points_per_value: usize) -> Self {
         Self {
             x_name: None,
             x_values,
+            points_per_value: points_per_value.max(1),
             stride: x_values.map_or(1, |n| n.div_ceil(MAX_SWEEP_CHART_VALUES).max(1)),
-            position: None,
+            points: 0,
             drawn_positions: 0,
             xs: Vec::new(),
             x_index: HashMap::new(),
@@ -282,14 +288,37 @@ impl SweepCurves {
         }
     }
 
-    /// Adds rows of the sweep table, whose swept fields are `fields`, in table order.
-    pub(super) fn add(&mut self, fields: &[SweptField], rows: &[SweepRow]) {
+    /// Curves for the points of `sweeps`.
+    pub(super) fn of(sweeps: &[Sweep]) -> Self {
+        let points_per_value = sweeps.iter().skip(1).map(|s| s.values.len()).product();
+        Self::new(sweeps.first().map(|s| s.values.len()), points_per_value)
+    }
+
+    /// Adds the next sweep point's rows (the sweep table's rows of one point), whose swept
+    /// fields are `fields`.
+    pub(super) fn add_point(&mut self, fields: &[SweptField], rows: &[SweepRow]) {
         let Some(x_field) = fields.first() else {
             return;
         };
         self.x_name.get_or_insert_with(|| x_field.name.clone());
+        let position = self.points / self.points_per_value;
+        let starts_position = self.points % self.points_per_value == 0;
+        self.points += 1;
+        if starts_position {
+            self.series_at = 0;
+        }
+        let last = self.x_values.is_some_and(|n| position + 1 == n);
+        let drawn = position % self.stride == 0 || last;
+        if drawn && starts_position {
+            self.drawn_positions += 1;
+        }
+        let x = match (drawn, rows.first()) {
+            (true, Some(row)) => Some(self.x_at(x_field, &row.values[0])),
+            _ => None,
+        };
         for row in rows {
-            let (x, at) = self.drawn_x(x_field, &row.values[0]);
+            let at = self.series_at;
+            self.series_at += 1;
             let attack = &row.attack;
             let roll = roll_fingerprint(
                 attack.effective_bonus,
@@ -320,35 +349,18 @@ impl SweepCurves {
         }
     }
 
-    /// The index in `xs` of a row's `value` of the first swept field, `x_field` (`None`
-    /// when its position in the list is not drawn), and the row's series: its place among
-    /// the rows of its position (every position lists the same series in the same order).
-    fn drawn_x(&mut self, x_field: &SweptField, value: &toml::Value) -> (Option<usize>, usize) {
+    /// The index in `xs` of a drawn `value` of the first swept field, `x_field` (a value
+    /// the list repeats is drawn once).
+    fn x_at(&mut self, x_field: &SweptField, value: &toml::Value) -> usize {
         let x_text = x_field.text(value);
-        let position = match &self.position {
-            Some((at, text)) if *text == x_text => *at,
-            Some((at, _)) => at + 1,
-            None => 0,
-        };
-        let last = self.x_values.is_some_and(|n| position + 1 == n);
-        let drawn = position % self.stride == 0 || last;
-        let new_position = self.position.as_ref().is_none_or(|(at, _)| *at != position);
-        self.position = Some((position, x_text.clone()));
-        self.series_at = if new_position { 0 } else { self.series_at + 1 };
-        let series = self.series_at;
-        if !drawn {
-            return (None, series);
-        }
-        self.drawn_positions += usize::from(new_position);
-        let x = match self.x_index.get(&x_text) {
+        match self.x_index.get(&x_text) {
             Some(&x) => x,
             None => {
                 self.x_index.insert(x_text.clone(), self.xs.len());
                 self.xs.push((x_text, x_field.number(value)));
                 self.xs.len() - 1
             }
-        };
-        (Some(x), series)
+        }
     }
 
     /// P(hit) against the first swept field: one series per plan line × attack (and per
@@ -381,7 +393,7 @@ impl SweepCurves {
                 }
             })
             .collect();
-        let seen = self.position.as_ref().map_or(0, |(at, _)| at + 1);
+        let seen = self.points.div_ceil(self.points_per_value);
         Some(SweepDrawing {
             not_drawn: kept - series.len(),
             values: (self.drawn_positions, seen),

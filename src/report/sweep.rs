@@ -184,7 +184,7 @@ impl SweepWriter {
             csv: Spill::new("sweep.csv")?,
             parquet,
             json,
-            curves: SweepCurves::new(sweeps.first().map(|s| s.values.len())),
+            curves: SweepCurves::of(sweeps),
             rows: 0,
         })
     }
@@ -199,7 +199,7 @@ impl SweepWriter {
                 attack: attack.clone(),
             })
             .collect();
-        self.curves.add(&self.fields, &point);
+        self.curves.add_point(&self.fields, &point);
         self.batch.extend(point);
         if self.batch.len() >= BATCH_ROWS {
             self.flush()?;

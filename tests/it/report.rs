@@ -205,6 +205,24 @@ fn a_sweep_experiment_draws_its_sweep_chart() {
     );
 }
 
+/// A swept list may repeat a value: `T.ac = [16, 16, 18]` still leaves out the same 6
+/// attacks (the golem's: 2 attackers × 3 attacks) as the whole list does, not 18.
+#[test]
+fn a_sweep_that_repeats_a_value_leaves_out_the_same_attacks() {
+    let shipped = std::fs::read_to_string(repo().join("experiments/crit-fishing.toml")).unwrap();
+    let repeated = shipped.replace(
+        "values = [12, 14, 16, 18, 20, 22, 24]",
+        "values = [16, 16, 18]",
+    );
+    assert_ne!(shipped, repeated);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("repeated.toml");
+    std::fs::write(&file, repeated).unwrap();
+    let (_out, folder) = run(&file, "1000");
+    let page = read(&folder, "report.html");
+    assert!(page.contains("leaves out the 6 attacks whose roll is the same"));
+}
+
 #[test]
 fn the_map_draws_the_lines_that_decided_cover_and_flanking() {
     let (_dir, folder) = run(&repo().join("experiments/pf1-cover-examples.toml"), "2000");

@@ -6,11 +6,19 @@ use super::*;
 use crate::report::rows::AttackRow;
 use crate::scenario::Sweep;
 
-/// The sweep chart of a whole sweep table added at once.
-fn sweep_input((fields, rows): &(Vec<SweptField>, Vec<SweepRow>)) -> Option<(SweepChart, usize)> {
-    let mut curves = SweepCurves::new(None);
-    curves.add(fields, rows);
-    curves.chart("t").map(|d| (d.chart, d.unchanged))
+/// The sweep chart of a table added point by point, `rows_per_point` rows a point, for a
+/// first swept field of `x_values` values each shared by `points_per_value` points.
+fn drawing(
+    (fields, rows): &(Vec<SweptField>, Vec<SweepRow>),
+    rows_per_point: usize,
+    x_values: Option<usize>,
+    points_per_value: usize,
+) -> SweepDrawing {
+    let mut curves = SweepCurves::new(x_values, points_per_value);
+    for point in rows.chunks(rows_per_point) {
+        curves.add_point(fields, point);
+    }
+    curves.chart("t").unwrap()
 }
 
 /// A swept field typed by `values`, as the sweep writer types it.
@@ -60,8 +68,9 @@ fn with_targets(
 
 #[test]
 fn one_sweep_gives_one_series_over_numeric_values() {
-    let (chart, unchanged) = sweep_input(&sweep_table(ints([16, 18, 20]), None)).unwrap();
-    assert_eq!(unchanged, 0);
+    let drawing = drawing(&sweep_table(ints([16, 18, 20]), None), 1, Some(3), 1);
+    let chart = drawing.chart;
+    assert_eq!(drawing.unchanged, 0);
     assert_eq!(chart.x, SweepAxis::Numeric(vec![16.0, 18.0, 20.0]));
     assert_eq!(chart.x_label, "O.ac");
     assert_eq!(chart.series.len(), 1);
@@ -80,7 +89,7 @@ fn further_sweeps_split_series_and_text_values_are_categories() {
     // The first sweep varies slowest (`Scenario::sweep_points`), as in every sweep table.
     let xs = ["1d6", "1d6", "1d8", "1d8"].map(Value::from).to_vec();
     let hp = ints([10, 20, 10, 20]);
-    let (chart, _) = sweep_input(&sweep_table(xs, Some(hp))).unwrap();
+    let chart = drawing(&sweep_table(xs, Some(hp)), 1, Some(2), 2).chart;
     assert_eq!(
         chart.x,
         SweepAxis::Categories(vec!["1d6".into(), "1d8".into()])
@@ -100,8 +109,9 @@ fn attacks_the_sweep_does_not_change_are_left_out() {
         &["O", "G", "O", "G"],
         &[16, 14, 18, 14],
     );
-    let (chart, unchanged) = sweep_input(&table).unwrap();
-    assert_eq!(unchanged, 1);
+    let drawing = drawing(&table, 2, Some(2), 1);
+    let chart = drawing.chart;
+    assert_eq!(drawing.unchanged, 1);
     let labels: Vec<&str> = chart.series.iter().map(|s| s.label.as_str()).collect();
     assert_eq!(labels, ["F → O: sword #1"]);
     let hits: Vec<f64> = chart.series[0]
@@ -112,30 +122,36 @@ fn attacks_the_sweep_does_not_change_are_left_out() {
     assert_eq!(hits, [0.0, 0.2]);
 }
 
-/// Rows added in batches (as a running sweep adds them) chart as the whole table does,
-/// also when a roll change or a new x value arrives only in a later batch.
+/// A list that repeats a value (`O.ac = [16, 16, 18]`, two attacks a point, G's roll the
+/// same everywhere) still has two series, not one per repeated point: 1 left out
+/// (the regression read "leaves out 3"); 3 positions run and drawn, 2 distinct x values.
+/// Likewise `O.ac = [16, 16]` × `O.hp = [1, 2]` has 2 series, not 4.
 #[test]
-fn rows_added_in_batches_chart_as_the_whole_table() {
-    let whole = with_targets(
-        sweep_table(ints([16, 16, 18, 18, 20]), None),
-        &["O", "G", "O", "G", "O"],
-        &[16, 14, 16, 14, 20],
+fn a_repeated_value_is_its_own_position_not_new_series() {
+    let table = with_targets(
+        sweep_table(ints([16, 16, 16, 16, 18, 18]), None),
+        &["O", "G", "O", "G", "O", "G"],
+        &[16, 14, 16, 14, 18, 14],
     );
-    let (fields, rows) = &whole;
-    let mut batches = SweepCurves::new(None);
-    batches.add(fields, &rows[0..3]);
-    batches.add(fields, &rows[3..5]);
-    let drawing = batches.chart("t").unwrap();
-    let (chart, unchanged) = (drawing.chart, drawing.unchanged);
-    assert_eq!((chart.clone(), unchanged), sweep_input(&whole).unwrap());
-    assert_eq!(unchanged, 1);
-    assert_eq!(chart.x, SweepAxis::Numeric(vec![16.0, 18.0, 20.0]));
-    let hits: Vec<f64> = chart.series[0]
-        .points
+    let drawn = drawing(&table, 2, Some(3), 1);
+    assert_eq!((drawn.unchanged, drawn.not_drawn), (1, 0));
+    assert_eq!(drawn.values, (3, 3));
+    assert_eq!(drawn.chart.series.len(), 1);
+    assert_eq!(drawn.chart.x, SweepAxis::Numeric(vec![16.0, 18.0]));
+
+    let table = sweep_table(ints([16, 16, 16, 16]), Some(ints([1, 2, 1, 2])));
+    let drawn = drawing(&table, 1, Some(2), 2);
+    let labels: Vec<&str> = drawn
+        .chart
+        .series
         .iter()
-        .map(|p| p.unwrap().point)
+        .map(|s| s.label.as_str())
         .collect();
-    assert_eq!(hits, [0.0, 0.2, 0.4]);
+    assert_eq!(
+        labels,
+        ["F → O: sword #1 (O.hp = 1)", "F → O: sword #1 (O.hp = 2)"]
+    );
+    assert_eq!(drawn.values, (2, 2));
 }
 
 /// 2,501 values: every 3rd is drawn (positions 0, 3, …, 2,499: 834 values) and the
@@ -143,10 +159,7 @@ fn rows_added_in_batches_chart_as_the_whole_table() {
 #[test]
 fn a_long_sweep_draws_every_kth_value_and_the_last() {
     let n = 2501;
-    let (fields, rows) = sweep_table(ints(0..n), None);
-    let mut curves = SweepCurves::new(Some(n as usize));
-    curves.add(&fields, &rows);
-    let drawing = curves.chart("t").unwrap();
+    let drawing = drawing(&sweep_table(ints(0..n), None), 1, Some(n as usize), 1);
     assert_eq!(drawing.values, (835, 2501));
     let SweepAxis::Numeric(xs) = &drawing.chart.x else {
         panic!("numeric axis expected");
@@ -162,10 +175,8 @@ fn a_long_sweep_draws_every_kth_value_and_the_last() {
 /// drawn and 6 counted as not drawn; a short sweep draws all its values.
 #[test]
 fn past_64_series_the_rest_are_counted_not_drawn() {
-    let (fields, rows) = sweep_table(ints(vec![16; 70]), Some(ints(1..=70)));
-    let mut curves = SweepCurves::new(Some(1));
-    curves.add(&fields, &rows);
-    let drawing = curves.chart("t").unwrap();
+    let table = sweep_table(ints(vec![16; 70]), Some(ints(1..=70)));
+    let drawing = drawing(&table, 1, Some(1), 70);
     assert_eq!(drawing.chart.series.len(), MAX_SWEEP_CHART_SERIES);
     assert_eq!((drawing.not_drawn, drawing.unchanged), (6, 0));
     assert_eq!(drawing.values, (1, 1));
