@@ -37,6 +37,8 @@ pub(super) struct SweepFigure {
     pub(super) field: String,
     /// Attacks left out because their roll is the same at every sweep point.
     pub(super) unchanged: usize,
+    /// Series drawn: those among the first [`MAX_SWEEP_CHART_SERIES`] not left out.
+    pub(super) drawn: usize,
     /// Series left out past [`MAX_SWEEP_CHART_SERIES`].
     pub(super) not_drawn: usize,
     /// Positions in the swept field's list drawn, and run.
@@ -63,6 +65,7 @@ impl Figures {
                     Ok::<_, Error>(SweepFigure {
                         field: d.chart.x_label.clone(),
                         unchanged: d.unchanged,
+                        drawn: d.chart.series.len(),
                         not_drawn: d.not_drawn,
                         values: d.values,
                         chart: drawn("sweep.svg/sweep.png", sweep_chart(&d.chart))?,
@@ -302,13 +305,13 @@ impl SweepCurves {
         };
         self.x_name.get_or_insert_with(|| x_field.name.clone());
         let position = self.points / self.points_per_value;
-        let starts_position = self.points % self.points_per_value == 0;
+        let starts_position = self.points.is_multiple_of(self.points_per_value);
         self.points += 1;
         if starts_position {
             self.series_at = 0;
         }
         let last = self.x_values.is_some_and(|n| position + 1 == n);
-        let drawn = position % self.stride == 0 || last;
+        let drawn = position.is_multiple_of(self.stride) || last;
         if drawn && starts_position {
             self.drawn_positions += 1;
         }

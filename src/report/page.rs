@@ -56,9 +56,9 @@ pub(super) fn report(results: &Results, inputs: &Inputs, figures: &Figures) -> R
         }
         if sweep.not_drawn > 0 {
             notes.push(format!(
-                "The sweep chart draws its first {MAX_SWEEP_CHART_SERIES} series and leaves out \
-                 the other {}; sweep.csv holds every row.",
-                sweep.not_drawn
+                "The sweep chart draws {} series (those of the first {MAX_SWEEP_CHART_SERIES} in \
+                 table order it keeps) and leaves out the other {}; sweep.csv holds every row.",
+                sweep.drawn, sweep.not_drawn
             ));
         }
         let (drawn, values) = sweep.values;

@@ -205,14 +205,17 @@ fn a_sweep_experiment_draws_its_sweep_chart() {
     );
 }
 
-/// A swept list may repeat a value: `T.ac = [16, 16, 18]` still leaves out the same 6
-/// attacks (the golem's: 2 attackers × 3 attacks) as the whole list does, not 18.
+/// A swept list may repeat a value: `T.ac = [16, 16, 18]` × `G.hp = [1, …, 6]` has
+/// 12 attacks × 6 hp values = 72 series, not one set per repeated point. The golem's 6
+/// attacks never change: 6 × 6 = 36 left out. Of the first 64 series (5 hp values × 12,
+/// then the troll's first 4 attacks) those kept are 5 × 6 + 4 = 34, drawn; the other
+/// 36 − 34 = 2 kept series are not drawn.
 #[test]
-fn a_sweep_that_repeats_a_value_leaves_out_the_same_attacks() {
+fn a_sweep_that_repeats_a_value_counts_its_series_once() {
     let shipped = std::fs::read_to_string(repo().join("experiments/crit-fishing.toml")).unwrap();
     let repeated = shipped.replace(
         "values = [12, 14, 16, 18, 20, 22, 24]",
-        "values = [16, 16, 18]",
+        "values = [16, 16, 18]\n\n[[sweep]]\nset = \"G.hp\"\nvalues = [1, 2, 3, 4, 5, 6]",
     );
     assert_ne!(shipped, repeated);
     let dir = tempfile::tempdir().unwrap();
@@ -220,7 +223,8 @@ fn a_sweep_that_repeats_a_value_leaves_out_the_same_attacks() {
     std::fs::write(&file, repeated).unwrap();
     let (_out, folder) = run(&file, "1000");
     let page = read(&folder, "report.html");
-    assert!(page.contains("leaves out the 6 attacks whose roll is the same"));
+    assert!(page.contains("leaves out the 36 attacks whose roll is the same"));
+    assert!(page.contains("draws 34 series (those of the first 64 in table order it keeps) and leaves out the other 2;"));
 }
 
 #[test]
