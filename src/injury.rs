@@ -30,6 +30,19 @@ pub struct Target {
     pub overflow_kills: Option<i64>,
     /// d20 Modern: damage taken after a failed massive-damage save, at the least (−1 hp).
     pub dropped_to: Option<i64>,
+    /// At exactly `down_at` it is disabled and still acts once (see [`Acting`]).
+    pub disabled_at_zero: bool,
+}
+
+/// What a creature that is also attacked can do on its turn (RULES.md §9).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Acting {
+    /// Able to act: it makes all its attacks.
+    Acts,
+    /// Disabled (exactly 0 hp): one attack, then [`Target::after_disabled_action`].
+    Disabled,
+    /// Down or dead: no action.
+    Down,
 }
 
 /// The numbers of a combatant that decide when it goes down and dies.
@@ -54,6 +67,7 @@ impl Target {
             dead_at: hp.map(|hp| hp + con.unwrap_or(0)),
             overflow_kills: None,
             dropped_to: None,
+            disabled_at_zero: true,
         }
     }
 
@@ -73,6 +87,7 @@ impl Target {
                 dead_at: hp.map(|hp| hp + below),
                 overflow_kills: None,
                 dropped_to,
+                disabled_at_zero: injury.disabled_at_zero,
             },
             DeathRule::StaminaAndResolve => {
                 let zero_hp = hp.map(|hp| hp + vitals.stamina);
@@ -82,6 +97,7 @@ impl Target {
                     dead_at: zero_hp.filter(|_| !vitals.resolve),
                     overflow_kills: hp.filter(|_| vitals.resolve),
                     dropped_to,
+                    disabled_at_zero: injury.disabled_at_zero,
                 }
             }
         }
@@ -100,6 +116,22 @@ impl Target {
             _ => false,
         };
         (after, past_threshold || overflow)
+    }
+
+    /// What it can do on its turn with `taken` damage taken.
+    pub fn acting(&self, taken: i64, dead: bool) -> Acting {
+        match self.down_at {
+            _ if dead => Acting::Down,
+            Some(at) if taken > at || (taken == at && !self.disabled_at_zero) => Acting::Down,
+            Some(at) if taken == at => Acting::Disabled,
+            _ => Acting::Acts,
+        }
+    }
+
+    /// Damage taken and whether it is dead after the action a disabled creature took:
+    /// it costs 1 hp (RULES.md §9), which leaves it dying.
+    pub fn after_disabled_action(&self, taken: i64) -> (i64, bool) {
+        self.take(taken, 1, false)
     }
 }
 
@@ -143,6 +175,36 @@ mod tests {
             },
         );
         assert_eq!((monster.down_at, monster.dead_at), (Some(25), Some(25)));
+    }
+
+    /// 20 hp, Con 12: able to act below 20 damage, disabled at exactly 20 (pf1 and d20
+    /// Modern; the action then costs 1 hp: 21 taken, dying, alive), down past it. Starfinder
+    /// has no disabled state: down at exactly 0 HP.
+    #[test]
+    fn who_acts_by_damage_taken() {
+        let pf1 = target(SystemId::Pf1, VITALS);
+        assert_eq!(pf1.acting(19, false), Acting::Acts);
+        assert_eq!(pf1.acting(20, false), Acting::Disabled);
+        assert_eq!(pf1.after_disabled_action(20), (21, false));
+        assert_eq!(pf1.acting(21, false), Acting::Down);
+        assert_eq!(pf1.acting(0, true), Acting::Down);
+        let d20m = target(SystemId::D20Modern, VITALS);
+        assert_eq!(d20m.acting(20, false), Acting::Disabled);
+        let sf = target(SystemId::Starfinder, VITALS);
+        assert_eq!(sf.acting(19, false), Acting::Acts);
+        assert_eq!(sf.acting(20, false), Acting::Down);
+        let construct = target(
+            SystemId::Pf1,
+            Vitals {
+                con: None,
+                ..VITALS
+            },
+        );
+        assert_eq!(
+            construct.take(0, 20, false),
+            (20, true),
+            "destroyed at 0 hp"
+        );
     }
 
     #[test]

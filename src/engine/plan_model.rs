@@ -8,6 +8,7 @@ use rand_pcg::Pcg64Mcg;
 use super::runner::Model;
 use super::{AliasTable, SamplerKind, Tally, tally_cells};
 use crate::attack::{AttackProfile, OutcomeLayout};
+use crate::injury::Acting;
 use crate::plan::{Plan, Target};
 
 /// How one slot's attacks are drawn.
@@ -31,6 +32,8 @@ struct Kernel<'a> {
     cover: Option<CoverKernel>,
     /// The attack is made only at the end of every `period`-th round.
     period: usize,
+    /// The attacker's target index, when it is attacked too (it stops once down).
+    attacker: Option<usize>,
 }
 
 impl Kernel<'_> {
@@ -88,12 +91,14 @@ impl<'a> PlanModel<'a> {
                             drops: (0..layout.len()).map(|i| layout.struck_drops(i)).collect(),
                         }),
                     period: s.period.max(1) as usize,
+                    attacker: s.attacker,
                 }
             })
             .collect::<Vec<_>>();
         let single_draws = plan.rounds == 1
             && (0..plan.targets.len()).all(|t| plan.slots_against(t).count() == 1)
-            && slots.iter().all(|k| k.cover.is_none() && k.period == 1);
+            && slots.iter().all(|k| k.cover.is_none() && k.period == 1)
+            && acts_before_attacked(&slots);
         Self {
             plan,
             slots,
@@ -123,6 +128,14 @@ impl<'a> PlanModel<'a> {
                     if dead[t] || (kernel.period > 1 && (round + 1) % kernel.period != 0) {
                         continue;
                     }
+                    let disabled = match kernel.attacker {
+                        Some(a) => match self.targets[a].acting(taken[a], dead[a]) {
+                            Acting::Acts => None,
+                            Acting::Disabled => Some(a),
+                            Acting::Down => continue,
+                        },
+                        None => None,
+                    };
                     let outcome = kernel.draw(rng);
                     tally.outcomes[s][outcome] += 1;
                     let (after, died) = self.targets[t].take(
@@ -142,6 +155,9 @@ impl<'a> PlanModel<'a> {
                             cover.damage[outcome],
                             cover.drops[outcome],
                         );
+                    }
+                    if let Some(a) = disabled {
+                        (taken[a], dead[a]) = self.targets[a].after_disabled_action(taken[a]);
                     }
                 }
                 for t in 0..targets {
@@ -196,6 +212,16 @@ impl<'a> PlanModel<'a> {
             }
         }
     }
+}
+
+/// Whether every attacker that is attacked too makes its attacks before any is made on it,
+/// so that in a single round none can be skipped.
+fn acts_before_attacked(slots: &[Kernel]) -> bool {
+    slots.iter().enumerate().all(|(s, kernel)| {
+        kernel
+            .attacker
+            .is_none_or(|a| slots[..s].iter().all(|earlier| earlier.target != a))
+    })
 }
 
 impl Model for PlanModel<'_> {

@@ -319,7 +319,13 @@ pub fn max_damage_taken(plan: &Plan, target: usize) -> i64 {
         .dropped_to
         .filter(|_| can_drop)
         .unwrap_or(0);
+    // A disabled attacker pays for its one action with 1 hp, once.
+    let disabled_action = i64::from(
+        plan.targets[target].disabled_at_zero
+            && plan.slots.iter().any(|s| s.attacker == Some(target)),
+    );
     per_round
         .saturating_mul(i64::from(plan.rounds))
         .saturating_add(drop)
+        .saturating_add(disabled_action)
 }

@@ -57,6 +57,7 @@ impl Plan {
                 profile,
                 covering: rolled.covering.map(|(target, _)| target),
                 period: rolled.period,
+                attacker: None,
             });
         }
         self.lines.push(Line {
@@ -270,6 +271,7 @@ impl Plan {
             profile,
             covering: None,
             period: 1,
+            attacker: None,
         });
         self.lines.push(Line {
             attacker: attack.attacker,

@@ -65,6 +65,9 @@ pub struct Slot {
     /// Rounds each attack takes (2 for a PF1 coup de grace against a target with total
     /// concealment): it is made only at the end of every `period`-th round.
     pub period: u32,
+    /// The target index of the attacker, when it is attacked too: once it is down it
+    /// makes no more attacks (RULES.md §9).
+    pub attacker: Option<usize>,
 }
 
 impl Plan {
@@ -83,6 +86,14 @@ impl Plan {
             lines: Vec::new(),
             slots: Vec::new(),
             notes: Vec::new(),
+        }
+    }
+
+    /// Marks the attacker of plan line `line` as plan target `target`, so that its attacks
+    /// stop once it is down.
+    pub fn attacker_is_target(&mut self, line: usize, target: usize) {
+        for slot in self.slots.iter_mut().filter(|s| s.line == line) {
+            slot.attacker = Some(target);
         }
     }
 
@@ -121,6 +132,12 @@ impl Planned {
                 })
                 .map(|()| plan.lines.len() - 1);
             lines.push(LineSituation::new(scenario, line, map, made));
+        }
+        for (line, situation) in scenario.plan.iter().zip(&lines) {
+            let attacker = targets.iter().position(|(c, _)| *c == line.attacker);
+            if let (Ok(made), Some(attacker)) = (&situation.made, attacker) {
+                plan.attacker_is_target(*made, attacker);
+            }
         }
         plan.targets = targets.into_iter().map(|(_, t)| t).collect();
         Planned { plan, lines }

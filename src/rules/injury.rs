@@ -36,6 +36,10 @@ pub struct PrecisionRule {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Injury {
     pub death: DeathRule,
+    /// A creature at exactly 0 hp is disabled (Pathfinder, d20 Modern): on its turn it
+    /// makes one attack (its first) and then takes 1 damage, which leaves it dying. Without
+    /// it (Starfinder), a creature at 0 HP takes no action at all.
+    pub disabled_at_zero: bool,
     pub massive_damage: Option<MassiveDamageRule>,
     /// `None`: the system has no precision damage (`precision` is an input error).
     pub precision: Option<PrecisionRule>,
@@ -43,6 +47,7 @@ pub struct Injury {
 
 pub const PATHFINDER: Injury = Injury {
     death: DeathRule::NegativeCon,
+    disabled_at_zero: true,
     massive_damage: None,
     precision: Some(PrecisionRule {
         ranged_within_ft: Some(30),
@@ -52,6 +57,7 @@ pub const PATHFINDER: Injury = Injury {
 
 pub const D20_MODERN: Injury = Injury {
     death: DeathRule::NegativeFixed(10),
+    disabled_at_zero: true,
     massive_damage: Some(MassiveDamageRule {
         dc: 15,
         drop_to_hp: -1,
@@ -61,6 +67,7 @@ pub const D20_MODERN: Injury = Injury {
 
 pub const STARFINDER: Injury = Injury {
     death: DeathRule::StaminaAndResolve,
+    disabled_at_zero: false,
     massive_damage: None,
     precision: Some(PrecisionRule {
         ranged_within_ft: None,
@@ -82,6 +89,12 @@ impl Injury {
                     "damage takes Stamina Points (`stamina`) first, then Hit Points; a creature with Resolve Points (`resolve`) is down at 0 HP and dies when one hit leaves damage past 0 HP of at least its maximum HP; one without Resolve is dead at 0 HP".to_string(),
             }
         );
+        out += match self.disabled_at_zero {
+            true => {
+                "Acting while down: a creature below 0 hp, or dead, takes no action; at exactly 0 hp it is disabled: on its turn it makes one attack (its first) and then takes 1 damage (dying)\n"
+            }
+            false => "Acting while down: a creature at 0 HP, or dead, takes no action\n",
+        };
         if let Some(m) = self.massive_damage {
             out += &format!(
                 "Massive damage: one attack dealing more damage than the target's Con score (a critical hit counts once) forces a Fort DC {} save; a failure drops it to {} hp unless lower already\n",

@@ -27,8 +27,9 @@ const TRIALS: u64 = 150_000;
 /// attacks with saves, cover and evasion, d20 Modern attacks that can strike the
 /// other target when it gives soft cover, d20 Modern shots at a target grappling the other
 /// one (which they strike half the time), extra and precision dice (flanked, flat-footed
-/// or immune targets), damage reduction, d20 Modern massive damage and Starfinder Stamina
-/// and Resolve.
+/// or immune targets), damage reduction, d20 Modern massive damage, Starfinder Stamina
+/// and Resolve, and attacks made by the other target, which stop once it is down (a
+/// disabled one attacks once, then pays 1 hp).
 fn generated_plan(rng: &mut Pcg64Mcg, seed: u64) -> Plan {
     // Plan 0 (pf1) always opens with a coup de grace under total concealment over two
     // rounds, and plan 2 (d20 Modern) with a shot at a grappling pair, so every run has
@@ -141,7 +142,11 @@ fn generated_plan(rng: &mut Pcg64Mcg, seed: u64) -> Plan {
                 massive: massive_check(rules, cons[cover], rng.random_range(-1..=8)),
             });
         }
+        let target = defence.target;
         plan.add_line(rules, attack, defence, situation).unwrap();
+        if targets == 2 && rng.random_bool(0.4) {
+            plan.attacker_is_target(plan.lines.len() - 1, 1 - target);
+        }
     }
     plan
 }

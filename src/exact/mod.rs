@@ -2,8 +2,9 @@
 //! table, and per-target down/dead/damage by round from the distribution of damage taken,
 //! carried attack by attack with death absorbing (a dead target takes no more attacks).
 //!
-//! Targets are independent (an attack's outcome never depends on another target's
-//! state), so each target's distribution is computed on its own.
+//! Targets are independent unless an attack on one can strike another, or one of them
+//! attacks another (a combatant that is down makes no attacks): each group of linked
+//! targets has its joint distribution computed on its own, within [`MAX_EXACT_STATES`].
 //!
 //! ```
 //! use d20odds::exact;
@@ -20,7 +21,10 @@
 //! ```
 
 use crate::engine::max_damage_taken;
+use crate::injury::Acting;
 use crate::plan::{Plan, Target};
+
+mod links;
 
 /// Most elementary steps (state × outcome) spent on one target before giving up.
 pub const MAX_EXACT_WORK: u64 = 400_000_000;
@@ -98,8 +102,11 @@ impl Effect {
 
 /// One attack of a round, as the joint computation applies it.
 struct Step {
-    /// Position of the attacked target within its group.
-    target: usize,
+    /// Position of the attacked target within its group; `None` when only the attacker is
+    /// followed (the step is then its disabled action's cost, if any).
+    target: Option<usize>,
+    /// Position of the attacker within the group, when it is attacked too.
+    attacker: Option<usize>,
     /// Position of the creature struck instead, when the attack can strike it.
     covering: Option<usize>,
     /// The attack is made only at the end of every `period`-th round.
@@ -123,40 +130,30 @@ pub fn compute(plan: &Plan) -> Exact {
             })
         })
         .collect();
-    let mut targets: Vec<Result<TargetExact, String>> =
-        vec![Err(String::new()); plan.targets.len()];
-    for group in groups(plan) {
-        let results = match group_exact(plan, &group, &tables) {
+    let mut targets: Vec<Option<Result<TargetExact, String>>> = vec![None; plan.targets.len()];
+    let linked = links::linked_targets(plan);
+    for t in 0..plan.targets.len() {
+        if targets[t].is_some() {
+            continue;
+        }
+        // Every member's own linked set lies within `t`'s, so the joint distribution of
+        // `t`'s set gives each member's figures.
+        let group = &linked[t];
+        let results = match group_exact(plan, group, &tables) {
             Ok(found) => found.into_iter().map(Ok).collect(),
             Err(why) => vec![Err(why); group.len()],
         };
-        for (&t, result) in group.iter().zip(results) {
-            targets[t] = result;
+        for (&member, result) in group.iter().zip(results) {
+            targets[member].get_or_insert(result);
         }
     }
-    Exact { slots, targets }
-}
-
-/// Targets whose fates are linked because an attack on one can strike another that
-/// gives it cover or that it is grappling with; every other target is a group of its own.
-fn groups(plan: &Plan) -> Vec<Vec<usize>> {
-    let mut group_of: Vec<usize> = (0..plan.targets.len()).collect();
-    for slot in &plan.slots {
-        if let Some(c) = slot.covering {
-            let (from, to) = (group_of[c], group_of[slot.target]);
-            for g in group_of.iter_mut().filter(|g| **g == from) {
-                *g = to;
-            }
-        }
+    Exact {
+        slots,
+        targets: targets
+            .into_iter()
+            .map(|t| t.expect("every target computed"))
+            .collect(),
     }
-    let mut groups: Vec<Vec<usize>> = Vec::new();
-    for (t, &g) in group_of.iter().enumerate() {
-        match groups.iter_mut().find(|members| group_of[members[0]] == g) {
-            Some(members) => members.push(t),
-            None => groups.push(vec![t]),
-        }
-    }
-    groups
 }
 
 /// The outcomes of one slot merged by (damage, effect), or why they are unknown.
@@ -230,8 +227,8 @@ fn group_exact(
         .collect())
 }
 
-/// The attack slots made on a group's members, in plan order, with members as positions
-/// within the group.
+/// The attack slots made on a group's members or by them, in plan order, with members as
+/// positions within the group.
 fn group_steps(
     plan: &Plan,
     group: &[usize],
@@ -241,13 +238,20 @@ fn group_steps(
     plan.slots
         .iter()
         .enumerate()
-        .filter_map(|(s, slot)| position(slot.target).map(|target| (s, slot, target)))
-        .map(|(s, slot, target)| {
+        .filter(|(_, slot)| {
+            position(slot.target).is_some() || slot.attacker.and_then(position).is_some()
+        })
+        .map(|(s, slot)| {
+            let target = position(slot.target);
             Ok(Step {
                 target,
+                attacker: slot.attacker.and_then(position),
                 covering: slot.covering.and_then(position),
                 period: slot.period,
-                outcomes: step_outcomes(tables[s].as_ref())?,
+                outcomes: match target {
+                    Some(_) => step_outcomes(tables[s].as_ref())?,
+                    None => vec![(0, 1.0, Effect::Damage)],
+                },
             })
         })
         .collect()
@@ -302,39 +306,73 @@ impl JointState {
         (state / self.strides[k]) % (2 * self.sizes[k])
     }
 
-    /// The distribution after one attack slot: a dead member takes no more attacks, and an
+    /// The distribution after one attack slot: a dead member takes no more attacks, a
+    /// member that is down makes none (a disabled one makes it, then pays 1 hp), and an
     /// outcome that strikes the covering creature moves that member's digit instead.
     fn advance(&self, probs: &[f64], step: &Step, members: &[&Target]) -> Vec<f64> {
         let mut next = vec![0.0; probs.len()];
         for (state, &p) in probs.iter().enumerate().filter(|&(_, &p)| p > 0.0) {
-            let own = self.digit(state, step.target);
-            if own % 2 == 1 {
+            if step.target.is_some_and(|t| self.digit(state, t) % 2 == 1) {
                 next[state] += p;
                 continue;
             }
-            for &(damage, q, effect) in &step.outcomes {
-                let k = match (effect.on_cover(), step.covering) {
-                    (true, Some(c)) => c,
-                    (true, None) => {
-                        next[state] += p * q;
-                        continue;
+            let disabled = match step.attacker {
+                Some(a) => {
+                    let d = self.digit(state, a);
+                    match members[a].acting((d / 2) as i64, d % 2 == 1) {
+                        Acting::Acts => None,
+                        Acting::Disabled => Some(a),
+                        Acting::Down => {
+                            next[state] += p;
+                            continue;
+                        }
                     }
-                    (false, _) => step.target,
-                };
-                let d = self.digit(state, k);
-                if d % 2 == 1 {
-                    next[state] += p * q;
-                    continue;
                 }
-                let (total, died) = members[k].take((d / 2) as i64, damage as i64, effect.drops());
-                let total = total as usize;
-                let dead = effect == Effect::Slays || died;
-                let moved =
-                    state - d * self.strides[k] + (2 * total + usize::from(dead)) * self.strides[k];
-                next[moved] += p * q;
+                None => None,
+            };
+            for &(damage, q, effect) in &step.outcomes {
+                let mut after = self.outcome(state, step, damage, effect, members);
+                if let Some(a) = disabled {
+                    let (taken, dead) = members[a].after_disabled_action(self.taken(after, a));
+                    after = self.with_digit(after, a, taken, dead);
+                }
+                next[after] += p * q;
             }
         }
         next
+    }
+
+    /// The state after one outcome of `step` from `state`.
+    fn outcome(
+        &self,
+        state: usize,
+        step: &Step,
+        damage: usize,
+        effect: Effect,
+        members: &[&Target],
+    ) -> usize {
+        let k = match (effect.on_cover(), step.covering, step.target) {
+            (true, Some(c), _) => c,
+            (false, _, Some(t)) => t,
+            _ => return state,
+        };
+        let d = self.digit(state, k);
+        if d % 2 == 1 {
+            return state;
+        }
+        let (total, died) = members[k].take((d / 2) as i64, damage as i64, effect.drops());
+        self.with_digit(state, k, total, effect == Effect::Slays || died)
+    }
+
+    /// Member `k`'s damage taken in `state`.
+    fn taken(&self, state: usize, k: usize) -> i64 {
+        (self.digit(state, k) / 2) as i64
+    }
+
+    /// `state` with member `k`'s digit set to (`taken`, `dead`).
+    fn with_digit(&self, state: usize, k: usize, taken: i64, dead: bool) -> usize {
+        let digit = 2 * taken as usize + usize::from(dead);
+        state - self.digit(state, k) * self.strides[k] + digit * self.strides[k]
     }
 
     /// Member `k`'s P(down), P(dead) and mean damage taken under `probs`.
@@ -365,161 +403,4 @@ impl JointState {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::plan::{LineAttack, LineDefence, Situation, Target};
-    use crate::rules::SystemId;
-
-    fn plan(
-        bonuses: Vec<i32>,
-        ac: i32,
-        damage: &str,
-        hp: i64,
-        con: Option<i64>,
-        rounds: u32,
-    ) -> Plan {
-        let mut plan = Plan::empty("t", SystemId::Pf1, rounds);
-        plan.targets.push(Target::new("T".into(), Some(hp), con));
-        let attack = LineAttack::plain(
-            "A",
-            "a",
-            true,
-            bonuses,
-            damage.parse().unwrap(),
-            Default::default(),
-        );
-        let defence = LineDefence::plain(0, ac, true);
-        plan.add_line(SystemId::Pf1.rules(), attack, defence, Situation::default())
-            .unwrap();
-        plan
-    }
-
-    #[test]
-    fn two_hits_needed_over_two_rounds() {
-        // Hit 1/2 for exactly 5 against 10 hp: down after round 2 with probability 1/4,
-        // dead (Con 5: at 15 damage) never within two rounds.
-        let exact = compute(&plan(vec![0], 11, "5", 10, Some(5), 2));
-        let r = &exact.targets[0].as_ref().unwrap().rounds;
-        assert_eq!((r[0].p_down, r[1].p_down), (0.0, 0.25));
-        assert_eq!((r[0].p_dead, r[1].p_dead), (0.0, 0.0));
-        assert_eq!((r[0].mean_damage, r[1].mean_damage), (2.5, 5.0));
-    }
-
-    #[test]
-    fn dead_targets_take_no_more_attacks() {
-        // Two iteratives that always hit (+100; only a natural 1 misses) for 3 against
-        // 3 hp without Con, immune to crits: dead after the first hit, so total damage is 3 unless the first
-        // attack misses (1/20), then 3 again unless the second also misses (1/400 → 0).
-        let exact = compute(&plan(vec![100, 100], 10, "3", 3, None, 1));
-        let t = exact.targets[0].as_ref().unwrap();
-        assert_eq!(t.damage.len(), 13, "the layout keeps room for crits of 6");
-        assert!((t.damage[0] - 1.0 / 400.0).abs() < 1e-15);
-        assert!((t.damage[3] - 399.0 / 400.0).abs() < 1e-15);
-        assert!(t.damage[4..].iter().all(|&p| p == 0.0));
-        assert!((t.rounds[0].p_dead - 399.0 / 400.0).abs() < 1e-15);
-    }
-
-    /// A single coup de grace by `level` with `damage` against a helpless target.
-    fn coup_de_grace(
-        system: SystemId,
-        damage: &str,
-        hp: i64,
-        fort: i32,
-        level: i32,
-        immune: bool,
-    ) -> Exact {
-        let rules = system.rules();
-        let mut plan = Plan::empty("t", system, 1);
-        plan.targets.push(Target::new("T".into(), Some(hp), None));
-        let mut attack = LineAttack::plain(
-            "A",
-            "a",
-            true,
-            vec![0],
-            damage.parse().unwrap(),
-            Default::default(),
-        );
-        attack.coup_de_grace = Some(level);
-        let mut defence = LineDefence::plain(0, 30, immune);
-        defence.conditions = vec![rules.condition("helpless").unwrap()];
-        defence.fort = fort;
-        plan.add_line(rules, attack, defence, Situation::default())
-            .unwrap();
-        compute(&plan)
-    }
-
-    #[test]
-    fn coup_de_grace_kills_by_damage_or_failed_save() {
-        // PF1, 2d6+4 ×2 = 4d6+8 (12..32) against 20 hp, Fort +5, DC 10 + damage. Dead when
-        // the blow deals 20+, else the save fails on naturals below 5 + d (a natural 20
-        // always saves): 16/20 at d = 12, 17/20 at 13, 18/20 at 14, 19/20 from 15 on.
-        // Over the 1296 rolls of 4d6: P(dead) = 25589/25920.
-        let e = coup_de_grace(SystemId::Pf1, "2d6+4", 20, 5, 0, false);
-        let slot = e.slots[0].unwrap();
-        assert!((slot.p_hit - 1.0).abs() < 1e-12 && (slot.p_crit - 1.0).abs() < 1e-12);
-        assert!((slot.mean_damage - 22.0).abs() < 1e-12);
-        let p_dead = e.targets[0].as_ref().unwrap().rounds[0].p_dead;
-        assert!((p_dead - 25589.0 / 25920.0).abs() < 1e-12, "{p_dead}");
-        // Starfinder: DC 10 + level 5 = 15 whatever the damage; Fort +3 saves on 12..20,
-        // so 11/20 die although 2d6 never reaches 50 hp.
-        let e = coup_de_grace(SystemId::Starfinder, "1d6", 50, 3, 5, false);
-        let p_dead = e.targets[0].as_ref().unwrap().rounds[0].p_dead;
-        assert!((p_dead - 11.0 / 20.0).abs() < 1e-12, "{p_dead}");
-        // Starfinder against a crit-immune target: a plain automatic hit, no save.
-        let e = coup_de_grace(SystemId::Starfinder, "1d6", 50, 3, 5, true);
-        let slot = e.slots[0].unwrap();
-        assert!((slot.p_hit - 1.0).abs() < 1e-12 && slot.p_crit == 0.0);
-        assert!((slot.mean_damage - 3.5).abs() < 1e-12);
-        assert_eq!(e.targets[0].as_ref().unwrap().rounds[0].p_dead, 0.0);
-    }
-
-    #[test]
-    fn a_struck_covering_creature_dies_once_and_takes_no_more() {
-        // d20 Modern: +0 against 16 + 4 (one-half cover from C) hits T only on a 20; 16–19
-        // miss only because of the cover and beat C's Defense 10: C is struck for 3 with
-        // 1/5 each round, and 3 kills it. Dead by round 1: 1/5; by round 2: 1 − (4/5)² =
-        // 9/25; its damage is 3 or 0, never 6.
-        let rules = SystemId::D20Modern.rules();
-        let mut plan = Plan::empty("t", SystemId::D20Modern, 2);
-        plan.targets.push(Target::new("T".into(), Some(100), None));
-        plan.targets.push(Target::new("C".into(), Some(3), None));
-        let attack = LineAttack::plain(
-            "A",
-            "a",
-            false,
-            vec![0],
-            "3".parse().unwrap(),
-            Default::default(),
-        );
-        let situation = Situation {
-            cover: Some(crate::rules::CoverLevel::Soft),
-            covering: Some(crate::plan::Covering {
-                target: 1,
-                defense: 10,
-                dex: 0,
-                dr: 0,
-                massive: None,
-            }),
-            ..Situation::default()
-        };
-        plan.add_line(rules, attack, LineDefence::plain(0, 16, true), situation)
-            .unwrap();
-        let e = compute(&plan);
-        assert!((e.slots[0].unwrap().p_struck - 0.2).abs() < 1e-15);
-        let c = e.targets[1].as_ref().unwrap();
-        assert!((c.rounds[0].p_dead - 0.2).abs() < 1e-15);
-        assert!((c.rounds[1].p_dead - 9.0 / 25.0).abs() < 1e-15);
-        assert!((c.damage[3] - 9.0 / 25.0).abs() < 1e-15);
-        assert!(c.damage[6..].iter().all(|&p| p == 0.0));
-        let t = e.targets[0].as_ref().unwrap();
-        assert!((t.rounds[1].mean_damage - 2.0 * 3.0 / 20.0).abs() < 1e-15);
-    }
-
-    #[test]
-    fn too_much_work_is_reported_not_attempted() {
-        let exact = compute(&plan(vec![10, 5, 0], 15, "100d100", 5000, None, 1000));
-        let reason = exact.targets[0].as_ref().unwrap_err();
-        assert!(reason.contains("more than the bound"), "{reason}");
-        assert!(exact.slots[0].is_some());
-    }
-}
+mod tests;

@@ -1,0 +1,72 @@
+//! Which targets' states each target's figures depend on, so that the exact engine
+//! follows jointly only what it must: a party of five attacking an ogre that strikes back
+//! at two of them needs the ogre with each of the two, never all three at once.
+
+use crate::plan::Plan;
+
+/// For each target, the targets (itself first, then in index order) whose joint
+/// distribution gives its figures: everything its state depends on, directly or not.
+/// The set of any member lies within the set of the target it was found for.
+pub(super) fn linked_targets(plan: &Plan) -> Vec<Vec<usize>> {
+    let parents = parents(plan);
+    (0..plan.targets.len())
+        .map(|t| {
+            let mut seen = vec![false; parents.len()];
+            let mut stack = vec![t];
+            seen[t] = true;
+            while let Some(x) = stack.pop() {
+                for &p in &parents[x] {
+                    if !seen[p] {
+                        seen[p] = true;
+                        stack.push(p);
+                    }
+                }
+            }
+            let mut set = vec![t];
+            set.extend((0..seen.len()).filter(|&x| seen[x] && x != t));
+            set
+        })
+        .collect()
+}
+
+/// For each target, the targets whose state its own can depend on directly:
+/// - a creature struck instead and the target of that attack, both ways;
+/// - the attacker of an attack, for the attack's target and the creature struck instead,
+///   when the attacker may already be hurt when the attack comes (it may not act);
+/// - the target of a disabled attacker's attack, for the attacker, when the target may
+///   already be dead (then no attack is made and the attacker pays no hit point).
+fn parents(plan: &Plan) -> Vec<Vec<usize>> {
+    let first_hit = first_hits(plan);
+    let hurt_before =
+        |x: usize, s: usize| first_hit[x].is_some_and(|first| plan.rounds > 1 || first < s);
+    let mut parents = vec![Vec::new(); plan.targets.len()];
+    for (s, slot) in plan.slots.iter().enumerate() {
+        let t = slot.target;
+        if let Some(c) = slot.covering {
+            parents[c].push(t);
+            parents[t].push(c);
+        }
+        let Some(a) = slot.attacker.filter(|&a| a != t && hurt_before(a, s)) else {
+            continue;
+        };
+        parents[t].push(a);
+        if let Some(c) = slot.covering {
+            parents[c].push(a);
+        }
+        if plan.targets[a].disabled_at_zero && hurt_before(t, s) {
+            parents[a].push(t);
+        }
+    }
+    parents
+}
+
+/// For each target, the first slot that can damage it (as its target or struck instead).
+fn first_hits(plan: &Plan) -> Vec<Option<usize>> {
+    let mut first = vec![None; plan.targets.len()];
+    for (s, slot) in plan.slots.iter().enumerate() {
+        for x in std::iter::once(slot.target).chain(slot.covering) {
+            first[x].get_or_insert(s);
+        }
+    }
+    first
+}
