@@ -13,7 +13,7 @@ use rayon::prelude::*;
 use crate::engine::{EngineConfig, Tally, simulate};
 use crate::exact;
 use crate::map::Space;
-use crate::plan::{Plan, Planned};
+use crate::plan::{LineId, Plan, Planned, TargetId};
 use crate::report::{Heatmap, HeatmapCell, HeatmapRow};
 use crate::scenario::Scenario;
 
@@ -96,10 +96,10 @@ fn square_figures(scenario: &Scenario, token: usize, space: Space, seed: u64) ->
     });
     let targets = target_combatants(&moved)
         .into_iter()
-        .enumerate()
-        .map(|(t, combatant)| {
+        .zip(plan.target_ids())
+        .map(|(combatant, t)| {
             let chosen = chosen_lines(&moved, token, combatant);
-            let chosen_plan_lines: Vec<usize> = chosen
+            let chosen_plan_lines: Vec<LineId> = chosen
                 .iter()
                 .filter_map(|&i| lines[i].made.as_ref().ok().copied())
                 .collect();
@@ -154,8 +154,8 @@ fn chosen_lines(scenario: &Scenario, token: usize, combatant: usize) -> Vec<usiz
 }
 
 /// (mean P(hit) of `slots`, P(down) and mean damage by the last round) of target `t`, exact.
-fn exact_figures(exact: &exact::Exact, t: usize, slots: &[usize]) -> (Option<f64>, f64, f64) {
-    let rounds = &exact.targets[t].as_ref().expect("all exact").rounds;
+fn exact_figures(exact: &exact::Exact, t: TargetId, slots: &[usize]) -> (Option<f64>, f64, f64) {
+    let rounds = &exact.target(t).expect("all exact").rounds;
     let last = rounds[rounds.len() - 1];
     let hits: Vec<f64> = slots
         .iter()
@@ -168,10 +168,10 @@ fn exact_figures(exact: &exact::Exact, t: usize, slots: &[usize]) -> (Option<f64
 fn simulated_figures(
     plan: &Plan,
     tally: &Tally,
-    t: usize,
+    t: TargetId,
     slots: &[usize],
 ) -> (Option<f64>, f64, f64) {
-    let last = tally.round(t, plan.rounds as usize - 1);
+    let last = tally.round(t, plan.rounds() as usize - 1);
     let hits: Vec<f64> = slots
         .iter()
         .map(|&s| tally.slot(plan, s))

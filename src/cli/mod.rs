@@ -14,7 +14,7 @@ use d20odds::engine::{SamplerKind, check_tally_size};
 use d20odds::error::{Error, InputError};
 use d20odds::experiment::Experiment;
 use d20odds::injury::Vitals;
-use d20odds::plan::{LineAttack, LineDefence, Plan, Situation, Target};
+use d20odds::plan::{LineAttack, LineDefence, Plan, PlanBuilder, Situation, Target};
 use d20odds::report::{
     Formats, check_folder, one_or_array, report_files, report_folder, summary_text, write_folder,
     write_json,
@@ -364,16 +364,15 @@ fn attack_plan(args: &AttackArgs) -> Result<Plan, Error> {
         .parse()
         .map_err(|m: String| InputError::flag("--cover", m))?;
     check_attack_numbers(args, system)?;
-    let mut plan = Plan::empty("attack", system, args.rounds);
+    let mut plan = PlanBuilder::new("attack", system, args.rounds);
     let vitals = Vitals {
         hp: args.hp,
         con: args.con,
         stamina: 0,
         resolve: false,
     };
-    plan.targets
-        .push(Target::for_system(rules, "target".into(), vitals));
-    let mut defence = LineDefence::plain(0, args.ac, args.immune_to_crits);
+    let target = plan.add_target(Target::for_system(rules, "target".into(), vitals));
+    let mut defence = LineDefence::plain(target, args.ac, args.immune_to_crits);
     defence.con = args.con;
     plan.add_line(
         rules,
@@ -392,9 +391,10 @@ fn attack_plan(args: &AttackArgs) -> Result<Plan, Error> {
             flanking: Some(args.flanking),
             ..Situation::default()
         },
+        None,
     )
     .map_err(|m| InputError::flag("--cover", m))?;
-    Ok(plan)
+    Ok(plan.build())
 }
 
 /// The number flags of `d20odds attack` within their limits.

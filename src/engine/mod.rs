@@ -10,15 +10,16 @@
 //! ```
 //! use d20odds::attack::AttackProfile;
 //! use d20odds::engine::{simulate, EngineConfig};
-//! use d20odds::plan::{LineAttack, LineDefence, Plan, Situation, Target};
+//! use d20odds::plan::{LineAttack, LineDefence, PlanBuilder, Situation, Target};
 //! use d20odds::rules::SystemId;
-//! let mut plan = Plan::empty("demo", SystemId::Pf1, 1);
-//! plan.targets.push(Target::new("ogre".into(), Some(30), None));
+//! let mut plan = PlanBuilder::new("demo", SystemId::Pf1, 1);
+//! let ogre = plan.add_target(Target::new("ogre".into(), Some(30), None));
 //! let attack = LineAttack::plain(
 //!     "fighter", "sword", true, vec![7], "1d8+3".parse().unwrap(), "19-20/x2".parse().unwrap(),
 //! );
-//! let defence = LineDefence::plain(0, 18, false);
-//! plan.add_line(SystemId::Pf1.rules(), attack, defence, Situation::default()).unwrap();
+//! let defence = LineDefence::plain(ogre, 18, false);
+//! plan.add_line(SystemId::Pf1.rules(), attack, defence, Situation::default(), None).unwrap();
+//! let plan = plan.build();
 //! let tally = simulate(&plan, &EngineConfig::new(7, 100_000), &|_| ());
 //! assert_eq!(tally.trials(), 100_000);
 //! let p_hit = tally.slot(&plan, 0).hit().estimate();
@@ -111,10 +112,10 @@ mod tests {
 
     #[test]
     fn a_stop_keeps_the_first_chunk_and_skips_the_rest() {
-        use crate::plan::{LineAttack, LineDefence, Situation, Target};
+        use crate::plan::{LineAttack, LineDefence, PlanBuilder, Situation, Target};
         use crate::rules::SystemId;
-        let mut plan = Plan::empty("stop", SystemId::Pf1, 2);
-        plan.targets.push(Target::new("T".into(), Some(20), None));
+        let mut plan = PlanBuilder::new("stop", SystemId::Pf1, 2);
+        let target = plan.add_target(Target::new("T".into(), Some(20), None));
         let attack = LineAttack::plain(
             "A",
             "a",
@@ -123,9 +124,16 @@ mod tests {
             "1d8".parse().unwrap(),
             Default::default(),
         );
-        let defence = LineDefence::plain(0, 15, false);
-        plan.add_line(SystemId::Pf1.rules(), attack, defence, Situation::default())
-            .unwrap();
+        let defence = LineDefence::plain(target, 15, false);
+        plan.add_line(
+            SystemId::Pf1.rules(),
+            attack,
+            defence,
+            Situation::default(),
+            None,
+        )
+        .unwrap();
+        let plan = plan.build();
         let config = EngineConfig::new(3, 10 * BLOCK_TRIALS);
         let stopped = simulate_until(&plan, &config, &|_| (), &AtomicBool::new(true));
         assert_eq!(stopped.trials(), CHUNK_TRIALS);

@@ -9,9 +9,9 @@ use crate::scenario::{Action, ArmorClass, Attack, AttackKind, Combatant, PlanLin
 use crate::situation::{self, Perception};
 use crate::verdict::LineVerdict;
 
-use super::{Covering, Grappler, LineAttack, LineDefence, MapSituation, Situation};
+use super::{Covering, Grappler, LineAttack, LineDefence, MapSituation, Situation, TargetId};
 
-/// What [`Plan::add_line`](super::Plan::add_line) takes for one plan line.
+/// What [`PlanBuilder::add_line`](super::PlanBuilder::add_line) takes for one plan line.
 type LineParts = (LineAttack, LineDefence, Situation);
 
 /// One plan line's attack, defence and situation — the map's verdicts (`map`, judged once
@@ -24,8 +24,8 @@ pub(super) fn line_parts(
     scenario: &Scenario,
     line: &PlanLine,
     map: Option<&MapSituation>,
-    target: usize,
-    target_of: &mut dyn FnMut(usize) -> usize,
+    target: TargetId,
+    target_of: &mut dyn FnMut(usize) -> TargetId,
 ) -> Result<LineParts, InputError> {
     let (attack, mut defence, situation) =
         single_line_parts(scenario, line, map, target, target_of)?;
@@ -66,8 +66,8 @@ fn single_line_parts(
     scenario: &Scenario,
     line: &PlanLine,
     map: Option<&MapSituation>,
-    target: usize,
-    target_of: &mut dyn FnMut(usize) -> usize,
+    target: TargetId,
+    target_of: &mut dyn FnMut(usize) -> TargetId,
 ) -> Result<LineParts, InputError> {
     let rules = scenario.system.rules();
     let attacker = &scenario.combatants[line.attacker];
@@ -118,7 +118,7 @@ fn fill_from_map(
     line: &PlanLine,
     map: &MapSituation,
     situation: &mut Situation,
-    target_of: &mut dyn FnMut(usize) -> usize,
+    target_of: &mut dyn FnMut(usize) -> TargetId,
 ) -> Result<Option<Sighting>, InputError> {
     let rules = scenario.system.rules();
     let attack = &scenario.combatants[line.attacker].attacks[line.attack];
@@ -193,7 +193,7 @@ fn line_attack(
 /// defender's ground.
 fn line_defence(
     rules: &RuleSet,
-    target: usize,
+    target: TargetId,
     defender: &Combatant,
     attack: &Attack,
     elevation: i32,

@@ -8,7 +8,7 @@ use crate::scenario::{AttackKind, Battlefield, Combatant, PlanLine, Scenario};
 use crate::situation::{self, RangeVerdict};
 use crate::verdict::{LineVerdict, line_verdict};
 
-use super::Plan;
+use super::{LineId, Plan};
 
 /// A scenario planned: the plan the engines run and, per plan line of the file in order,
 /// what planning judged of it.
@@ -82,8 +82,8 @@ pub struct LineSituation {
     pub map: Option<MapSituation>,
     /// The creature the target is grappling with (d20 Modern).
     pub grappling_with: Option<Named>,
-    /// The plan line it became (an index into [`Plan::lines`]), or why it cannot be made.
-    pub made: Result<usize, InputError>,
+    /// The plan line it became, or why it cannot be made.
+    pub made: Result<LineId, InputError>,
 }
 
 impl LineSituation {
@@ -91,7 +91,7 @@ impl LineSituation {
         scenario: &Scenario,
         line: &PlanLine,
         map: Option<MapSituation>,
-        made: Result<usize, InputError>,
+        made: Result<LineId, InputError>,
     ) -> LineSituation {
         let attacker = &scenario.combatants[line.attacker];
         let target = &scenario.combatants[line.target];

@@ -7,6 +7,8 @@ use crate::rules::{Condition, CoverLevel, Size};
 use crate::scenario::{AreaSave, Evasion};
 use crate::situation::Perception;
 
+use super::TargetId;
+
 /// What a GM or the map says about one attacker → target line.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Situation {
@@ -33,8 +35,8 @@ pub struct Situation {
 /// The creature giving soft cover, as striking the cover needs it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Covering {
-    /// Its index among the plan's targets.
-    pub target: usize,
+    /// It as a target of the plan.
+    pub target: TargetId,
     pub defense: i32,
     /// Its Dex modifier (included in `defense`).
     pub dex: i32,
@@ -75,7 +77,7 @@ pub struct LineAttack {
 /// The defending side of a line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LineDefence {
-    pub target: usize,
+    pub target: TargetId,
     pub ac: i32,
     /// Dex modifier included in `ac`.
     pub dex: i32,
@@ -140,7 +142,7 @@ impl LineAttack {
 
 impl LineDefence {
     /// A plain Medium defender with no Dex in its AC, no conditions, on the floor.
-    pub fn plain(target: usize, ac: i32, immune_to_crits: bool) -> Self {
+    pub fn plain(target: TargetId, ac: i32, immune_to_crits: bool) -> Self {
         Self {
             target,
             ac,

@@ -302,13 +302,13 @@ impl SweepCurves {
         };
         self.x_name.get_or_insert_with(|| x_field.name.clone());
         let position = self.points / self.points_per_value;
-        let starts_position = self.points % self.points_per_value == 0;
+        let starts_position = self.points.is_multiple_of(self.points_per_value);
         self.points += 1;
         if starts_position {
             self.series_at = 0;
         }
         let last = self.x_values.is_some_and(|n| position + 1 == n);
-        let drawn = position % self.stride == 0 || last;
+        let drawn = position.is_multiple_of(self.stride) || last;
         if drawn && starts_position {
             self.drawn_positions += 1;
         }

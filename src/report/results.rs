@@ -46,7 +46,7 @@ impl Results {
     /// The results of `tally`, a run of `plan` from `seed`, beside the exact figures.
     pub fn new(plan: &Plan, seed: u64, tally: &Tally, exact: &Exact) -> Self {
         let exact_notes = plan
-            .targets
+            .targets()
             .iter()
             .zip(&exact.targets)
             .filter_map(|(t, e)| {
@@ -56,8 +56,8 @@ impl Results {
             })
             .collect();
         Self {
-            title: plan.title.clone(),
-            system: plan.system.key().to_string(),
+            title: plan.title().to_string(),
+            system: plan.system().key().to_string(),
             seed,
             trials: tally.trials(),
             summary: attack_rows(plan, tally, exact),
@@ -66,7 +66,7 @@ impl Results {
             sweep: None,
             heatmap: None,
             exact_notes,
-            rule_notes: plan.notes.clone(),
+            rule_notes: plan.notes().to_vec(),
             interrupted: false,
         }
     }

@@ -62,15 +62,15 @@ fn loader(text: &str) -> String {
         };
         let tally = simulate(&plan, &config, &|_| ());
         assert_eq!(tally.trials(), 64);
-        let exact_work: i64 = (0..plan.targets.len())
-            .map(|t| max_damage_taken(&plan, t).saturating_mul(plan.slots.len() as i64))
+        let exact_work: i64 = (plan.target_ids())
+            .map(|t| max_damage_taken(&plan, t).saturating_mul(plan.slots().len() as i64))
             .sum();
         let exact = if exact_work < 200_000 {
             d20odds::exact::compute(&plan)
         } else {
             d20odds::exact::Exact {
-                slots: vec![None; plan.slots.len()],
-                targets: vec![Err("skipped by the fuzzer".into()); plan.targets.len()],
+                slots: vec![None; plan.slots().len()],
+                targets: vec![Err("skipped by the fuzzer".into()); plan.targets().len()],
             }
         };
         let results = Results::new(&plan, config.seed, &tally, &exact);

@@ -64,11 +64,10 @@ fn measure(plan: &Plan, tally: &Tally, exact: &Exact, figure: Figure) -> (f64, f
         }
         Down(token, round) | Dead(token, round) => {
             let t = plan
-                .targets
-                .iter()
-                .position(|t| t.label.ends_with(&format!("({token})")))
+                .target_ids()
+                .find(|&t| plan.target(t).label.ends_with(&format!("({token})")))
                 .unwrap_or_else(|| panic!("no target {token}"));
-            let exact = exact.targets[t].as_ref().unwrap().rounds[round - 1];
+            let exact = exact.target(t).unwrap().rounds[round - 1];
             let counted = tally.round(t, round - 1);
             let (e, n) = match figure {
                 Down(..) => (exact.p_down, counted.down),
