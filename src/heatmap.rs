@@ -15,7 +15,7 @@ use crate::exact;
 use crate::map::Space;
 use crate::plan::{LineId, Plan, Planned, TargetId};
 use crate::report::{Heatmap, HeatmapCell, HeatmapRow};
-use crate::scenario::Scenario;
+use crate::scenario::{CombatantId, Scenario};
 
 /// Trials per square when the exact engine cannot compute a figure.
 pub const SIMULATED_TRIALS: u64 = 20_000;
@@ -23,7 +23,7 @@ pub const SIMULATED_TRIALS: u64 = 20_000;
 /// The squares where the combatant's whole space fits (see [`Battlefield::placements`]).
 ///
 /// [`Battlefield::placements`]: crate::scenario::Battlefield::placements
-pub fn placements(scenario: &Scenario, token: usize) -> Vec<Space> {
+pub fn placements(scenario: &Scenario, token: CombatantId) -> Vec<Space> {
     scenario
         .battlefield
         .as_ref()
@@ -32,7 +32,7 @@ pub fn placements(scenario: &Scenario, token: usize) -> Vec<Space> {
 
 /// The combatants attacked by the plan, in order of first appearance (as the plan's
 /// targets are).
-fn target_combatants(scenario: &Scenario) -> Vec<usize> {
+fn target_combatants(scenario: &Scenario) -> Vec<CombatantId> {
     let mut targets = Vec::new();
     for line in &scenario.plan {
         if !targets.contains(&line.target) {
@@ -74,17 +74,17 @@ pub fn heatmap(
         .collect();
     let targets = target_combatants(scenario)
         .into_iter()
-        .map(|c| scenario.combatants[c].token.to_string())
+        .map(|c| scenario.combatant(c).token.to_string())
         .collect();
     Some(Heatmap { targets, rows })
 }
 
 /// Every target's figures with the combatant at `space`, planned as the file's own plan
 /// is (the map's verdicts come from the same planning).
-fn square_figures(scenario: &Scenario, token: usize, space: Space, seed: u64) -> HeatmapRow {
+fn square_figures(scenario: &Scenario, token: CombatantId, space: Space, seed: u64) -> HeatmapRow {
     let mut moved = scenario.clone();
     if let Some(field) = &mut moved.battlefield {
-        field.spaces[token] = space;
+        field.spaces[token.index()] = space;
     }
     let Planned { plan, lines } = Planned::from_scenario(&moved);
     let exact = exact::compute(&plan);
@@ -139,7 +139,7 @@ fn square_figures(scenario: &Scenario, token: usize, space: Space, seed: u64) ->
 
 /// The plan lines of the file at `combatant` that involve the moved combatant `token`, or
 /// all of them when none does.
-fn chosen_lines(scenario: &Scenario, token: usize, combatant: usize) -> Vec<usize> {
+fn chosen_lines(scenario: &Scenario, token: CombatantId, combatant: CombatantId) -> Vec<usize> {
     let at_target = |i: &usize| scenario.plan[*i].target == combatant;
     let all = (0..scenario.plan.len()).filter(at_target);
     let involved: Vec<usize> = all

@@ -4,7 +4,7 @@
 
 use crate::error::InputError;
 use crate::rules::RuleSet;
-use crate::scenario::{AttackKind, Battlefield, Combatant, PlanLine, Scenario};
+use crate::scenario::{AttackKind, Battlefield, Combatant, CombatantId, PlanLine, Scenario};
 use crate::situation::{self, RangeVerdict};
 use crate::verdict::{LineVerdict, line_verdict};
 
@@ -93,8 +93,8 @@ impl LineSituation {
         map: Option<MapSituation>,
         made: Result<LineId, InputError>,
     ) -> LineSituation {
-        let attacker = &scenario.combatants[line.attacker];
-        let target = &scenario.combatants[line.target];
+        let attacker = scenario.combatant(line.attacker);
+        let target = scenario.combatant(line.target);
         let attack = &attacker.attacks[line.attack];
         let o = &line.overrides;
         LineSituation {
@@ -112,7 +112,7 @@ impl LineSituation {
             map,
             grappling_with: target
                 .grappling_with
-                .map(|c| Named::of(&scenario.combatants[c])),
+                .map(|c| Named::of(scenario.combatant(c))),
             made,
         }
     }
@@ -147,10 +147,10 @@ impl MapSituation {
         rules: &RuleSet,
         line: &PlanLine,
     ) -> MapSituation {
-        let attacker = &scenario.combatants[line.attacker];
+        let attacker = scenario.combatant(line.attacker);
         let attack = &attacker.attacks[line.attack];
         let verdict = line_verdict(scenario, field, rules, line);
-        let named = |c: usize| Named::of(&scenario.combatants[c]);
+        let named = |c: CombatantId| Named::of(scenario.combatant(c));
         let into_melee = (attack.kind == AttackKind::Ranged)
             .then(|| situation::engaged_ally(scenario, field, rules, line))
             .flatten()

@@ -19,7 +19,7 @@ use crate::error::InputError;
 pub use crate::injury::Target;
 use crate::injury::Vitals;
 use crate::rules::SystemId;
-use crate::scenario::Scenario;
+use crate::scenario::{CombatantId, Scenario};
 
 pub use judged::{IntoMelee, LineSituation, MapSituation, Named, Overridden, Planned};
 pub use modifiers::{Modifiers, SaveRoll, StruckInstead};
@@ -244,16 +244,16 @@ struct Targets<'a> {
     scenario: &'a Scenario,
     builder: PlanBuilder,
     /// The combatant behind each target, in the order of their ids.
-    combatants: Vec<usize>,
+    combatants: Vec<CombatantId>,
 }
 
 impl Targets<'_> {
     /// The target id of a combatant, adding it as a target when it is not one yet.
-    fn of(&mut self, combatant: usize) -> TargetId {
+    fn of(&mut self, combatant: CombatantId) -> TargetId {
         if let Some(t) = self.combatants.iter().position(|&c| c == combatant) {
             return TargetId(t);
         }
-        let c = &self.scenario.combatants[combatant];
+        let c = self.scenario.combatant(combatant);
         let vitals = Vitals {
             hp: c.hp,
             con: c.con,

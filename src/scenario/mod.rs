@@ -58,7 +58,7 @@ use crate::rules::SystemId;
 pub use area::{AreaExtent, AreaShape, MAX_RADIUS_FT, Options};
 pub use attack::{AreaSave, ArmorClass, Attack, AttackKind, SaveKind};
 pub use battlefield::{Battlefield, MAX_HEATMAP_WORK};
-pub use combatant::{Combatant, Evasion};
+pub use combatant::{Combatant, CombatantId, Evasion};
 pub use plan_line::{Action, Overrides, PlanLine};
 use raw::RawExperiment;
 pub use raw::RawTerrain;
@@ -89,10 +89,11 @@ pub struct Scenario {
     /// Terrain and where each combatant stands; `None` without a map (then only the
     /// plan's overrides set cover, concealment and flanking).
     pub battlefield: Option<Battlefield>,
-    /// `[heatmap]`: the combatant (index) tried on every open square.
-    pub heatmap: Option<usize>,
+    /// `[heatmap]`: the combatant tried on every open square.
+    pub heatmap: Option<CombatantId>,
     /// Legend additions and overrides, by symbol.
     pub legend: Vec<(char, RawTerrain)>,
+    /// Every `[[combatant]]`, in file order (indexed by [`CombatantId`]).
     pub combatants: Vec<Combatant>,
     pub plan: Vec<PlanLine>,
     pub sweeps: Vec<Sweep>,
@@ -108,6 +109,16 @@ pub struct Scenario {
 pub const MAX_FILE_BYTES: u64 = 8 << 20;
 
 impl Scenario {
+    /// One combatant.
+    pub fn combatant(&self, id: CombatantId) -> &Combatant {
+        &self.combatants[id.index()]
+    }
+
+    /// Every combatant's id, in file order.
+    pub fn combatant_ids(&self) -> impl Iterator<Item = CombatantId> + use<> {
+        (0..self.combatants.len()).map(CombatantId::at)
+    }
+
     /// Reads and validates an experiment file: at most [`MAX_FILE_BYTES`] of UTF-8 text.
     pub fn load(path: &Path) -> Result<Scenario, Error> {
         let unreadable = |e: std::io::Error| {
