@@ -9,11 +9,11 @@ use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use d20odds::engine::{EngineConfig, SamplerKind, simulate};
-use d20odds::exact;
-use d20odds::plan::{LineAttack, LineDefence, Plan, PlanBuilder, Situation, Target};
-use d20odds::rules::SystemId;
 use d20odds::run::{Settings, Silent, prepare};
+use d20odds::{
+    EngineConfig, LineAttack, LineDefence, Plan, PlanBuilder, SamplerKind, Situation, SystemId,
+    Target, compute_exact, simulate,
+};
 
 const TRIALS: u64 = 20_000_000;
 const SEED: u64 = 1;
@@ -73,7 +73,7 @@ fn attacks(c: &mut Criterion) {
 fn exact_engine(c: &mut Criterion) {
     let plan = reference_plan(10, Some(200), vec![17, 12, 7, 2]);
     c.bench_function("exact/10 rounds × 4 iteratives, 200 hp", |b| {
-        b.iter(|| black_box(exact::compute(&plan)))
+        b.iter(|| black_box(compute_exact(&plan)))
     });
 }
 

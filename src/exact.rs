@@ -6,15 +6,14 @@
 //! state), so each target's distribution is computed on its own.
 //!
 //! ```
-//! use d20odds::exact;
-//! use d20odds::plan::{LineAttack, LineDefence, PlanBuilder, Situation, Target};
-//! use d20odds::rules::SystemId;
+//! use d20odds::{LineAttack, LineDefence, PlanBuilder, Situation, Target};
+//! use d20odds::SystemId;
 //! let mut plan = PlanBuilder::new("demo", SystemId::Pf1, 1);
 //! let rat = plan.add_target(Target::new("rat".into(), Some(1), None));
 //! let attack = LineAttack::plain("A", "bite", true, vec![0], "1".parse().unwrap(), Default::default());
 //! let defence = LineDefence::plain(rat, 11, false);
 //! plan.add_line(SystemId::Pf1.rules(), attack, defence, Situation::default(), None).unwrap();
-//! let exact = exact::compute(&plan.build());
+//! let exact = d20odds::compute_exact(&plan.build());
 //! let rounds = &exact.target(rat).unwrap().rounds;
 //! assert_eq!(rounds[0].p_down, 0.5); // hits on 11+
 //! ```
@@ -59,7 +58,9 @@ pub struct TargetExact {
 /// Everything the exact engine could compute; `Err` holds why a part was not computed.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Exact {
+    /// Per attack slot of the plan, in order; `None` where the outcome table is not tractable.
     pub slots: Vec<Option<SlotExact>>,
+    /// Per target of the plan, in order (see [`Exact::target`]); the error says why it was not computed.
     pub targets: Vec<Result<TargetExact, String>>,
 }
 

@@ -15,7 +15,9 @@ use crate::scenario::{Assignments, Scenario, display_value};
 /// A validated experiment.
 #[derive(Debug, Clone)]
 pub struct Experiment {
+    /// The validated file.
     pub scenario: Scenario,
+    /// Its plan, every line made.
     pub plan: Plan,
     /// What planning judged of each plan line, for `check` and the report's map.
     pub situations: Vec<LineSituation>,

@@ -8,10 +8,9 @@
 //! attack model (`plan_model.rs`), and its counts become figures only in [`Tally`].
 //!
 //! ```
-//! use d20odds::attack::AttackProfile;
-//! use d20odds::engine::{simulate, EngineConfig};
-//! use d20odds::plan::{LineAttack, LineDefence, PlanBuilder, Situation, Target};
-//! use d20odds::rules::SystemId;
+//! use d20odds::{simulate, EngineConfig};
+//! use d20odds::{LineAttack, LineDefence, PlanBuilder, Situation, Target};
+//! use d20odds::SystemId;
 //! let mut plan = PlanBuilder::new("demo", SystemId::Pf1, 1);
 //! let ogre = plan.add_target(Target::new("ogre".into(), Some(30), None));
 //! let attack = LineAttack::plain(
@@ -36,11 +35,8 @@ use std::sync::atomic::AtomicBool;
 use crate::plan::Plan;
 pub use alias::AliasTable;
 use plan_model::PlanModel;
-pub use runner::{BLOCK_TRIALS, MAX_LIVE_CELLS, MAX_THREADS};
-pub use tally::{
-    MAX_TALLY_CELLS, MeanSample, Proportion, RoundFigures, SlotFigures, Tally, check_tally_size,
-    max_damage_taken, tally_cells,
-};
+pub use runner::MAX_THREADS;
+pub use tally::{MeanSample, Proportion, Tally, check_tally_size, max_damage_taken, tally_cells};
 
 /// How one attack is drawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -63,6 +59,7 @@ pub struct EngineConfig {
     pub trials: u64,
     /// Worker threads; `None` uses rayon's default (one per core).
     pub threads: Option<usize>,
+    /// How an attack's outcome is drawn (the same numbers either way, in distribution).
     pub sampler: SamplerKind,
     /// Stop (at a batch boundary) once every reported probability's 95% half-width is at
     /// most this.
@@ -70,6 +67,7 @@ pub struct EngineConfig {
 }
 
 impl EngineConfig {
+    /// A configuration with the given seed and trials, the default sampler, threads and no precision stop.
     pub fn new(seed: u64, trials: u64) -> Self {
         Self {
             seed,
@@ -107,7 +105,7 @@ pub fn simulate_until(
 
 #[cfg(test)]
 mod tests {
-    use super::runner::CHUNK_TRIALS;
+    use super::runner::{BLOCK_TRIALS, CHUNK_TRIALS};
     use super::*;
 
     #[test]

@@ -10,7 +10,9 @@ use crate::stats::Estimate;
 /// How often something happened, out of how many chances.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Proportion {
+    /// Trials in which it happened.
     pub successes: u64,
+    /// Trials in which it could happen.
     pub trials: u64,
 }
 
@@ -24,8 +26,11 @@ impl Proportion {
 /// A quantity summed, and summed squared, over `n` samples.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MeanSample {
+    /// The sum of the samples.
     pub sum: u128,
+    /// The sum of their squares (for the variance).
     pub squares: u128,
+    /// How many samples were summed.
     pub n: u64,
 }
 

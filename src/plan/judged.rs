@@ -14,7 +14,9 @@ use super::{LineId, Plan};
 /// what planning judged of it.
 #[derive(Debug, Clone)]
 pub struct Planned {
+    /// What the engines run: the lines that could be made.
     pub plan: Plan,
+    /// Per plan line of the file, in file order, what planning judged of it.
     pub lines: Vec<LineSituation>,
 }
 
@@ -73,10 +75,15 @@ impl Overridden {
 /// One plan line of the file as planning judged it.
 #[derive(Debug, Clone)]
 pub struct LineSituation {
+    /// Who attacks.
     pub attacker: Named,
+    /// Whom it attacks.
     pub target: Named,
+    /// The attack's name.
     pub attack: String,
+    /// Melee, ranged or area.
     pub kind: AttackKind,
+    /// Which keys the plan line sets itself.
     pub overridden: Overridden,
     /// The map's verdicts; `None` without a map.
     pub map: Option<MapSituation>,

@@ -21,7 +21,7 @@ use crate::injury::Vitals;
 use crate::rules::SystemId;
 use crate::scenario::{CombatantId, Scenario};
 
-pub use judged::{IntoMelee, LineSituation, MapSituation, Named, Overridden, Planned};
+pub use judged::{IntoMelee, LineSituation, MapSituation, Planned};
 pub use modifiers::{Modifiers, SaveRoll, StruckInstead};
 pub use parts::{Covering, Grappler, LineAttack, LineDefence, Situation};
 

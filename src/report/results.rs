@@ -18,8 +18,11 @@ use crate::plan::Plan;
 /// Everything a run reports.
 #[derive(Debug)]
 pub struct Results {
+    /// The experiment's title.
     pub title: String,
+    /// The rule system's key (`pf1`, `d20modern`…).
     pub system: String,
+    /// The seed the trials were drawn from.
     pub seed: u64,
     /// Trials simulated (may be fewer than asked for with `--precision`).
     pub trials: u64,

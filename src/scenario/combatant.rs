@@ -85,13 +85,17 @@ impl CombatantId {
 /// improved evasion also halves a failure.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Evasion {
+    /// No evasion.
     #[default]
     None,
+    /// Evasion: a successful Reflex save for half takes nothing.
     Evasion,
+    /// Improved evasion: a failed one takes half as well.
     Improved,
 }
 
 impl Evasion {
+    /// The values' names in experiment files, in variant order.
     pub const KEYS: [&str; 3] = ["none", "evasion", "improved"];
 }
 

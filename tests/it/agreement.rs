@@ -5,17 +5,12 @@
 //! impossible or certain event (p = 0 or 1) must be observed exactly so; rare events in
 //! between are left to the figures that aggregate them.
 
-use d20odds::attack::{Portion, Resolution, SquareGuess};
-use d20odds::damage::massive_check;
-use d20odds::engine::{EngineConfig, MeanSample, Proportion, SamplerKind, Tally, simulate};
-use d20odds::exact::{self, Exact};
-use d20odds::injury::Vitals;
-use d20odds::plan::{
-    Covering, Grappler, LineAttack, LineDefence, Plan, PlanBuilder, Situation, Target, TargetId,
+use d20odds::{
+    AreaSave, CoverLevel, Covering, EngineConfig, Evasion, Exact, Grappler, LineAttack,
+    LineDefence, MeanSample, Plan, PlanBuilder, Portion, Proportion, Resolution, RuleSet,
+    SamplerKind, SaveKind, Situation, SquareGuess, SystemId, Tally, Target, TargetId, Vitals,
+    compute_exact, massive_check, mean_z, proportion_z, simulate,
 };
-use d20odds::rules::{CoverLevel, RuleSet, SystemId};
-use d20odds::scenario::{AreaSave, Evasion, SaveKind};
-use d20odds::stats::{mean_z, proportion_z};
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
@@ -373,7 +368,7 @@ fn check_agreement(sampler: SamplerKind) {
             ..EngineConfig::new(case, TRIALS)
         };
         let tally = simulate(&plan, &config, &|_| ());
-        let exact = exact::compute(&plan);
+        let exact = compute_exact(&plan);
         for (what, z) in z_scores(&plan, &tally, &exact) {
             assert!(
                 z.abs() <= Z_BOUND,
@@ -409,7 +404,7 @@ fn a_wrong_exact_value_is_caught() {
         .find_map(|seed| {
             let plan = generated_plan(&mut rng, seed);
             let tally = simulate(&plan, &EngineConfig::new(seed, TRIALS), &|_| ());
-            let exact = exact::compute(&plan);
+            let exact = compute_exact(&plan);
             let slot = (0..plan.slots().len()).find(|&i| {
                 let p = exact.slots[i].unwrap().p_hit;
                 (0.05..0.95).contains(&p) && tally.slot(&plan, i).made() >= MIN_ATTACKS_FOR_Z

@@ -4,11 +4,10 @@
 //! fraction in the exact engine (to rounding) and lie within 5 standard errors of it in a
 //! seeded Monte Carlo run.
 
-use d20odds::engine::{EngineConfig, Proportion, Tally, simulate};
-use d20odds::exact::{self, Exact};
-use d20odds::plan::Plan;
-use d20odds::scenario::Scenario;
-use d20odds::stats::{mean_z, proportion_z};
+use d20odds::{
+    EngineConfig, Exact, Plan, Proportion, Scenario, Tally, compute_exact, mean_z, proportion_z,
+    simulate,
+};
 
 const TRIALS: u64 = 200_000;
 const Z_BOUND: f64 = 5.0;
@@ -93,7 +92,7 @@ pub(crate) fn check_cases(cases: &[Case]) {
         let scenario = Scenario::parse(format!("{}.toml", case.name), text)
             .unwrap_or_else(|e| panic!("{}: {e}", case.name));
         let plan = Plan::from_scenario(&scenario).unwrap_or_else(|e| panic!("{}: {e}", case.name));
-        let exact = exact::compute(&plan);
+        let exact = compute_exact(&plan);
         let config = EngineConfig::new(scenario.seed, scenario.trials);
         let tally = simulate(&plan, &config, &|_| ());
         for &(figure, numerator, denominator) in case.expect {
