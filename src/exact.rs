@@ -389,8 +389,6 @@ mod tests {
         con: Option<i64>,
         rounds: u32,
     ) -> Plan {
-        let mut plan = PlanBuilder::new("t", SystemId::Pf1, rounds);
-        let target = plan.add_target(Target::new("T".into(), Some(hp), con));
         let attack = LineAttack::plain(
             "A",
             "a",
@@ -399,16 +397,8 @@ mod tests {
             damage.parse().unwrap(),
             Default::default(),
         );
-        let defence = LineDefence::plain(target, ac, true);
-        plan.add_line(
-            SystemId::Pf1.rules(),
-            attack,
-            defence,
-            Situation::default(),
-            None,
-        )
-        .unwrap();
-        plan.build()
+        let target = Target::new("T".into(), Some(hp), con);
+        Plan::single(SystemId::Pf1, rounds, target, attack, ac, true)
     }
 
     #[test]

@@ -110,10 +110,8 @@ mod tests {
 
     #[test]
     fn a_stop_keeps_the_first_chunk_and_skips_the_rest() {
-        use crate::plan::{LineAttack, LineDefence, PlanBuilder, Situation, Target};
+        use crate::plan::{LineAttack, Target};
         use crate::rules::SystemId;
-        let mut plan = PlanBuilder::new("stop", SystemId::Pf1, 2);
-        let target = plan.add_target(Target::new("T".into(), Some(20), None));
         let attack = LineAttack::plain(
             "A",
             "a",
@@ -122,16 +120,8 @@ mod tests {
             "1d8".parse().unwrap(),
             Default::default(),
         );
-        let defence = LineDefence::plain(target, 15, false);
-        plan.add_line(
-            SystemId::Pf1.rules(),
-            attack,
-            defence,
-            Situation::default(),
-            None,
-        )
-        .unwrap();
-        let plan = plan.build();
+        let target = Target::new("T".into(), Some(20), None);
+        let plan = Plan::single(SystemId::Pf1, 2, target, attack, 15, false);
         let config = EngineConfig::new(3, 10 * BLOCK_TRIALS);
         let stopped = simulate_until(&plan, &config, &|_| (), &AtomicBool::new(true));
         assert_eq!(stopped.trials(), CHUNK_TRIALS);

@@ -158,6 +158,27 @@ impl Plan {
     }
 }
 
+#[cfg(test)]
+impl Plan {
+    /// A plan of one line, `attack` made against `target` at AC `ac` with nothing
+    /// situational, for the engines' unit tests.
+    pub(crate) fn single(
+        system: SystemId,
+        rounds: u32,
+        target: Target,
+        attack: LineAttack,
+        ac: i32,
+        immune_to_crits: bool,
+    ) -> Plan {
+        let mut plan = PlanBuilder::new("t", system, rounds);
+        let target = plan.add_target(target);
+        let defence = LineDefence::plain(target, ac, immune_to_crits);
+        (plan.add_line(system.rules(), attack, defence, Situation::default(), None))
+            .expect("a plain line is made");
+        plan.build()
+    }
+}
+
 /// Builds a [`Plan`] target by target and line by line: the only way to make one, so ids
 /// always refer to what this builder added.
 #[derive(Debug, Clone)]
