@@ -80,7 +80,7 @@ mod situation;
 mod stats;
 mod verdict;
 
-pub use attack::{Portion, Resolution, SquareGuess};
+pub use attack::{AttackProfile, Portion, Resolution, SquareGuess};
 pub use damage::massive_check;
 pub use dice::{CritSpec, Dice, DiceError};
 pub use engine::{

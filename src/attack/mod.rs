@@ -46,14 +46,19 @@ pub struct AttackProfile {
     pub dr: i64,
     /// d20 Modern massive damage: the target's save against a single large hit.
     pub massive: Option<MassiveCheck>,
+    /// Threat range and multiplier of a critical hit.
     pub crit: CritSpec,
     /// False against creatures immune to critical hits.
     pub crits_possible: bool,
+    /// How the system confirms a critical hit.
     pub crit_rule: CritRule,
     /// Miss chance in percent (0 to 100).
     pub miss_chance: u8,
+    /// Whether the miss chance is rolled before or after the attack roll.
     pub miss_chance_timing: MissChanceTiming,
+    /// Damage a hit deals at the least, whatever the penalties.
     pub min_damage: i64,
+    /// An attack roll, a coup de grace or an area effect's save.
     pub resolution: Resolution,
     /// Against a target with total concealment whose square is not pinpointed, the
     /// attacker strikes one of `candidates` squares, `right` of which are the target's;
