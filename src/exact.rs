@@ -6,21 +6,20 @@
 //! state), so each target's distribution is computed on its own.
 //!
 //! ```
-//! use d20odds::exact;
-//! use d20odds::plan::{LineAttack, LineDefence, Plan, Situation, Target};
-//! use d20odds::rules::SystemId;
-//! let mut plan = Plan::empty("demo", SystemId::Pf1, 1);
-//! plan.targets.push(Target::new("rat".into(), Some(1), None));
+//! use d20odds::{LineAttack, LineDefence, PlanBuilder, Situation, Target};
+//! use d20odds::SystemId;
+//! let mut plan = PlanBuilder::new("demo", SystemId::Pf1, 1);
+//! let rat = plan.add_target(Target::new("rat".into(), Some(1), None));
 //! let attack = LineAttack::plain("A", "bite", true, vec![0], "1".parse().unwrap(), Default::default());
-//! let defence = LineDefence::plain(0, 11, false);
-//! plan.add_line(SystemId::Pf1.rules(), attack, defence, Situation::default()).unwrap();
-//! let exact = exact::compute(&plan);
-//! let rounds = &exact.targets[0].as_ref().unwrap().rounds;
+//! let defence = LineDefence::plain(rat, 11, false);
+//! plan.add_line(SystemId::Pf1.rules(), attack, defence, Situation::default(), None).unwrap();
+//! let exact = d20odds::compute_exact(&plan.build());
+//! let rounds = &exact.target(rat).unwrap().rounds;
 //! assert_eq!(rounds[0].p_down, 0.5); // hits on 11+
 //! ```
 
 use crate::engine::max_damage_taken;
-use crate::plan::{Plan, Target};
+use crate::plan::{Plan, Target, TargetId};
 
 /// Most elementary steps (state × outcome) spent on one target before giving up.
 pub const MAX_EXACT_WORK: u64 = 400_000_000;
@@ -59,8 +58,17 @@ pub struct TargetExact {
 /// Everything the exact engine could compute; `Err` holds why a part was not computed.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Exact {
+    /// Per attack slot of the plan, in order; `None` where the outcome table is not tractable.
     pub slots: Vec<Option<SlotExact>>,
+    /// Per target of the plan, in order (see [`Exact::target`]); the error says why it was not computed.
     pub targets: Vec<Result<TargetExact, String>>,
+}
+
+impl Exact {
+    /// One target's figures, or why they were not computed.
+    pub fn target(&self, id: TargetId) -> Result<&TargetExact, &String> {
+        self.targets[id.index()].as_ref()
+    }
 }
 
 /// What an outcome does to the joint state.
@@ -110,7 +118,7 @@ struct Step {
 
 /// Computes every exact figure within the work bound.
 pub fn compute(plan: &Plan) -> Exact {
-    let tables: Vec<_> = plan.slots.iter().map(|s| s.profile.outcomes()).collect();
+    let tables: Vec<_> = plan.slots().iter().map(|s| s.profile.outcomes()).collect();
     let slots = tables
         .iter()
         .map(|t| {
@@ -124,14 +132,14 @@ pub fn compute(plan: &Plan) -> Exact {
         })
         .collect();
     let mut targets: Vec<Result<TargetExact, String>> =
-        vec![Err(String::new()); plan.targets.len()];
+        vec![Err(String::new()); plan.targets().len()];
     for group in groups(plan) {
         let results = match group_exact(plan, &group, &tables) {
             Ok(found) => found.into_iter().map(Ok).collect(),
             Err(why) => vec![Err(why); group.len()],
         };
         for (&t, result) in group.iter().zip(results) {
-            targets[t] = result;
+            targets[t.index()] = result;
         }
     }
     Exact { slots, targets }
@@ -139,19 +147,22 @@ pub fn compute(plan: &Plan) -> Exact {
 
 /// Targets whose fates are linked because an attack on one can strike another that
 /// gives it cover or that it is grappling with; every other target is a group of its own.
-fn groups(plan: &Plan) -> Vec<Vec<usize>> {
-    let mut group_of: Vec<usize> = (0..plan.targets.len()).collect();
-    for slot in &plan.slots {
+fn groups(plan: &Plan) -> Vec<Vec<TargetId>> {
+    let mut group_of: Vec<usize> = (0..plan.targets().len()).collect();
+    for slot in plan.slots() {
         if let Some(c) = slot.covering {
-            let (from, to) = (group_of[c], group_of[slot.target]);
+            let (from, to) = (group_of[c.index()], group_of[slot.target.index()]);
             for g in group_of.iter_mut().filter(|g| **g == from) {
                 *g = to;
             }
         }
     }
-    let mut groups: Vec<Vec<usize>> = Vec::new();
-    for (t, &g) in group_of.iter().enumerate() {
-        match groups.iter_mut().find(|members| group_of[members[0]] == g) {
+    let mut groups: Vec<Vec<TargetId>> = Vec::new();
+    for (t, &g) in plan.target_ids().zip(&group_of) {
+        match groups
+            .iter_mut()
+            .find(|members| group_of[members[0].index()] == g)
+        {
             Some(members) => members.push(t),
             None => groups.push(vec![t]),
         }
@@ -194,7 +205,7 @@ fn step_outcomes(
 /// member's figures.
 fn group_exact(
     plan: &Plan,
-    group: &[usize],
+    group: &[TargetId],
     tables: &[Option<crate::attack::OutcomeTable>],
 ) -> Result<Vec<TargetExact>, String> {
     let steps = group_steps(plan, group, tables)?;
@@ -203,16 +214,16 @@ fn group_exact(
             .iter()
             .map(|&t| max_damage_taken(plan, t) as usize + 1),
     );
-    joint.check_bounds(&steps, plan.rounds)?;
-    let members: Vec<&Target> = group.iter().map(|&t| &plan.targets[t]).collect();
+    joint.check_bounds(&steps, plan.rounds())?;
+    let members: Vec<&Target> = group.iter().map(|&t| plan.target(t)).collect();
     let down_at: Vec<usize> = members
         .iter()
         .map(|t| t.down_at.map_or(usize::MAX, |d| d as usize))
         .collect();
     let mut probs = vec![0.0; joint.states as usize];
     probs[0] = 1.0;
-    let mut rounds = vec![Vec::with_capacity(plan.rounds as usize); group.len()];
-    for round in 1..=plan.rounds {
+    let mut rounds = vec![Vec::with_capacity(plan.rounds() as usize); group.len()];
+    for round in 1..=plan.rounds() {
         for step in steps.iter().filter(|s| round % s.period == 0) {
             probs = joint.advance(&probs, step, &members);
         }
@@ -234,11 +245,11 @@ fn group_exact(
 /// within the group.
 fn group_steps(
     plan: &Plan,
-    group: &[usize],
+    group: &[TargetId],
     tables: &[Option<crate::attack::OutcomeTable>],
 ) -> Result<Vec<Step>, String> {
-    let position = |t: usize| group.iter().position(|&g| g == t);
-    plan.slots
+    let position = |t: TargetId| group.iter().position(|&g| g == t);
+    plan.slots()
         .iter()
         .enumerate()
         .filter_map(|(s, slot)| position(slot.target).map(|target| (s, slot, target)))
@@ -367,7 +378,7 @@ impl JointState {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plan::{LineAttack, LineDefence, Situation, Target};
+    use crate::plan::{LineAttack, LineDefence, PlanBuilder, Situation, Target};
     use crate::rules::SystemId;
 
     fn plan(
@@ -378,8 +389,6 @@ mod tests {
         con: Option<i64>,
         rounds: u32,
     ) -> Plan {
-        let mut plan = Plan::empty("t", SystemId::Pf1, rounds);
-        plan.targets.push(Target::new("T".into(), Some(hp), con));
         let attack = LineAttack::plain(
             "A",
             "a",
@@ -388,10 +397,8 @@ mod tests {
             damage.parse().unwrap(),
             Default::default(),
         );
-        let defence = LineDefence::plain(0, ac, true);
-        plan.add_line(SystemId::Pf1.rules(), attack, defence, Situation::default())
-            .unwrap();
-        plan
+        let target = Target::new("T".into(), Some(hp), con);
+        Plan::single(SystemId::Pf1, rounds, target, attack, ac, true)
     }
 
     #[test]
@@ -429,8 +436,8 @@ mod tests {
         immune: bool,
     ) -> Exact {
         let rules = system.rules();
-        let mut plan = Plan::empty("t", system, 1);
-        plan.targets.push(Target::new("T".into(), Some(hp), None));
+        let mut plan = PlanBuilder::new("t", system, 1);
+        let target = plan.add_target(Target::new("T".into(), Some(hp), None));
         let mut attack = LineAttack::plain(
             "A",
             "a",
@@ -440,12 +447,12 @@ mod tests {
             Default::default(),
         );
         attack.coup_de_grace = Some(level);
-        let mut defence = LineDefence::plain(0, 30, immune);
+        let mut defence = LineDefence::plain(target, 30, immune);
         defence.conditions = vec![rules.condition("helpless").unwrap()];
         defence.fort = fort;
-        plan.add_line(rules, attack, defence, Situation::default())
+        plan.add_line(rules, attack, defence, Situation::default(), None)
             .unwrap();
-        compute(&plan)
+        compute(&plan.build())
     }
 
     #[test]
@@ -480,9 +487,9 @@ mod tests {
         // 1/5 each round, and 3 kills it. Dead by round 1: 1/5; by round 2: 1 − (4/5)² =
         // 9/25; its damage is 3 or 0, never 6.
         let rules = SystemId::D20Modern.rules();
-        let mut plan = Plan::empty("t", SystemId::D20Modern, 2);
-        plan.targets.push(Target::new("T".into(), Some(100), None));
-        plan.targets.push(Target::new("C".into(), Some(3), None));
+        let mut plan = PlanBuilder::new("t", SystemId::D20Modern, 2);
+        let target = plan.add_target(Target::new("T".into(), Some(100), None));
+        let cover = plan.add_target(Target::new("C".into(), Some(3), None));
         let attack = LineAttack::plain(
             "A",
             "a",
@@ -494,7 +501,7 @@ mod tests {
         let situation = Situation {
             cover: Some(crate::rules::CoverLevel::Soft),
             covering: Some(crate::plan::Covering {
-                target: 1,
+                target: cover,
                 defense: 10,
                 dex: 0,
                 dr: 0,
@@ -502,9 +509,10 @@ mod tests {
             }),
             ..Situation::default()
         };
-        plan.add_line(rules, attack, LineDefence::plain(0, 16, true), situation)
+        let defence = LineDefence::plain(target, 16, true);
+        plan.add_line(rules, attack, defence, situation, None)
             .unwrap();
-        let e = compute(&plan);
+        let e = compute(&plan.build());
         assert!((e.slots[0].unwrap().p_struck - 0.2).abs() < 1e-15);
         let c = e.targets[1].as_ref().unwrap();
         assert!((c.rounds[0].p_dead - 0.2).abs() < 1e-15);

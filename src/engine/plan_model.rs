@@ -65,7 +65,7 @@ pub(super) struct PlanModel<'a> {
 impl<'a> PlanModel<'a> {
     pub(super) fn new(plan: &'a Plan, sampler: SamplerKind) -> Self {
         let slots = plan
-            .slots
+            .slots()
             .iter()
             .map(|s| {
                 let layout = s.profile.layout();
@@ -74,7 +74,7 @@ impl<'a> PlanModel<'a> {
                     _ => Draw::Dice(&s.profile, layout),
                 };
                 Kernel {
-                    target: s.target,
+                    target: s.target.index(),
                     draw,
                     damage: (0..layout.len()).map(|i| layout.damage(i)).collect(),
                     slays: (0..layout.len()).map(|i| layout.slays(i)).collect(),
@@ -83,7 +83,7 @@ impl<'a> PlanModel<'a> {
                         .covering
                         .filter(|_| layout.can_strike())
                         .map(|target| CoverKernel {
-                            target,
+                            target: target.index(),
                             damage: (0..layout.len()).map(|i| layout.struck_damage(i)).collect(),
                             drops: (0..layout.len()).map(|i| layout.struck_drops(i)).collect(),
                         }),
@@ -91,19 +91,21 @@ impl<'a> PlanModel<'a> {
                 }
             })
             .collect::<Vec<_>>();
-        let single_draws = plan.rounds == 1
-            && (0..plan.targets.len()).all(|t| plan.slots_against(t).count() == 1)
+        let single_draws = plan.rounds() == 1
+            && plan
+                .target_ids()
+                .all(|t| plan.slots_against(t).count() == 1)
             && slots.iter().all(|k| k.cover.is_none() && k.period == 1);
         Self {
             plan,
             slots,
-            targets: &plan.targets,
+            targets: plan.targets(),
             down_at: plan
-                .targets
+                .targets()
                 .iter()
                 .map(|t| t.down_at.unwrap_or(i64::MAX))
                 .collect(),
-            rounds: plan.rounds as usize,
+            rounds: plan.rounds() as usize,
             single_draws,
         }
     }
