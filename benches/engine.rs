@@ -9,19 +9,18 @@ use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use d20odds::engine::{EngineConfig, SamplerKind, simulate};
-use d20odds::exact;
-use d20odds::plan::{LineAttack, LineDefence, Plan, Situation, Target};
-use d20odds::rules::SystemId;
 use d20odds::run::{Settings, Silent, prepare};
+use d20odds::{
+    EngineConfig, LineAttack, LineDefence, Plan, PlanBuilder, SamplerKind, Situation, SystemId,
+    Target, compute_exact, simulate,
+};
 
 const TRIALS: u64 = 20_000_000;
 const SEED: u64 = 1;
 
 fn reference_plan(rounds: u32, hp: Option<i64>, bonuses: Vec<i32>) -> Plan {
-    let mut plan = Plan::empty("bench", SystemId::Pf1, rounds);
-    plan.targets
-        .push(Target::new("target".into(), hp, Some(10)));
+    let mut plan = PlanBuilder::new("bench", SystemId::Pf1, rounds);
+    let target = plan.add_target(Target::new("target".into(), hp, Some(10)));
     let attack = LineAttack::plain(
         "attacker",
         "sword",
@@ -30,14 +29,14 @@ fn reference_plan(rounds: u32, hp: Option<i64>, bonuses: Vec<i32>) -> Plan {
         "1d8+3".parse().unwrap(),
         "19-20/x2".parse().unwrap(),
     );
-    let defence = LineDefence::plain(0, 18, false);
+    let defence = LineDefence::plain(target, 18, false);
     let situation = Situation {
         concealment: Some(20),
         ..Situation::default()
     };
-    plan.add_line(SystemId::Pf1.rules(), attack, defence, situation)
+    plan.add_line(SystemId::Pf1.rules(), attack, defence, situation, None)
         .unwrap();
-    plan
+    plan.build()
 }
 
 fn attacks(c: &mut Criterion) {
@@ -74,7 +73,7 @@ fn attacks(c: &mut Criterion) {
 fn exact_engine(c: &mut Criterion) {
     let plan = reference_plan(10, Some(200), vec![17, 12, 7, 2]);
     c.bench_function("exact/10 rounds × 4 iteratives, 200 hp", |b| {
-        b.iter(|| black_box(exact::compute(&plan)))
+        b.iter(|| black_box(compute_exact(&plan)))
     });
 }
 

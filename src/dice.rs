@@ -5,7 +5,7 @@
 //! about what an expression means.
 //!
 //! ```
-//! use d20odds::dice::{CritSpec, Dice};
+//! use d20odds::{CritSpec, Dice};
 //! let d: Dice = "1d8+3".parse().unwrap();
 //! assert_eq!((d.min(), d.max()), (4, 11));
 //! let crit: CritSpec = "19-20/x2".parse().unwrap();
@@ -31,7 +31,9 @@ pub const MAX_MULTIPLIER: u32 = 10;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{message}")]
 pub struct DiceError {
+    /// Where the mistake is, in characters from the start of the expression.
     pub offset: usize,
+    /// What is wrong and how to write it instead.
     pub message: String,
 }
 
@@ -52,7 +54,9 @@ pub struct DiceTerm {
 /// A sum of dice terms plus a constant.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Dice {
+    /// The dice rolled, each term `count`d`sides`.
     pub terms: Vec<DiceTerm>,
+    /// Added after the dice (may be negative).
     pub constant: i64,
 }
 
@@ -114,10 +118,12 @@ impl Distribution {
 }
 
 impl Dice {
+    /// The lowest total the dice can roll.
     pub fn min(&self) -> i64 {
         self.terms.iter().map(|t| i64::from(t.count)).sum::<i64>() + self.constant
     }
 
+    /// The highest total the dice can roll.
     pub fn max(&self) -> i64 {
         self.terms
             .iter()
@@ -142,6 +148,7 @@ impl Dice {
         }
     }
 
+    /// Rolls nothing and adds nothing.
     pub fn is_zero(&self) -> bool {
         self.terms.is_empty() && self.constant == 0
     }
@@ -387,6 +394,7 @@ impl fmt::Display for Dice {
 pub struct CritSpec {
     /// Lowest natural d20 roll that threatens (20 means only a natural 20).
     pub threat_min: u8,
+    /// Damage multiplier of a confirmed critical hit.
     pub multiplier: u32,
 }
 

@@ -19,7 +19,9 @@ pub enum Location {
 /// A mistake in what the user wrote; nothing is written when one occurs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct InputError {
+    /// Where the mistake is: a file position or a flag.
     pub location: Location,
+    /// What is wrong and how to fix it.
     pub message: String,
     /// The source line the location points into, shown under the message with a caret.
     pub source_line: Option<String>,
@@ -28,6 +30,7 @@ pub struct InputError {
 }
 
 impl InputError {
+    /// A mistake in the value of a command-line flag such as `--damage`.
     pub fn flag(flag: &str, message: impl Into<String>) -> Self {
         Self {
             location: Location::Flag(flag.to_string()),
@@ -189,19 +192,34 @@ mod tests {
 /// Every failure d20odds reports.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
+    /// A mistake in an experiment file or a flag (exit code 2).
     #[error("{0}")]
     Input(#[from] InputError),
+    /// A file that could not be read or written.
     #[error("{path}: {source}")]
     Io {
+        /// The file.
         path: PathBuf,
+        /// Why the system refused.
         source: std::io::Error,
     },
     /// A report destination d20odds will not replace (not a report folder it wrote, or
     /// one holding an experiment being run); found before anything is simulated.
     #[error("{}: {message}", path.display())]
-    Destination { path: PathBuf, message: String },
+    Destination {
+        /// The report folder or its `--out` parent.
+        path: PathBuf,
+        /// Why it is refused and what to do instead.
+        message: String,
+    },
+    /// Output that could not be produced (a chart, standard output).
     #[error("writing {what}: {message}")]
-    Output { what: String, message: String },
+    Output {
+        /// What was being written.
+        what: String,
+        /// Why it failed.
+        message: String,
+    },
     /// The first Ctrl-C: the completed trials were reported, marked interrupted.
     #[error("interrupted (Ctrl-C): reported the trials completed before the stop")]
     Interrupted,
@@ -218,6 +236,7 @@ impl Error {
         }
     }
 
+    /// A file that could not be read or written, with its path.
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         Error::Io {
             path: path.into(),

@@ -15,7 +15,9 @@ use crate::scenario::{Assignments, Scenario, display_value};
 /// A validated experiment.
 #[derive(Debug, Clone)]
 pub struct Experiment {
+    /// The validated file.
     pub scenario: Scenario,
+    /// Its plan, every line made.
     pub plan: Plan,
     /// What planning judged of each plan line, for `check` and the report's map.
     pub situations: Vec<LineSituation>,
@@ -32,7 +34,7 @@ impl Experiment {
     /// Validates a loaded scenario's plan and every sweep point.
     pub fn validate(scenario: Scenario) -> Result<Self, InputError> {
         let Planned { plan, lines } = Planned::from_scenario(&scenario).all_made()?;
-        check_size(&scenario, &plan)?;
+        check_size(&scenario, &scenario, &plan)?;
         let mut sweep_points = 0;
         if !scenario.sweeps.is_empty() {
             for point in scenario.sweep_points() {
@@ -65,7 +67,7 @@ fn plan_point(
 ) -> Result<Plan, InputError> {
     let plan =
         Plan::from_scenario(point).map_err(|e| at_sweep(scenario, assignments, &e.message))?;
-    check_size(scenario, &plan)?;
+    check_size(scenario, point, &plan)?;
     Ok(plan)
 }
 
@@ -82,10 +84,17 @@ fn at_sweep(scenario: &Scenario, assignments: &Assignments, why: &str) -> InputE
         .error(span, format!("sweep point ({}): {why}", point.join(", ")))
 }
 
-/// Refuses, at the plan line of its largest attack, a plan too large to tally.
-fn check_size(scenario: &Scenario, plan: &Plan) -> Result<(), InputError> {
+/// Refuses, at the file's plan line of its largest attack, a plan too large to tally.
+/// `planned` is the scenario the plan was made from (a sweep point's document lists the
+/// file's plan lines again, in the same order): the plan line's source span finds its
+/// place there.
+fn check_size(scenario: &Scenario, planned: &Scenario, plan: &Plan) -> Result<(), InputError> {
     check_tally_size(plan).map_err(|(line, why)| {
-        let span = scenario.plan.get(line).map_or(0..0, |l| l.span.clone());
+        let source = plan.line(line).source.as_ref();
+        let span = (planned.plan.iter())
+            .position(|l| Some(&l.span) == source)
+            .and_then(|i| scenario.plan.get(i))
+            .map_or(0..0, |l| l.span.clone());
         scenario.source.error(span, why)
     })
 }

@@ -13,9 +13,9 @@ use rayon::prelude::*;
 use crate::engine::{EngineConfig, Tally, simulate};
 use crate::exact;
 use crate::map::Space;
-use crate::plan::{Plan, Planned};
+use crate::plan::{LineId, Plan, Planned, TargetId};
 use crate::report::{Heatmap, HeatmapCell, HeatmapRow};
-use crate::scenario::Scenario;
+use crate::scenario::{CombatantId, Scenario};
 
 /// Trials per square when the exact engine cannot compute a figure.
 pub const SIMULATED_TRIALS: u64 = 20_000;
@@ -23,7 +23,7 @@ pub const SIMULATED_TRIALS: u64 = 20_000;
 /// The squares where the combatant's whole space fits (see [`Battlefield::placements`]).
 ///
 /// [`Battlefield::placements`]: crate::scenario::Battlefield::placements
-pub fn placements(scenario: &Scenario, token: usize) -> Vec<Space> {
+pub fn placements(scenario: &Scenario, token: CombatantId) -> Vec<Space> {
     scenario
         .battlefield
         .as_ref()
@@ -32,7 +32,7 @@ pub fn placements(scenario: &Scenario, token: usize) -> Vec<Space> {
 
 /// The combatants attacked by the plan, in order of first appearance (as the plan's
 /// targets are).
-fn target_combatants(scenario: &Scenario) -> Vec<usize> {
+fn target_combatants(scenario: &Scenario) -> Vec<CombatantId> {
     let mut targets = Vec::new();
     for line in &scenario.plan {
         if !targets.contains(&line.target) {
@@ -74,17 +74,17 @@ pub fn heatmap(
         .collect();
     let targets = target_combatants(scenario)
         .into_iter()
-        .map(|c| scenario.combatants[c].token.to_string())
+        .map(|c| scenario.combatant(c).token.to_string())
         .collect();
     Some(Heatmap { targets, rows })
 }
 
 /// Every target's figures with the combatant at `space`, planned as the file's own plan
 /// is (the map's verdicts come from the same planning).
-fn square_figures(scenario: &Scenario, token: usize, space: Space, seed: u64) -> HeatmapRow {
+fn square_figures(scenario: &Scenario, token: CombatantId, space: Space, seed: u64) -> HeatmapRow {
     let mut moved = scenario.clone();
     if let Some(field) = &mut moved.battlefield {
-        field.spaces[token] = space;
+        field.spaces[token.index()] = space;
     }
     let Planned { plan, lines } = Planned::from_scenario(&moved);
     let exact = exact::compute(&plan);
@@ -96,10 +96,10 @@ fn square_figures(scenario: &Scenario, token: usize, space: Space, seed: u64) ->
     });
     let targets = target_combatants(&moved)
         .into_iter()
-        .enumerate()
-        .map(|(t, combatant)| {
+        .zip(plan.target_ids())
+        .map(|(combatant, t)| {
             let chosen = chosen_lines(&moved, token, combatant);
-            let chosen_plan_lines: Vec<usize> = chosen
+            let chosen_plan_lines: Vec<LineId> = chosen
                 .iter()
                 .filter_map(|&i| lines[i].made.as_ref().ok().copied())
                 .collect();
@@ -139,7 +139,7 @@ fn square_figures(scenario: &Scenario, token: usize, space: Space, seed: u64) ->
 
 /// The plan lines of the file at `combatant` that involve the moved combatant `token`, or
 /// all of them when none does.
-fn chosen_lines(scenario: &Scenario, token: usize, combatant: usize) -> Vec<usize> {
+fn chosen_lines(scenario: &Scenario, token: CombatantId, combatant: CombatantId) -> Vec<usize> {
     let at_target = |i: &usize| scenario.plan[*i].target == combatant;
     let all = (0..scenario.plan.len()).filter(at_target);
     let involved: Vec<usize> = all
@@ -154,8 +154,8 @@ fn chosen_lines(scenario: &Scenario, token: usize, combatant: usize) -> Vec<usiz
 }
 
 /// (mean P(hit) of `slots`, P(down) and mean damage by the last round) of target `t`, exact.
-fn exact_figures(exact: &exact::Exact, t: usize, slots: &[usize]) -> (Option<f64>, f64, f64) {
-    let rounds = &exact.targets[t].as_ref().expect("all exact").rounds;
+fn exact_figures(exact: &exact::Exact, t: TargetId, slots: &[usize]) -> (Option<f64>, f64, f64) {
+    let rounds = &exact.target(t).expect("all exact").rounds;
     let last = rounds[rounds.len() - 1];
     let hits: Vec<f64> = slots
         .iter()
@@ -168,10 +168,10 @@ fn exact_figures(exact: &exact::Exact, t: usize, slots: &[usize]) -> (Option<f64
 fn simulated_figures(
     plan: &Plan,
     tally: &Tally,
-    t: usize,
+    t: TargetId,
     slots: &[usize],
 ) -> (Option<f64>, f64, f64) {
-    let last = tally.round(t, plan.rounds as usize - 1);
+    let last = tally.round(t, plan.rounds() as usize - 1);
     let hits: Vec<f64> = slots
         .iter()
         .map(|&s| tally.slot(plan, s))

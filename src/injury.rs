@@ -3,8 +3,8 @@
 //! outcome, so the exact and the simulated figures follow the same rules by construction.
 //!
 //! ```
-//! use d20odds::injury::{Target, Vitals};
-//! use d20odds::rules::SystemId;
+//! use d20odds::{Target, Vitals};
+//! use d20odds::SystemId;
 //! // Starfinder: 10 Stamina, 12 HP and Resolve. Down once 22 damage is taken; a hit that
 //! // leaves 12 or more past 0 HP kills.
 //! let vitals = Vitals { hp: Some(12), con: None, stamina: 10, resolve: true };
@@ -19,6 +19,7 @@ use crate::rules::{DeathRule, RuleSet};
 /// A creature that is attacked, with its thresholds in damage taken.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Target {
+    /// `Name (T)`, as tables and reports name the creature.
     pub label: String,
     /// Down once damage taken reaches this (its hp; Starfinder: Stamina + HP); `None`
     /// never goes down.
@@ -48,6 +49,7 @@ pub enum Acting {
 /// The numbers of a combatant that decide when it goes down and dies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Vitals {
+    /// Hit points; `None` for a creature that is never downed by damage.
     pub hp: Option<i64>,
     /// Con score.
     pub con: Option<i64>,

@@ -33,6 +33,7 @@ pub struct Settings {
     pub threads: Option<usize>,
     /// Stop once every probability's 95% half-width is at most this (`--precision`).
     pub precision: Option<f64>,
+    /// How an attack's outcome is drawn (`--sampler`).
     pub sampler: SamplerKind,
     /// The report's optional files (the sweep's Parquet rows are kept for them).
     pub formats: Formats,
@@ -120,11 +121,14 @@ impl Progress for Silent {
 /// settings make for it, and the inputs its report shows.
 #[derive(Debug, Clone)]
 pub struct Prepared {
+    /// The experiment file.
     pub path: PathBuf,
+    /// The file validated, planned and sized.
     pub experiment: Experiment,
     /// Seed and trials (the file's unless a flag overrides them), threads, sampler and
     /// precision: every run of the plan and of its sweep points uses these.
     pub config: EngineConfig,
+    /// What the report shows of the file.
     pub inputs: Inputs,
 }
 
@@ -137,6 +141,7 @@ pub fn prepare(path: &Path, settings: &Settings) -> Result<Prepared, Error> {
 /// A run's outcome: its results, and what the user should be told beside them.
 #[derive(Debug)]
 pub struct Finished {
+    /// Every table and note of the run.
     pub results: Results,
     /// Notes for the user, in the order they arose (e.g. a precision not reached).
     pub notes: Vec<String>,

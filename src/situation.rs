@@ -6,7 +6,9 @@
 //! from [`crate::map`]; this module only joins them for one plan line.
 
 use crate::rules::{RangeSense, RuleSet};
-use crate::scenario::{Attack, AttackKind, Battlefield, Combatant, PlanLine, Scenario};
+use crate::scenario::{
+    Attack, AttackKind, Battlefield, Combatant, CombatantId, PlanLine, Scenario,
+};
 use crate::verdict::{is_helpless, threatens};
 
 /// Why an attacker cannot see its target at all.
@@ -132,7 +134,7 @@ pub fn range(
     }))
 }
 
-/// An ally of the attacker (combatant index) engaged in melee with the target: they are
+/// An ally of the attacker engaged in melee with the target: they are
 /// enemies and either threatens the other (reach and line of effect); a helpless ally
 /// does not count.
 pub fn engaged_ally(
@@ -140,20 +142,19 @@ pub fn engaged_ally(
     field: &Battlefield,
     rules: &RuleSet,
     line: &PlanLine,
-) -> Option<usize> {
-    let attacker = &scenario.combatants[line.attacker];
-    let target = &scenario.combatants[line.target];
-    let to = &field.spaces[line.target];
+) -> Option<CombatantId> {
+    let attacker = scenario.combatant(line.attacker);
+    let target = scenario.combatant(line.target);
+    let to = field.space(line.target);
     scenario
-        .combatants
-        .iter()
-        .enumerate()
+        .combatant_ids()
+        .zip(&scenario.combatants)
         .find_map(|(i, ally)| {
             let counts = i != line.attacker
                 && i != line.target
                 && ally.side == attacker.side
                 && ally.side != target.side;
-            let from = &field.spaces[i];
+            let from = field.space(i);
             (counts
                 && !is_helpless(rules, ally)
                 && (threatens(field, rules, ally, from, to)

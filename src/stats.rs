@@ -5,7 +5,7 @@
 //! interval from the sample variance.
 //!
 //! ```
-//! use d20odds::stats::Estimate;
+//! use d20odds::Estimate;
 //! let e = Estimate::proportion(400, 1000);
 //! assert!(e.lo < 0.4 && 0.4 < e.hi && e.hi - e.lo < 0.07);
 //! ```
@@ -27,8 +27,11 @@ pub fn z_critical() -> f64 {
 /// computed it: one reported figure, as the tables, the summary and the charts show it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Estimate {
+    /// The estimate itself.
     pub point: f64,
+    /// Lower end of the 95% interval.
     pub lo: f64,
+    /// Upper end of the 95% interval.
     pub hi: f64,
     /// The value computed without simulation; `None` where it was not computed.
     pub exact: Option<f64>,

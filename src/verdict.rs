@@ -10,7 +10,9 @@ use crate::map::{
     self, Approach, ConcealmentVerdict, Config, CoverVerdict, Ctx, FlankLine, LineTally, Reach,
 };
 use crate::rules::{CoverLevel, FlankPartner, RuleSet};
-use crate::scenario::{AreaShape, AttackKind, Battlefield, Combatant, PlanLine, Scenario};
+use crate::scenario::{
+    AreaShape, AttackKind, Battlefield, Combatant, CombatantId, PlanLine, Scenario,
+};
 
 /// The map's verdict on one attacker → target line.
 #[derive(Debug, Clone)]
@@ -32,19 +34,19 @@ pub struct LineVerdict {
     /// Under total concealment, the squares an attacker that has not pinpointed the
     /// target chooses among: the target's own and every open square next to its space.
     pub guess: SquareGuess,
-    /// With soft cover: the creature (combatant index) giving it, the first one the
-    /// deciding lines cross from the attacker's side.
-    pub covering: Option<usize>,
+    /// With soft cover: the creature giving it, the first one the deciding lines cross
+    /// from the attacker's side.
+    pub covering: Option<CombatantId>,
     /// Area attacks with an origin: feet from the origin to the target's nearest square.
     pub origin_distance_ft: Option<i64>,
     /// A spread: it goes round corners, so cover neither blocks it nor adds to Reflex.
     pub spread: bool,
 }
 
-/// A flanking partner (combatant index) and the line between the two centres.
+/// A flanking partner and the line between the two centres.
 #[derive(Debug, Clone, Copy)]
 pub struct Flank {
-    pub partner: usize,
+    pub partner: CombatantId,
     pub line: FlankLine,
 }
 
@@ -205,12 +207,12 @@ pub fn line_verdict(
     rules: &RuleSet,
     line: &PlanLine,
 ) -> LineVerdict {
-    let attacker = &scenario.combatants[line.attacker];
-    let target = &scenario.combatants[line.target];
+    let attacker = scenario.combatant(line.attacker);
+    let target = scenario.combatant(line.target);
     let attack = &attacker.attacks[line.attack];
     let melee = attack.kind == AttackKind::Melee;
     let area = attack.kind == AttackKind::Area;
-    let (from, to) = (&field.spaces[line.attacker], &field.spaces[line.target]);
+    let (from, to) = (field.space(line.attacker), field.space(line.target));
     let creatures = soft_cover_creatures(scenario, field, rules, line.target, !melee && !area);
     let ctx = Ctx {
         attack: if melee {
@@ -305,25 +307,25 @@ fn soft_cover_creatures(
     scenario: &Scenario,
     field: &Battlefield,
     rules: &RuleSet,
-    target: usize,
+    target: CombatantId,
     ranged: bool,
 ) -> Vec<map::Space> {
-    let defender = &scenario.combatants[target];
+    let defender = scenario.combatant(target);
     let grappler = defender.grappling_with.filter(|_| ranged);
     field
         .spaces
         .iter()
         .zip(&scenario.combatants)
-        .enumerate()
-        .filter(|&(i, _)| Some(i) != grappler)
-        .filter(|&(i, (_, c))| {
+        .zip(scenario.combatant_ids())
+        .filter(|&(_, i)| Some(i) != grappler)
+        .filter(|&((_, c), i)| {
             i == target || !rules.soft_cover_needs_target_size || c.size >= defender.size
         })
-        .map(|(_, (space, _))| *space)
+        .map(|((space, _), _)| *space)
         .collect()
 }
 
-/// The creature (combatant index) whose space the deciding cover lines cross first,
+/// The creature whose space the deciding cover lines cross first,
 /// walking each line from the attacker's end.
 fn first_creature_crossed(
     scenario: &Scenario,
@@ -331,8 +333,8 @@ fn first_creature_crossed(
     creatures: &[map::Space],
     line: &PlanLine,
     cover: &CoverVerdict,
-) -> Option<usize> {
-    let (from, to) = (&field.spaces[line.attacker], &field.spaces[line.target]);
+) -> Option<CombatantId> {
+    let (from, to) = (field.space(line.attacker), field.space(line.target));
     cover
         .lines
         .iter()
@@ -340,19 +342,19 @@ fn first_creature_crossed(
         .flat_map(|l| map::crossings(l.from, l.to))
         .filter(|s| !from.contains(*s) && !to.contains(*s))
         .find_map(|s| {
-            (0..scenario.combatants.len()).find(|&i| {
+            scenario.combatant_ids().find(|&i| {
                 i != line.attacker
                     && i != line.target
-                    && creatures.contains(&field.spaces[i])
-                    && field.spaces[i].contains(s)
+                    && creatures.contains(field.space(i))
+                    && field.space(i).contains(s)
             })
         })
 }
 
 /// The target's squares and the open squares around its space (on the map, not blocking,
 /// not another creature's): where an unseen target might stand (RULES.md Ambiguity 9).
-fn square_guess(field: &Battlefield, target: usize) -> SquareGuess {
-    let space = &field.spaces[target];
+fn square_guess(field: &Battlefield, target: CombatantId) -> SquareGuess {
+    let space = field.space(target);
     let side = space.side();
     let ring = (space.y() - 1..=space.y() + side)
         .flat_map(|y| (space.x() - 1..=space.x() + side).map(move |x| map::Square { x, y }))
@@ -380,13 +382,12 @@ fn flank_partner(
     rules: &RuleSet,
     line: &PlanLine,
 ) -> Option<Flank> {
-    let attacker = &scenario.combatants[line.attacker];
-    let target = &scenario.combatants[line.target];
-    let to = &field.spaces[line.target];
+    let attacker = scenario.combatant(line.attacker);
+    let target = scenario.combatant(line.target);
+    let to = field.space(line.target);
     scenario
-        .combatants
-        .iter()
-        .enumerate()
+        .combatant_ids()
+        .zip(&scenario.combatants)
         .filter(|&(i, c)| {
             let counts = match rules.flank_partner {
                 FlankPartner::HostileToTarget => c.side != target.side,
@@ -394,9 +395,9 @@ fn flank_partner(
             };
             i != line.attacker && i != line.target && counts
         })
-        .filter(|&(i, c)| threatens(field, rules, c, &field.spaces[i], to))
+        .filter(|&(i, c)| threatens(field, rules, c, field.space(i), to))
         .find_map(|(i, _)| {
-            map::flanking(&field.spaces[line.attacker], &field.spaces[i], to)
+            map::flanking(field.space(line.attacker), field.space(i), to)
                 .map(|line| Flank { partner: i, line })
         })
 }

@@ -7,7 +7,7 @@
 //! both are checked against the exact values computed here.
 //!
 //! ```
-//! use d20odds::attack::AttackProfile;
+//! use d20odds::AttackProfile;
 //! let attack = AttackProfile::pf1(7, 18, "1d8+3".parse().unwrap(), "19-20/x2".parse().unwrap(), 20);
 //! let outcomes = attack.outcomes().unwrap();
 //! assert!((outcomes.p_hit() - 0.4).abs() < 1e-12);
@@ -46,14 +46,19 @@ pub struct AttackProfile {
     pub dr: i64,
     /// d20 Modern massive damage: the target's save against a single large hit.
     pub massive: Option<MassiveCheck>,
+    /// Threat range and multiplier of a critical hit.
     pub crit: CritSpec,
     /// False against creatures immune to critical hits.
     pub crits_possible: bool,
+    /// How the system confirms a critical hit.
     pub crit_rule: CritRule,
     /// Miss chance in percent (0 to 100).
     pub miss_chance: u8,
+    /// Whether the miss chance is rolled before or after the attack roll.
     pub miss_chance_timing: MissChanceTiming,
+    /// Damage a hit deals at the least, whatever the penalties.
     pub min_damage: i64,
+    /// An attack roll, a coup de grace or an area effect's save.
     pub resolution: Resolution,
     /// Against a target with total concealment whose square is not pinpointed, the
     /// attacker strikes one of `candidates` squares, `right` of which are the target's;
@@ -93,7 +98,9 @@ impl MassiveCheck {
 /// The odds of attacking the right square: `right` of `candidates`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SquareGuess {
+    /// Squares that hold the target.
     pub right: u32,
+    /// Squares the attacker chooses among (at least `right`).
     pub candidates: u32,
 }
 
@@ -114,18 +121,24 @@ impl SquareGuess {
 /// effect's saving throw.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Resolution {
+    /// An attack roll against AC.
     Roll,
+    /// A coup de grace: an automatic critical hit, then a Fort save or die.
     CoupDeGrace {
         /// The defender's Fort save bonus.
         fort: i32,
+        /// What the save-or-die's DC counts.
         dc: CdgDc,
     },
     /// Damage is rolled, then the defender saves; each result deals a portion of it.
     Save {
         /// The defender's save bonus, cover's Reflex bonus included.
         bonus: i32,
+        /// The DC the save must reach.
         dc: i32,
+        /// What a failed save deals.
         on_failure: Portion,
+        /// What a successful save deals.
         on_success: Portion,
     },
 }
@@ -134,13 +147,16 @@ pub enum Resolution {
 /// nothing, improved evasion a full into a half).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Portion {
+    /// All of it.
     Full,
     /// Half, rounded down.
     Half,
+    /// None of it.
     Nothing,
 }
 
 impl Portion {
+    /// The damage dealt out of `damage` rolled.
     pub fn of(self, damage: i64) -> i64 {
         match self {
             Portion::Full => damage,
@@ -149,6 +165,7 @@ impl Portion {
         }
     }
 
+    /// The word for it in experiment files and tables.
     pub fn key(self) -> &'static str {
         match self {
             Portion::Full => "full",

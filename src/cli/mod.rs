@@ -9,19 +9,13 @@ use std::sync::{Arc, OnceLock};
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use d20odds::dice::{CritSpec, Dice};
-use d20odds::engine::{SamplerKind, check_tally_size};
-use d20odds::error::{Error, InputError};
-use d20odds::experiment::Experiment;
-use d20odds::injury::Vitals;
-use d20odds::plan::{LineAttack, LineDefence, Plan, Situation, Target};
-use d20odds::report::{
-    Formats, check_folder, one_or_array, report_files, report_folder, summary_text, write_folder,
-    write_json,
-};
-use d20odds::rules::{CoverLevel, SystemId};
 use d20odds::run::{self, Phase, Settings};
-use d20odds::scenario::bounded::{MAX_HIT_POINTS, MAX_MODIFIER, modifier_range};
+use d20odds::{
+    CoverLevel, CritSpec, Dice, Error, Experiment, Formats, InputError, LineAttack, LineDefence,
+    MAX_HIT_POINTS, MAX_MODIFIER, Plan, PlanBuilder, SamplerKind, Situation, SystemId, Target,
+    Vitals, check_folder, check_tally_size, modifier_range, one_or_array, report_files,
+    report_folder, summary_text, write_folder, write_json,
+};
 
 const EXAMPLES: &str = "\
 Examples:
@@ -329,7 +323,7 @@ fn interrupted(stop: &AtomicBool) -> Result<(), Error> {
 fn run_attack(args: &AttackArgs, stop: &AtomicBool) -> Result<(), Error> {
     let plan = attack_plan(args)?;
     let settings = args.sim.settings(Formats::default());
-    let config = settings.engine_config(0, d20odds::scenario::DEFAULT_TRIALS)?;
+    let config = settings.engine_config(0, d20odds::DEFAULT_TRIALS)?;
     check_tally_size(&plan).map_err(|(_, why)| InputError::flag("--damage", why))?;
     let bar = progress::PhaseBar::new(config.trials, "trials", args.sim.quiet);
     let (mut results, note) = run::simulate(&plan, &config, &|n| bar.set(n), stop);
@@ -354,26 +348,25 @@ fn attack_plan(args: &AttackArgs) -> Result<Plan, Error> {
     let damage: Dice = args
         .damage
         .parse()
-        .map_err(|e: d20odds::dice::DiceError| InputError::flag("--damage", e.message))?;
+        .map_err(|e: d20odds::DiceError| InputError::flag("--damage", e.message))?;
     let crit: CritSpec = args
         .crit
         .parse()
-        .map_err(|e: d20odds::dice::DiceError| InputError::flag("--crit", e.message))?;
+        .map_err(|e: d20odds::DiceError| InputError::flag("--crit", e.message))?;
     let cover: CoverLevel = args
         .cover
         .parse()
         .map_err(|m: String| InputError::flag("--cover", m))?;
     check_attack_numbers(args, system)?;
-    let mut plan = Plan::empty("attack", system, args.rounds);
+    let mut plan = PlanBuilder::new("attack", system, args.rounds);
     let vitals = Vitals {
         hp: args.hp,
         con: args.con,
         stamina: 0,
         resolve: false,
     };
-    plan.targets
-        .push(Target::for_system(rules, "target".into(), vitals));
-    let mut defence = LineDefence::plain(0, args.ac, args.immune_to_crits);
+    let target = plan.add_target(Target::for_system(rules, "target".into(), vitals));
+    let mut defence = LineDefence::plain(target, args.ac, args.immune_to_crits);
     defence.con = args.con;
     plan.add_line(
         rules,
@@ -392,9 +385,10 @@ fn attack_plan(args: &AttackArgs) -> Result<Plan, Error> {
             flanking: Some(args.flanking),
             ..Situation::default()
         },
+        None,
     )
     .map_err(|m| InputError::flag("--cover", m))?;
-    Ok(plan)
+    Ok(plan.build())
 }
 
 /// The number flags of `d20odds attack` within their limits.
@@ -402,7 +396,7 @@ fn check_attack_numbers(args: &AttackArgs, system: SystemId) -> Result<(), Error
     if args.miss_chance > 100 {
         return Err(InputError::flag("--miss-chance", "a percentage: 0 to 100").into());
     }
-    if !(1..=d20odds::scenario::MAX_ROUNDS).contains(&args.rounds) {
+    if !(1..=d20odds::MAX_ROUNDS).contains(&args.rounds) {
         return Err(InputError::flag("--rounds", "1 to 1000").into());
     }
     for (flag, values) in [("--bonus", args.bonus.as_slice()), ("--ac", &[args.ac])] {
@@ -438,7 +432,7 @@ fn check_files(files: &[PathBuf], json: bool) -> Result<(), Error> {
         .collect::<Result<Vec<_>, _>>()?;
     let checks: Vec<_> = experiments
         .iter()
-        .map(|e| d20odds::report::check(&e.scenario, &e.plan, &e.situations))
+        .map(|e| d20odds::check_report(&e.scenario, &e.plan, &e.situations))
         .collect();
     if json {
         let docs = checks.into_iter().map(|(_, j)| j).collect();

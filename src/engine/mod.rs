@@ -8,17 +8,17 @@
 //! attack model (`plan_model.rs`), and its counts become figures only in [`Tally`].
 //!
 //! ```
-//! use d20odds::attack::AttackProfile;
-//! use d20odds::engine::{simulate, EngineConfig};
-//! use d20odds::plan::{LineAttack, LineDefence, Plan, Situation, Target};
-//! use d20odds::rules::SystemId;
-//! let mut plan = Plan::empty("demo", SystemId::Pf1, 1);
-//! plan.targets.push(Target::new("ogre".into(), Some(30), None));
+//! use d20odds::{simulate, EngineConfig};
+//! use d20odds::{LineAttack, LineDefence, PlanBuilder, Situation, Target};
+//! use d20odds::SystemId;
+//! let mut plan = PlanBuilder::new("demo", SystemId::Pf1, 1);
+//! let ogre = plan.add_target(Target::new("ogre".into(), Some(30), None));
 //! let attack = LineAttack::plain(
 //!     "fighter", "sword", true, vec![7], "1d8+3".parse().unwrap(), "19-20/x2".parse().unwrap(),
 //! );
-//! let defence = LineDefence::plain(0, 18, false);
-//! plan.add_line(SystemId::Pf1.rules(), attack, defence, Situation::default()).unwrap();
+//! let defence = LineDefence::plain(ogre, 18, false);
+//! plan.add_line(SystemId::Pf1.rules(), attack, defence, Situation::default(), None).unwrap();
+//! let plan = plan.build();
 //! let tally = simulate(&plan, &EngineConfig::new(7, 100_000), &|_| ());
 //! assert_eq!(tally.trials(), 100_000);
 //! let p_hit = tally.slot(&plan, 0).hit().estimate();
@@ -35,11 +35,8 @@ use std::sync::atomic::AtomicBool;
 use crate::plan::Plan;
 pub use alias::AliasTable;
 use plan_model::PlanModel;
-pub use runner::{BLOCK_TRIALS, MAX_LIVE_CELLS, MAX_THREADS};
-pub use tally::{
-    MAX_TALLY_CELLS, MeanSample, Proportion, RoundFigures, SlotFigures, Tally, check_tally_size,
-    max_damage_taken, tally_cells,
-};
+pub use runner::MAX_THREADS;
+pub use tally::{MeanSample, Proportion, Tally, check_tally_size, max_damage_taken, tally_cells};
 
 /// How one attack is drawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -62,6 +59,7 @@ pub struct EngineConfig {
     pub trials: u64,
     /// Worker threads; `None` uses rayon's default (one per core).
     pub threads: Option<usize>,
+    /// How an attack's outcome is drawn (the same numbers either way, in distribution).
     pub sampler: SamplerKind,
     /// Stop (at a batch boundary) once every reported probability's 95% half-width is at
     /// most this.
@@ -69,6 +67,7 @@ pub struct EngineConfig {
 }
 
 impl EngineConfig {
+    /// A configuration with the given seed and trials, the default sampler, threads and no precision stop.
     pub fn new(seed: u64, trials: u64) -> Self {
         Self {
             seed,
@@ -106,15 +105,13 @@ pub fn simulate_until(
 
 #[cfg(test)]
 mod tests {
-    use super::runner::CHUNK_TRIALS;
+    use super::runner::{BLOCK_TRIALS, CHUNK_TRIALS};
     use super::*;
 
     #[test]
     fn a_stop_keeps_the_first_chunk_and_skips_the_rest() {
-        use crate::plan::{LineAttack, LineDefence, Situation, Target};
+        use crate::plan::{LineAttack, Target};
         use crate::rules::SystemId;
-        let mut plan = Plan::empty("stop", SystemId::Pf1, 2);
-        plan.targets.push(Target::new("T".into(), Some(20), None));
         let attack = LineAttack::plain(
             "A",
             "a",
@@ -123,9 +120,8 @@ mod tests {
             "1d8".parse().unwrap(),
             Default::default(),
         );
-        let defence = LineDefence::plain(0, 15, false);
-        plan.add_line(SystemId::Pf1.rules(), attack, defence, Situation::default())
-            .unwrap();
+        let target = Target::new("T".into(), Some(20), None);
+        let plan = Plan::single(SystemId::Pf1, 2, target, attack, 15, false);
         let config = EngineConfig::new(3, 10 * BLOCK_TRIALS);
         let stopped = simulate_until(&plan, &config, &|_| (), &AtomicBool::new(true));
         assert_eq!(stopped.trials(), CHUNK_TRIALS);

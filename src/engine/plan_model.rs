@@ -9,7 +9,7 @@ use super::runner::Model;
 use super::{AliasTable, SamplerKind, Tally, tally_cells};
 use crate::attack::{AttackProfile, OutcomeLayout};
 use crate::injury::Acting;
-use crate::plan::{Plan, Target};
+use crate::plan::{Plan, Target, TargetId};
 
 /// How one slot's attacks are drawn.
 enum Draw<'a> {
@@ -68,7 +68,7 @@ pub(super) struct PlanModel<'a> {
 impl<'a> PlanModel<'a> {
     pub(super) fn new(plan: &'a Plan, sampler: SamplerKind) -> Self {
         let slots = plan
-            .slots
+            .slots()
             .iter()
             .map(|s| {
                 let layout = s.profile.layout();
@@ -77,7 +77,7 @@ impl<'a> PlanModel<'a> {
                     _ => Draw::Dice(&s.profile, layout),
                 };
                 Kernel {
-                    target: s.target,
+                    target: s.target.index(),
                     draw,
                     damage: (0..layout.len()).map(|i| layout.damage(i)).collect(),
                     slays: (0..layout.len()).map(|i| layout.slays(i)).collect(),
@@ -86,29 +86,31 @@ impl<'a> PlanModel<'a> {
                         .covering
                         .filter(|_| layout.can_strike())
                         .map(|target| CoverKernel {
-                            target,
+                            target: target.index(),
                             damage: (0..layout.len()).map(|i| layout.struck_damage(i)).collect(),
                             drops: (0..layout.len()).map(|i| layout.struck_drops(i)).collect(),
                         }),
                     period: s.period.max(1) as usize,
-                    attacker: s.attacker,
+                    attacker: s.attacker.map(TargetId::index),
                 }
             })
             .collect::<Vec<_>>();
-        let single_draws = plan.rounds == 1
-            && (0..plan.targets.len()).all(|t| plan.slots_against(t).count() == 1)
+        let single_draws = plan.rounds() == 1
+            && plan
+                .target_ids()
+                .all(|t| plan.slots_against(t).count() == 1)
             && slots.iter().all(|k| k.cover.is_none() && k.period == 1)
             && acts_before_attacked(&slots);
         Self {
             plan,
             slots,
-            targets: &plan.targets,
+            targets: plan.targets(),
             down_at: plan
-                .targets
+                .targets()
                 .iter()
                 .map(|t| t.down_at.unwrap_or(i64::MAX))
                 .collect(),
-            rounds: plan.rounds as usize,
+            rounds: plan.rounds() as usize,
             single_draws,
         }
     }

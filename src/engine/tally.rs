@@ -4,13 +4,15 @@
 //! as a [`Proportion`] or a [`MeanSample`] that [`Estimate`] turns into an interval.
 
 use crate::attack::OutcomeLayout;
-use crate::plan::Plan;
+use crate::plan::{LineId, Plan, TargetId};
 use crate::stats::Estimate;
 
 /// How often something happened, out of how many chances.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Proportion {
+    /// Trials in which it happened.
     pub successes: u64,
+    /// Trials in which it could happen.
     pub trials: u64,
 }
 
@@ -24,8 +26,11 @@ impl Proportion {
 /// A quantity summed, and summed squared, over `n` samples.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MeanSample {
+    /// The sum of the samples.
     pub sum: u128,
+    /// The sum of their squares (for the variance).
     pub squares: u128,
+    /// How many samples were summed.
     pub n: u64,
 }
 
@@ -141,17 +146,18 @@ pub struct Tally {
 impl Tally {
     /// An empty tally shaped for a plan.
     pub(super) fn zero(plan: &Plan) -> Self {
-        let damage = (0..plan.targets.len())
+        let damage = plan
+            .target_ids()
             .map(|t| vec![0; max_damage_taken(plan, t) as usize + 1])
             .collect();
         Self {
             trials: 0,
             outcomes: plan
-                .slots
+                .slots()
                 .iter()
                 .map(|s| vec![0; s.profile.layout().len()])
                 .collect(),
-            rounds: vec![vec![RoundTally::default(); plan.rounds as usize]; plan.targets.len()],
+            rounds: vec![vec![RoundTally::default(); plan.rounds() as usize]; plan.targets().len()],
             damage,
         }
     }
@@ -182,14 +188,14 @@ impl Tally {
         let counts = &self.outcomes[slot];
         SlotFigures {
             counts,
-            layout: plan.slots[slot].profile.layout(),
+            layout: plan.slots()[slot].profile.layout(),
             made: counts.iter().sum(),
         }
     }
 
     /// Target `target` by the end of round `round` (both from 0).
-    pub fn round(&self, target: usize, round: usize) -> RoundFigures {
-        let r = self.rounds[target][round];
+    pub fn round(&self, target: TargetId, round: usize) -> RoundFigures {
+        let r = self.rounds[target.index()][round];
         let of_trials = |successes| Proportion {
             successes,
             trials: self.trials,
@@ -207,28 +213,30 @@ impl Tally {
 
     /// For each total of damage from 0 up to the most `target` can take: the trials that
     /// ended with exactly that total.
-    pub fn damage_taken(&self, target: usize) -> impl ExactSizeIterator<Item = Proportion> + '_ {
-        self.damage[target].iter().map(|&successes| Proportion {
-            successes,
-            trials: self.trials,
-        })
+    pub fn damage_taken(&self, target: TargetId) -> impl ExactSizeIterator<Item = Proportion> + '_ {
+        self.damage[target.index()]
+            .iter()
+            .map(|&successes| Proportion {
+                successes,
+                trials: self.trials,
+            })
     }
 
     /// The widest 95% half-width among the probabilities a report shows: what
     /// `--precision` stops on.
     pub fn widest_half_width(&self, plan: &Plan) -> f64 {
         let mut widest: f64 = 0.0;
-        for slot in 0..plan.slots.len() {
+        for slot in 0..plan.slots().len() {
             let attacks = self.slot(plan, slot);
             widest = widest
                 .max(attacks.hit().estimate().half_width())
                 .max(attacks.crit().estimate().half_width());
         }
-        for (t, target) in plan.targets.iter().enumerate() {
-            if target.down_at.is_none() {
+        for t in plan.target_ids() {
+            if plan.target(t).down_at.is_none() {
                 continue;
             }
-            for round in 0..plan.rounds as usize {
+            for round in 0..plan.rounds() as usize {
                 let figures = self.round(t, round);
                 widest = widest
                     .max(figures.down.estimate().half_width())
@@ -251,23 +259,25 @@ fn add_all(into: &mut [Vec<u64>], from: &[Vec<u64>]) {
 /// what keeps memory bounded (64 MiB a tally) whatever the dice and rounds.
 pub const MAX_TALLY_CELLS: u64 = 1 << 23;
 
-/// Refuses a plan whose tally would exceed [`MAX_TALLY_CELLS`]: the plan line (index) of
-/// its largest attack and why.
-pub fn check_tally_size(plan: &Plan) -> Result<(), (usize, String)> {
+/// Refuses a plan whose tally would exceed [`MAX_TALLY_CELLS`]: the plan line of its
+/// largest attack and why.
+pub fn check_tally_size(plan: &Plan) -> Result<(), (LineId, String)> {
     let cells = tally_cells(plan);
     if cells <= MAX_TALLY_CELLS {
         return Ok(());
     }
     let line = plan
-        .slots
+        .slots()
         .iter()
         .max_by_key(|s| s.profile.layout().max_damage())
-        .map_or(0, |s| s.line);
+        .map(|s| s.line)
+        .expect("a plan too large to tally has an attack");
     Err((
         line,
         format!(
             "too large to simulate: counting every damage total this plan can deal over {} round(s) takes {} counters, more than the limit of {MAX_TALLY_CELLS}; use smaller dice, fewer attacks or fewer rounds",
-            plan.rounds, cells
+            plan.rounds(),
+            cells
         ),
     ))
 }
@@ -276,11 +286,12 @@ pub fn check_tally_size(plan: &Plan) -> Result<(), (usize, String)> {
 /// damage histogram.
 pub fn tally_cells(plan: &Plan) -> u64 {
     let outcomes: u64 = plan
-        .slots
+        .slots()
         .iter()
         .map(|s| s.profile.layout().len() as u64)
         .sum();
-    let damage: u64 = (0..plan.targets.len())
+    let damage: u64 = plan
+        .target_ids()
         .map(|t| {
             u64::try_from(max_damage_taken(plan, t))
                 .unwrap_or(0)
@@ -292,11 +303,12 @@ pub fn tally_cells(plan: &Plan) -> u64 {
 
 /// The most damage a target can take in one trial: every attack at it dealing its most,
 /// and every attack that can strike it as cover striking it for its most; plus the jump
-/// to −1 hp of a failed massive-damage save, where one can happen.
-pub fn max_damage_taken(plan: &Plan, target: usize) -> i64 {
+/// to −1 hp of a failed massive-damage save, where one can happen, and the 1 hp a disabled
+/// attacker pays for its action.
+pub fn max_damage_taken(plan: &Plan, target: TargetId) -> i64 {
     let mut can_drop = false;
     let per_round: i64 = plan
-        .slots
+        .slots()
         .iter()
         .map(|s| {
             let layout = s.profile.layout();
@@ -315,17 +327,18 @@ pub fn max_damage_taken(plan: &Plan, target: usize) -> i64 {
             own.saturating_add(as_cover)
         })
         .fold(0, i64::saturating_add);
-    let drop = plan.targets[target]
+    let drop = plan
+        .target(target)
         .dropped_to
         .filter(|_| can_drop)
         .unwrap_or(0);
     // A disabled attacker pays for its one action with 1 hp, once.
     let disabled_action = i64::from(
-        plan.targets[target].disabled_at_zero
-            && plan.slots.iter().any(|s| s.attacker == Some(target)),
+        plan.target(target).disabled_at_zero
+            && plan.slots().iter().any(|s| s.attacker == Some(target)),
     );
     per_round
-        .saturating_mul(i64::from(plan.rounds))
+        .saturating_mul(i64::from(plan.rounds()))
         .saturating_add(drop)
         .saturating_add(disabled_action)
 }

@@ -2,14 +2,15 @@
 //! follows jointly only what it must: a party of five attacking an ogre that strikes back
 //! at two of them needs the ogre with each of the two, never all three at once.
 
-use crate::plan::Plan;
+use crate::plan::{Plan, TargetId};
 
 /// For each target, the targets (itself first, then in index order) whose joint
 /// distribution gives its figures: everything its state depends on, directly or not.
 /// The set of any member lies within the set of the target it was found for.
-pub(super) fn linked_targets(plan: &Plan) -> Vec<Vec<usize>> {
+pub(super) fn linked_targets(plan: &Plan) -> Vec<Vec<TargetId>> {
     let parents = parents(plan);
-    (0..plan.targets.len())
+    let ids: Vec<TargetId> = plan.target_ids().collect();
+    (0..ids.len())
         .map(|t| {
             let mut seen = vec![false; parents.len()];
             let mut stack = vec![t];
@@ -22,8 +23,12 @@ pub(super) fn linked_targets(plan: &Plan) -> Vec<Vec<usize>> {
                     }
                 }
             }
-            let mut set = vec![t];
-            set.extend((0..seen.len()).filter(|&x| seen[x] && x != t));
+            let mut set = vec![ids[t]];
+            set.extend(
+                (0..seen.len())
+                    .filter(|&x| seen[x] && x != t)
+                    .map(|x| ids[x]),
+            );
             set
         })
         .collect()
@@ -38,22 +43,24 @@ pub(super) fn linked_targets(plan: &Plan) -> Vec<Vec<usize>> {
 fn parents(plan: &Plan) -> Vec<Vec<usize>> {
     let first_hit = first_hits(plan);
     let hurt_before =
-        |x: usize, s: usize| first_hit[x].is_some_and(|first| plan.rounds > 1 || first < s);
-    let mut parents = vec![Vec::new(); plan.targets.len()];
-    for (s, slot) in plan.slots.iter().enumerate() {
-        let t = slot.target;
-        if let Some(c) = slot.covering {
+        |x: usize, s: usize| first_hit[x].is_some_and(|first| plan.rounds() > 1 || first < s);
+    let mut parents = vec![Vec::new(); plan.targets().len()];
+    for (s, slot) in plan.slots().iter().enumerate() {
+        let t = slot.target.index();
+        let covering = slot.covering.map(TargetId::index);
+        if let Some(c) = covering {
             parents[c].push(t);
             parents[t].push(c);
         }
-        let Some(a) = slot.attacker.filter(|&a| a != t && hurt_before(a, s)) else {
+        let attacker = slot.attacker.map(TargetId::index);
+        let Some(a) = attacker.filter(|&a| a != t && hurt_before(a, s)) else {
             continue;
         };
         parents[t].push(a);
-        if let Some(c) = slot.covering {
+        if let Some(c) = covering {
             parents[c].push(a);
         }
-        if plan.targets[a].disabled_at_zero && hurt_before(t, s) {
+        if plan.targets()[a].disabled_at_zero && hurt_before(t, s) {
             parents[a].push(t);
         }
     }
@@ -62,10 +69,10 @@ fn parents(plan: &Plan) -> Vec<Vec<usize>> {
 
 /// For each target, the first slot that can damage it (as its target or struck instead).
 fn first_hits(plan: &Plan) -> Vec<Option<usize>> {
-    let mut first = vec![None; plan.targets.len()];
-    for (s, slot) in plan.slots.iter().enumerate() {
+    let mut first = vec![None; plan.targets().len()];
+    for (s, slot) in plan.slots().iter().enumerate() {
         for x in std::iter::once(slot.target).chain(slot.covering) {
-            first[x].get_or_insert(s);
+            first[x.index()].get_or_insert(s);
         }
     }
     first

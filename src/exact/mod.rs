@@ -3,26 +3,25 @@
 //! carried attack by attack with death absorbing (a dead target takes no more attacks).
 //!
 //! Targets are independent unless an attack on one can strike another, or one of them
-//! attacks another (a combatant that is down makes no attacks): each group of linked
-//! targets has its joint distribution computed on its own, within [`MAX_EXACT_STATES`].
+//! attacks another (a combatant that is down makes no attacks): each target is followed
+//! jointly with the targets its state depends on ([`MAX_EXACT_STATES`] joint states at most).
 //!
 //! ```
-//! use d20odds::exact;
-//! use d20odds::plan::{LineAttack, LineDefence, Plan, Situation, Target};
-//! use d20odds::rules::SystemId;
-//! let mut plan = Plan::empty("demo", SystemId::Pf1, 1);
-//! plan.targets.push(Target::new("rat".into(), Some(1), None));
+//! use d20odds::{LineAttack, LineDefence, PlanBuilder, Situation, Target};
+//! use d20odds::SystemId;
+//! let mut plan = PlanBuilder::new("demo", SystemId::Pf1, 1);
+//! let rat = plan.add_target(Target::new("rat".into(), Some(1), None));
 //! let attack = LineAttack::plain("A", "bite", true, vec![0], "1".parse().unwrap(), Default::default());
-//! let defence = LineDefence::plain(0, 11, false);
-//! plan.add_line(SystemId::Pf1.rules(), attack, defence, Situation::default()).unwrap();
-//! let exact = exact::compute(&plan);
-//! let rounds = &exact.targets[0].as_ref().unwrap().rounds;
+//! let defence = LineDefence::plain(rat, 11, false);
+//! plan.add_line(SystemId::Pf1.rules(), attack, defence, Situation::default(), None).unwrap();
+//! let exact = d20odds::compute_exact(&plan.build());
+//! let rounds = &exact.target(rat).unwrap().rounds;
 //! assert_eq!(rounds[0].p_down, 0.5); // hits on 11+
 //! ```
 
 use crate::engine::max_damage_taken;
 use crate::injury::Acting;
-use crate::plan::{Plan, Target};
+use crate::plan::{Plan, Target, TargetId};
 
 mod links;
 
@@ -63,8 +62,17 @@ pub struct TargetExact {
 /// Everything the exact engine could compute; `Err` holds why a part was not computed.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Exact {
+    /// Per attack slot of the plan, in order; `None` where the outcome table is not tractable.
     pub slots: Vec<Option<SlotExact>>,
+    /// Per target of the plan, in order (see [`Exact::target`]); the error says why it was not computed.
     pub targets: Vec<Result<TargetExact, String>>,
+}
+
+impl Exact {
+    /// One target's figures, or why they were not computed.
+    pub fn target(&self, id: TargetId) -> Result<&TargetExact, &String> {
+        self.targets[id.index()].as_ref()
+    }
 }
 
 /// What an outcome does to the joint state.
@@ -117,7 +125,7 @@ struct Step {
 
 /// Computes every exact figure within the work bound.
 pub fn compute(plan: &Plan) -> Exact {
-    let tables: Vec<_> = plan.slots.iter().map(|s| s.profile.outcomes()).collect();
+    let tables: Vec<_> = plan.slots().iter().map(|s| s.profile.outcomes()).collect();
     let slots = tables
         .iter()
         .map(|t| {
@@ -130,21 +138,21 @@ pub fn compute(plan: &Plan) -> Exact {
             })
         })
         .collect();
-    let mut targets: Vec<Option<Result<TargetExact, String>>> = vec![None; plan.targets.len()];
+    let mut targets: Vec<Option<Result<TargetExact, String>>> = vec![None; plan.targets().len()];
     let linked = links::linked_targets(plan);
-    for t in 0..plan.targets.len() {
-        if targets[t].is_some() {
+    for t in plan.target_ids() {
+        if targets[t.index()].is_some() {
             continue;
         }
         // Every member's own linked set lies within `t`'s, so the joint distribution of
         // `t`'s set gives each member's figures.
-        let group = &linked[t];
+        let group = &linked[t.index()];
         let results = match group_exact(plan, group, &tables) {
             Ok(found) => found.into_iter().map(Ok).collect(),
             Err(why) => vec![Err(why); group.len()],
         };
         for (&member, result) in group.iter().zip(results) {
-            targets[member].get_or_insert(result);
+            targets[member.index()].get_or_insert(result);
         }
     }
     Exact {
@@ -191,7 +199,7 @@ fn step_outcomes(
 /// member's figures.
 fn group_exact(
     plan: &Plan,
-    group: &[usize],
+    group: &[TargetId],
     tables: &[Option<crate::attack::OutcomeTable>],
 ) -> Result<Vec<TargetExact>, String> {
     let steps = group_steps(plan, group, tables)?;
@@ -200,16 +208,16 @@ fn group_exact(
             .iter()
             .map(|&t| max_damage_taken(plan, t) as usize + 1),
     );
-    joint.check_bounds(&steps, plan.rounds)?;
-    let members: Vec<&Target> = group.iter().map(|&t| &plan.targets[t]).collect();
+    joint.check_bounds(&steps, plan.rounds())?;
+    let members: Vec<&Target> = group.iter().map(|&t| plan.target(t)).collect();
     let down_at: Vec<usize> = members
         .iter()
         .map(|t| t.down_at.map_or(usize::MAX, |d| d as usize))
         .collect();
     let mut probs = vec![0.0; joint.states as usize];
     probs[0] = 1.0;
-    let mut rounds = vec![Vec::with_capacity(plan.rounds as usize); group.len()];
-    for round in 1..=plan.rounds {
+    let mut rounds = vec![Vec::with_capacity(plan.rounds() as usize); group.len()];
+    for round in 1..=plan.rounds() {
         for step in steps.iter().filter(|s| round % s.period == 0) {
             probs = joint.advance(&probs, step, &members);
         }
@@ -231,11 +239,11 @@ fn group_exact(
 /// positions within the group.
 fn group_steps(
     plan: &Plan,
-    group: &[usize],
+    group: &[TargetId],
     tables: &[Option<crate::attack::OutcomeTable>],
 ) -> Result<Vec<Step>, String> {
-    let position = |t: usize| group.iter().position(|&g| g == t);
-    plan.slots
+    let position = |t: TargetId| group.iter().position(|&g| g == t);
+    plan.slots()
         .iter()
         .enumerate()
         .filter(|(_, slot)| {

@@ -2,12 +2,10 @@
 
 use super::*;
 use crate::injury::Vitals;
-use crate::plan::{LineAttack, LineDefence, Situation, Target};
+use crate::plan::{LineAttack, LineDefence, PlanBuilder, Situation, Target};
 use crate::rules::SystemId;
 
 fn plan(bonuses: Vec<i32>, ac: i32, damage: &str, hp: i64, con: Option<i64>, rounds: u32) -> Plan {
-    let mut plan = Plan::empty("t", SystemId::Pf1, rounds);
-    plan.targets.push(Target::new("T".into(), Some(hp), con));
     let attack = LineAttack::plain(
         "A",
         "a",
@@ -16,10 +14,8 @@ fn plan(bonuses: Vec<i32>, ac: i32, damage: &str, hp: i64, con: Option<i64>, rou
         damage.parse().unwrap(),
         Default::default(),
     );
-    let defence = LineDefence::plain(0, ac, true);
-    plan.add_line(SystemId::Pf1.rules(), attack, defence, Situation::default())
-        .unwrap();
-    plan
+    let target = Target::new("T".into(), Some(hp), con);
+    Plan::single(SystemId::Pf1, rounds, target, attack, ac, true)
 }
 
 #[test]
@@ -31,68 +27,6 @@ fn two_hits_needed_over_two_rounds() {
     assert_eq!((r[0].p_down, r[1].p_down), (0.0, 0.25));
     assert_eq!((r[0].p_dead, r[1].p_dead), (0.0, 0.0));
     assert_eq!((r[0].mean_damage, r[1].mean_damage), (2.5, 5.0));
-}
-
-/// X hits B (5 hp) half the time for exactly 5; then B attacks A twice (hits 1/2 and
-/// 1/4, 1 damage each). PF1: B at exactly 0 hp is disabled and makes its first attack
-/// only, then pays 1 hp (6 taken): P(A takes 0) = 1/2·1/2 + 1/2·(1/2·3/4) = 7/16,
-/// P(1) = 1/2·1/2 + 1/2·(1/2·3/4 + 1/2·1/4) = 8/16, P(2) = 1/2·1/8 = 1/16.
-/// Starfinder: at 0 HP B makes no attack: P(0) = 1/2 + 1/2·3/8 = 11/16, P(1) = 4/16,
-/// P(2) = 1/16.
-#[test]
-fn an_attacker_that_is_down_stops_and_a_disabled_one_attacks_once() {
-    let attacked_attacker = |system: SystemId| {
-        let rules = system.rules();
-        let mut plan = Plan::empty("t", system, 1);
-        let vitals = |hp| Vitals {
-            hp: Some(hp),
-            con: Some(10),
-            stamina: 0,
-            resolve: true,
-        };
-        plan.targets
-            .push(Target::for_system(rules, "A".into(), vitals(100)));
-        plan.targets
-            .push(Target::for_system(rules, "B".into(), vitals(5)));
-        let plain = |who: &str, bonuses, damage: &str| {
-            LineAttack::plain(
-                who,
-                "a",
-                true,
-                bonuses,
-                damage.parse().unwrap(),
-                Default::default(),
-            )
-        };
-        let defence = |target| LineDefence::plain(target, 11, true);
-        plan.add_line(
-            rules,
-            plain("X", vec![0], "5"),
-            defence(1),
-            Situation::default(),
-        )
-        .unwrap();
-        plan.add_line(
-            rules,
-            plain("B", vec![0, -5], "1"),
-            defence(0),
-            Situation::default(),
-        )
-        .unwrap();
-        plan.attacker_is_target(1, 1);
-        compute(&plan)
-    };
-    let pf1 = attacked_attacker(SystemId::Pf1);
-    let a = pf1.targets[0].as_ref().unwrap();
-    assert_eq!(&a.damage[..3], [7.0 / 16.0, 8.0 / 16.0, 1.0 / 16.0]);
-    let b = pf1.targets[1].as_ref().unwrap();
-    assert_eq!((b.damage[0], b.damage[5], b.damage[6]), (0.5, 0.0, 0.5));
-    assert_eq!((b.rounds[0].p_down, b.rounds[0].p_dead), (0.5, 0.0));
-    let sf = attacked_attacker(SystemId::Starfinder);
-    let a = sf.targets[0].as_ref().unwrap();
-    assert_eq!(&a.damage[..3], [11.0 / 16.0, 4.0 / 16.0, 1.0 / 16.0]);
-    let b = sf.targets[1].as_ref().unwrap();
-    assert_eq!((b.damage[5], b.damage[6]), (0.5, 0.0));
 }
 
 #[test]
@@ -119,8 +53,8 @@ fn coup_de_grace(
     immune: bool,
 ) -> Exact {
     let rules = system.rules();
-    let mut plan = Plan::empty("t", system, 1);
-    plan.targets.push(Target::new("T".into(), Some(hp), None));
+    let mut plan = PlanBuilder::new("t", system, 1);
+    let target = plan.add_target(Target::new("T".into(), Some(hp), None));
     let mut attack = LineAttack::plain(
         "A",
         "a",
@@ -130,12 +64,12 @@ fn coup_de_grace(
         Default::default(),
     );
     attack.coup_de_grace = Some(level);
-    let mut defence = LineDefence::plain(0, 30, immune);
+    let mut defence = LineDefence::plain(target, 30, immune);
     defence.conditions = vec![rules.condition("helpless").unwrap()];
     defence.fort = fort;
-    plan.add_line(rules, attack, defence, Situation::default())
+    plan.add_line(rules, attack, defence, Situation::default(), None)
         .unwrap();
-    compute(&plan)
+    compute(&plan.build())
 }
 
 #[test]
@@ -170,9 +104,9 @@ fn a_struck_covering_creature_dies_once_and_takes_no_more() {
     // 1/5 each round, and 3 kills it. Dead by round 1: 1/5; by round 2: 1 − (4/5)² =
     // 9/25; its damage is 3 or 0, never 6.
     let rules = SystemId::D20Modern.rules();
-    let mut plan = Plan::empty("t", SystemId::D20Modern, 2);
-    plan.targets.push(Target::new("T".into(), Some(100), None));
-    plan.targets.push(Target::new("C".into(), Some(3), None));
+    let mut plan = PlanBuilder::new("t", SystemId::D20Modern, 2);
+    let target = plan.add_target(Target::new("T".into(), Some(100), None));
+    let cover = plan.add_target(Target::new("C".into(), Some(3), None));
     let attack = LineAttack::plain(
         "A",
         "a",
@@ -184,7 +118,7 @@ fn a_struck_covering_creature_dies_once_and_takes_no_more() {
     let situation = Situation {
         cover: Some(crate::rules::CoverLevel::Soft),
         covering: Some(crate::plan::Covering {
-            target: 1,
+            target: cover,
             defense: 10,
             dex: 0,
             dr: 0,
@@ -192,9 +126,10 @@ fn a_struck_covering_creature_dies_once_and_takes_no_more() {
         }),
         ..Situation::default()
     };
-    plan.add_line(rules, attack, LineDefence::plain(0, 16, true), situation)
+    let defence = LineDefence::plain(target, 16, true);
+    plan.add_line(rules, attack, defence, situation, None)
         .unwrap();
-    let e = compute(&plan);
+    let e = compute(&plan.build());
     assert!((e.slots[0].unwrap().p_struck - 0.2).abs() < 1e-15);
     let c = e.targets[1].as_ref().unwrap();
     assert!((c.rounds[0].p_dead - 0.2).abs() < 1e-15);
@@ -213,6 +148,69 @@ fn too_much_work_is_reported_not_attempted() {
     assert!(exact.slots[0].is_some());
 }
 
+/// X hits B (5 hp) half the time for exactly 5; then B attacks A twice (hits 1/2 and
+/// 1/4, 1 damage each). PF1: B at exactly 0 hp is disabled and makes its first attack
+/// only, then pays 1 hp (6 taken): P(A takes 0) = 1/2·1/2 + 1/2·(1/2·3/4) = 7/16,
+/// P(1) = 1/2·1/2 + 1/2·(1/2·3/4 + 1/2·1/4) = 8/16, P(2) = 1/2·1/8 = 1/16.
+/// Starfinder: at 0 HP B makes no attack: P(0) = 1/2 + 1/2·3/8 = 11/16, P(1) = 4/16,
+/// P(2) = 1/16.
+#[test]
+fn an_attacker_that_is_down_stops_and_a_disabled_one_attacks_once() {
+    let attacked_attacker = |system: SystemId| {
+        let rules = system.rules();
+        let mut plan = PlanBuilder::new("t", system, 1);
+        let vitals = |hp| Vitals {
+            hp: Some(hp),
+            con: Some(10),
+            stamina: 0,
+            resolve: true,
+        };
+        let a = plan.add_target(Target::for_system(rules, "A".into(), vitals(100)));
+        let b = plan.add_target(Target::for_system(rules, "B".into(), vitals(5)));
+        let plain = |who: &str, bonuses, damage: &str| {
+            LineAttack::plain(
+                who,
+                "a",
+                true,
+                bonuses,
+                damage.parse().unwrap(),
+                Default::default(),
+            )
+        };
+        let defence = |target| LineDefence::plain(target, 11, true);
+        let situation = Situation::default;
+        (plan.add_line(
+            rules,
+            plain("X", vec![0], "5"),
+            defence(b),
+            situation(),
+            None,
+        ))
+        .unwrap();
+        let answer = (plan.add_line(
+            rules,
+            plain("B", vec![0, -5], "1"),
+            defence(a),
+            situation(),
+            None,
+        ))
+        .unwrap();
+        plan.attacker_is_target(answer, b);
+        compute(&plan.build())
+    };
+    let pf1 = attacked_attacker(SystemId::Pf1);
+    let a = pf1.targets[0].as_ref().unwrap();
+    assert_eq!(&a.damage[..3], [7.0 / 16.0, 8.0 / 16.0, 1.0 / 16.0]);
+    let b = pf1.targets[1].as_ref().unwrap();
+    assert_eq!((b.damage[0], b.damage[5], b.damage[6]), (0.5, 0.0, 0.5));
+    assert_eq!((b.rounds[0].p_down, b.rounds[0].p_dead), (0.5, 0.0));
+    let sf = attacked_attacker(SystemId::Starfinder);
+    let a = sf.targets[0].as_ref().unwrap();
+    assert_eq!(&a.damage[..3], [11.0 / 16.0, 4.0 / 16.0, 1.0 / 16.0]);
+    let b = sf.targets[1].as_ref().unwrap();
+    assert_eq!((b.damage[5], b.damage[6]), (0.5, 0.0));
+}
+
 /// A star as in `pf1-cover-examples.toml`: F and R attack O first, then O attacks F and
 /// R. In one round F and R are unhurt when they attack, so O's figures need O alone and
 /// F's need O (whether it still acts) and F; in two rounds each depends on the others.
@@ -220,12 +218,12 @@ fn too_much_work_is_reported_not_attempted() {
 fn targets_are_followed_with_what_their_state_depends_on() {
     let star = |rounds| {
         let rules = SystemId::Pf1.rules();
-        let mut plan = Plan::empty("t", SystemId::Pf1, rounds);
-        for name in ["O", "F", "R"] {
-            plan.targets
-                .push(Target::new(name.into(), Some(10), Some(10)));
-        }
-        let line = |plan: &mut Plan, target| {
+        let mut plan = PlanBuilder::new("t", SystemId::Pf1, rounds);
+        let ids: Vec<TargetId> = ["O", "F", "R"]
+            .into_iter()
+            .map(|name| plan.add_target(Target::new(name.into(), Some(10), Some(10))))
+            .collect();
+        for (attacker, target) in [(1, 0), (2, 0), (0, 1), (0, 2)] {
             let attack = LineAttack::plain(
                 "x",
                 "a",
@@ -234,17 +232,13 @@ fn targets_are_followed_with_what_their_state_depends_on() {
                 "1d6".parse().unwrap(),
                 Default::default(),
             );
-            let defence = LineDefence::plain(target, 15, false);
-            plan.add_line(rules, attack, defence, Situation::default())
-                .unwrap();
-        };
-        for (line_index, (attacker, target)) in
-            [(1, 0), (2, 0), (0, 1), (0, 2)].into_iter().enumerate()
-        {
-            line(&mut plan, target);
-            plan.attacker_is_target(line_index, attacker);
+            let defence = LineDefence::plain(ids[target], 15, false);
+            let line = (plan.add_line(rules, attack, defence, Situation::default(), None)).unwrap();
+            plan.attacker_is_target(line, ids[attacker]);
         }
-        links::linked_targets(&plan)
+        let linked = links::linked_targets(&plan.build());
+        let indices = |set: &Vec<TargetId>| set.iter().map(|t| t.index()).collect::<Vec<_>>();
+        linked.iter().map(indices).collect::<Vec<_>>()
     };
     assert_eq!(star(1), [vec![0], vec![1, 0], vec![2, 0]]);
     assert_eq!(star(2), [vec![0, 1, 2], vec![1, 0, 2], vec![2, 0, 1]]);

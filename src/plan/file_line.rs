@@ -5,13 +5,15 @@ use crate::attack::SquareGuess;
 use crate::damage::massive_check;
 use crate::error::InputError;
 use crate::rules::{Condition, RuleSet};
-use crate::scenario::{Action, ArmorClass, Attack, AttackKind, Combatant, PlanLine, Scenario};
+use crate::scenario::{
+    Action, ArmorClass, Attack, AttackKind, Combatant, CombatantId, PlanLine, Scenario,
+};
 use crate::situation::{self, Perception};
 use crate::verdict::LineVerdict;
 
-use super::{Covering, Grappler, LineAttack, LineDefence, MapSituation, Situation};
+use super::{Covering, Grappler, LineAttack, LineDefence, MapSituation, Situation, TargetId};
 
-/// What [`Plan::add_line`](super::Plan::add_line) takes for one plan line.
+/// What [`PlanBuilder::add_line`](super::PlanBuilder::add_line) takes for one plan line.
 type LineParts = (LineAttack, LineDefence, Situation);
 
 /// One plan line's attack, defence and situation — the map's verdicts (`map`, judged once
@@ -24,13 +26,14 @@ pub(super) fn line_parts(
     scenario: &Scenario,
     line: &PlanLine,
     map: Option<&MapSituation>,
-    target: usize,
-    target_of: &mut dyn FnMut(usize) -> usize,
+    target: TargetId,
+    target_of: &mut dyn FnMut(CombatantId) -> TargetId,
 ) -> Result<LineParts, InputError> {
     let (attack, mut defence, situation) =
         single_line_parts(scenario, line, map, target, target_of)?;
-    let kind = scenario.combatants[line.attacker].attacks[line.attack].kind;
-    let grappler = scenario.combatants[line.target]
+    let kind = scenario.combatant(line.attacker).attacks[line.attack].kind;
+    let grappler = scenario
+        .combatant(line.target)
         .grappling_with
         .filter(|_| kind == AttackKind::Ranged);
     if let Some(partner) = grappler {
@@ -49,7 +52,7 @@ pub(super) fn line_parts(
             index,
             target_of,
         )?;
-        let c = &scenario.combatants[partner];
+        let c = scenario.combatant(partner);
         defence.grappling = (line.action != Action::CoupDeGrace).then(|| {
             Box::new(Grappler {
                 label: format!("{} ({})", c.name, c.token),
@@ -66,12 +69,12 @@ fn single_line_parts(
     scenario: &Scenario,
     line: &PlanLine,
     map: Option<&MapSituation>,
-    target: usize,
-    target_of: &mut dyn FnMut(usize) -> usize,
+    target: TargetId,
+    target_of: &mut dyn FnMut(CombatantId) -> TargetId,
 ) -> Result<LineParts, InputError> {
     let rules = scenario.system.rules();
-    let attacker = &scenario.combatants[line.attacker];
-    let defender = &scenario.combatants[line.target];
+    let attacker = scenario.combatant(line.attacker);
+    let defender = scenario.combatant(line.target);
     let attack = &attacker.attacks[line.attack];
     let o = &line.overrides;
     let mut situation = Situation {
@@ -118,10 +121,10 @@ fn fill_from_map(
     line: &PlanLine,
     map: &MapSituation,
     situation: &mut Situation,
-    target_of: &mut dyn FnMut(usize) -> usize,
+    target_of: &mut dyn FnMut(CombatantId) -> TargetId,
 ) -> Result<Option<Sighting>, InputError> {
     let rules = scenario.system.rules();
-    let attack = &scenario.combatants[line.attacker].attacks[line.attack];
+    let attack = &scenario.combatant(line.attacker).attacks[line.attack];
     let v = &map.verdict;
     check_reach(scenario, line, v, attack)?;
     check_radius(scenario, line, v, attack)?;
@@ -144,7 +147,7 @@ fn fill_from_map(
         && rules.striking_the_cover
         && let Some(c) = v.covering
     {
-        let covering = &scenario.combatants[c];
+        let covering = scenario.combatant(c);
         situation.covering = Some(Covering {
             target: target_of(c),
             defense: covering.ac,
@@ -193,7 +196,7 @@ fn line_attack(
 /// defender's ground.
 fn line_defence(
     rules: &RuleSet,
-    target: usize,
+    target: TargetId,
     defender: &Combatant,
     attack: &Attack,
     elevation: i32,
@@ -272,8 +275,8 @@ fn check_reach(
     verdict: &LineVerdict,
     attack: &Attack,
 ) -> Result<(), InputError> {
-    let attacker = &scenario.combatants[line.attacker];
-    let target = &scenario.combatants[line.target];
+    let attacker = scenario.combatant(line.attacker);
+    let target = scenario.combatant(line.target);
     if let Some(reach) = verdict.reach
         && !reach.threatens
     {
@@ -319,7 +322,7 @@ fn check_radius(
             line.span.clone(),
             format!(
                 "`{}` is {feet} ft from the origin of `{}`, beyond its {radius}-ft radius: move the origin or leave the target out",
-                scenario.combatants[line.target].token, attack.name
+                scenario.combatant(line.target).token, attack.name
             ),
         )),
         _ => Ok(()),

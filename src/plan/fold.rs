@@ -2,6 +2,8 @@
 //! the modifiers that made them, and the refusals (total cover, a prone archer, a coup de
 //! grace at a creature that is not helpless).
 
+use std::ops::Range;
+
 use crate::attack::{AttackProfile, CoverStrike, Portion, Resolution, SquareGuess};
 use crate::damage::{PrecisionContext, massive_check, precision_applies, unmultiplied_dice};
 use crate::rules::{
@@ -11,8 +13,8 @@ use crate::scenario::{AreaSave, Evasion, SaveKind};
 use crate::situation::Perception;
 
 use super::{
-    Grappler, Line, LineAttack, LineDefence, Modifiers, Plan, SaveRoll, Situation, Slot,
-    StruckInstead,
+    Grappler, Line, LineAttack, LineDefence, LineId, Modifiers, PlanBuilder, SaveRoll, Situation,
+    Slot, StruckInstead, TargetId,
 };
 
 /// A line's attacks against one defender, before they become slots.
@@ -20,36 +22,48 @@ struct Rolled {
     modifiers: Modifiers,
     /// One profile per attack of the routine.
     profiles: Vec<AttackProfile>,
-    /// The target index of the creature a roll may strike instead, and why.
-    covering: Option<(usize, StruckInstead)>,
+    /// The creature a roll may strike instead, and why.
+    covering: Option<(TargetId, StruckInstead)>,
     period: u32,
 }
 
-impl Plan {
+impl PlanBuilder {
     /// Folds a line's situation into effective numbers and appends its attacks; the error
     /// says why the line cannot be made (total cover, a level the system lacks). A ranged
     /// attack roll at a grappling defender strikes it or its partner, at random, each
-    /// attack: the defence carries its partner only for such a roll.
+    /// attack: the defence carries its partner only for such a roll. `source` is the
+    /// `[[plan]]` table the line comes from, if any.
+    ///
+    /// # Panics
+    /// If the defence or its situation names a target this builder did not add.
     pub fn add_line(
         &mut self,
         rules: &RuleSet,
         attack: LineAttack,
         defence: LineDefence,
         situation: Situation,
-    ) -> Result<(), String> {
+        source: Option<Range<usize>>,
+    ) -> Result<LineId, String> {
+        self.check_target(defence.target);
+        if let Some(covering) = situation.covering {
+            self.check_target(covering.target);
+        }
+        if let Some(grappler) = defence.grappling.as_deref() {
+            self.check_target(grappler.defence.target);
+        }
         refuse_cover(rules, &attack, situation)?;
         if let Some(area) = attack.area {
-            return self.add_area_line(rules, attack, &defence, situation, area);
+            return self.add_area_line(rules, attack, &defence, situation, area, source);
         }
         let mut rolled = self.rolled(rules, &attack, &defence, situation)?;
         if let Some(grappler) = defence.grappling.as_deref() {
             self.strike_grappler(rules, &attack, grappler, &mut rolled)?;
         }
-        let line = self.lines.len();
+        let line = LineId(self.plan.lines.len());
         for (index, (profile, &bonus)) in
             rolled.profiles.into_iter().zip(&attack.bonuses).enumerate()
         {
-            self.slots.push(Slot {
+            self.plan.slots.push(Slot {
                 line,
                 index,
                 base_bonus: bonus,
@@ -60,14 +74,15 @@ impl Plan {
                 attacker: None,
             });
         }
-        self.lines.push(Line {
+        self.plan.lines.push(Line {
             attacker: attack.attacker,
             target: defence.target,
             attack: attack.name,
             modifiers: rolled.modifiers,
             struck_instead: rolled.covering.map(|(_, why)| why),
+            source,
         });
-        Ok(())
+        Ok(line)
     }
 
     /// Half of the attacks strike the grappler instead: each profile gets the same attack
@@ -102,8 +117,8 @@ impl Plan {
             "{} with the {}: the target is grappling with {}: each attack strikes one of the two at random (1/2), the one struck losing its Dex bonus; {} is reported as the creature struck instead",
             attack.attacker, attack.name, grappler.label, grappler.label
         );
-        if !self.notes.contains(&note) {
-            self.notes.push(note);
+        if !self.plan.notes.contains(&note) {
+            self.plan.notes.push(note);
         }
         for (profile, partner) in rolled.profiles.iter_mut().zip(theirs.profiles) {
             profile.grappling_partner = Some(Box::new(AttackProfile {
@@ -143,9 +158,9 @@ impl Plan {
             })
             .filter(|_| resolution == Resolution::Roll);
         if let Some(note) = unused_crit_note(rules, attack)
-            && !self.notes.contains(&note)
+            && !self.plan.notes.contains(&note)
         {
-            self.notes.push(note);
+            self.plan.notes.push(note);
         }
         let precision = precision_applies(
             rules,
@@ -204,7 +219,7 @@ impl Plan {
         } else {
             1
         };
-        if period > self.rounds {
+        if period > self.plan.rounds {
             return Err(format!(
                 "{} needs {period} rounds for a coup de grace against a target with total concealment (one to find it, one to strike); set `rounds` to at least {period}",
                 attack.attacker
@@ -223,7 +238,8 @@ impl Plan {
         defence: &LineDefence,
         situation: Situation,
         area: AreaSave,
-    ) -> Result<(), String> {
+        source: Option<Range<usize>>,
+    ) -> Result<LineId, String> {
         let cover = situation.cover.unwrap_or(CoverLevel::None);
         let reflex = area.save == SaveKind::Reflex;
         let cover_bonus = rules.cover_bonus(cover).filter(|_| reflex);
@@ -262,8 +278,8 @@ impl Plan {
             on_failure: save.on_failure,
             on_success: save.on_success,
         };
-        let line = self.lines.len();
-        self.slots.push(Slot {
+        let line = LineId(self.plan.lines.len());
+        self.plan.slots.push(Slot {
             line,
             index: 0,
             base_bonus: base,
@@ -273,7 +289,7 @@ impl Plan {
             period: 1,
             attacker: None,
         });
-        self.lines.push(Line {
+        self.plan.lines.push(Line {
             attacker: attack.attacker,
             target: defence.target,
             attack: attack.name,
@@ -291,8 +307,9 @@ impl Plan {
                 perception: Perception::default(),
             },
             struck_instead: None,
+            source,
         });
-        Ok(())
+        Ok(line)
     }
 
     /// A coup de grace's resolution, or why it cannot be made (RULES.md §5).

@@ -4,17 +4,19 @@
 
 use crate::error::InputError;
 use crate::rules::RuleSet;
-use crate::scenario::{AttackKind, Battlefield, Combatant, PlanLine, Scenario};
+use crate::scenario::{AttackKind, Battlefield, Combatant, CombatantId, PlanLine, Scenario};
 use crate::situation::{self, RangeVerdict};
 use crate::verdict::{LineVerdict, line_verdict};
 
-use super::Plan;
+use super::{LineId, Plan};
 
 /// A scenario planned: the plan the engines run and, per plan line of the file in order,
 /// what planning judged of it.
 #[derive(Debug, Clone)]
 pub struct Planned {
+    /// What the engines run: the lines that could be made.
     pub plan: Plan,
+    /// Per plan line of the file, in file order, what planning judged of it.
     pub lines: Vec<LineSituation>,
 }
 
@@ -73,17 +75,22 @@ impl Overridden {
 /// One plan line of the file as planning judged it.
 #[derive(Debug, Clone)]
 pub struct LineSituation {
+    /// Who attacks.
     pub attacker: Named,
+    /// Whom it attacks.
     pub target: Named,
+    /// The attack's name.
     pub attack: String,
+    /// Melee, ranged or area.
     pub kind: AttackKind,
+    /// Which keys the plan line sets itself.
     pub overridden: Overridden,
     /// The map's verdicts; `None` without a map.
     pub map: Option<MapSituation>,
     /// The creature the target is grappling with (d20 Modern).
     pub grappling_with: Option<Named>,
-    /// The plan line it became (an index into [`Plan::lines`]), or why it cannot be made.
-    pub made: Result<usize, InputError>,
+    /// The plan line it became, or why it cannot be made.
+    pub made: Result<LineId, InputError>,
 }
 
 impl LineSituation {
@@ -91,10 +98,10 @@ impl LineSituation {
         scenario: &Scenario,
         line: &PlanLine,
         map: Option<MapSituation>,
-        made: Result<usize, InputError>,
+        made: Result<LineId, InputError>,
     ) -> LineSituation {
-        let attacker = &scenario.combatants[line.attacker];
-        let target = &scenario.combatants[line.target];
+        let attacker = scenario.combatant(line.attacker);
+        let target = scenario.combatant(line.target);
         let attack = &attacker.attacks[line.attack];
         let o = &line.overrides;
         LineSituation {
@@ -112,7 +119,7 @@ impl LineSituation {
             map,
             grappling_with: target
                 .grappling_with
-                .map(|c| Named::of(&scenario.combatants[c])),
+                .map(|c| Named::of(scenario.combatant(c))),
             made,
         }
     }
@@ -147,10 +154,10 @@ impl MapSituation {
         rules: &RuleSet,
         line: &PlanLine,
     ) -> MapSituation {
-        let attacker = &scenario.combatants[line.attacker];
+        let attacker = scenario.combatant(line.attacker);
         let attack = &attacker.attacks[line.attack];
         let verdict = line_verdict(scenario, field, rules, line);
-        let named = |c: usize| Named::of(&scenario.combatants[c]);
+        let named = |c: CombatantId| Named::of(scenario.combatant(c));
         let into_melee = (attack.kind == AttackKind::Ranged)
             .then(|| situation::engaged_ally(scenario, field, rules, line))
             .flatten()

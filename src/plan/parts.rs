@@ -7,15 +7,22 @@ use crate::rules::{Condition, CoverLevel, Size};
 use crate::scenario::{AreaSave, Evasion};
 use crate::situation::Perception;
 
+use super::TargetId;
+
 /// What a GM or the map says about one attacker → target line.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Situation {
     /// The square to strike must be guessed (total concealment, not pinpointed).
     pub guess: Option<SquareGuess>,
+    /// Cover, when the GM or the map says; `None`: no cover.
     pub cover: Option<CoverLevel>,
+    /// Miss chance in percent; `None`: none.
     pub concealment: Option<u8>,
+    /// Whether the attacker flanks; `None`: it does not.
     pub flanking: Option<bool>,
+    /// The GM's modifier to every attack roll.
     pub attack_mod: Option<i32>,
+    /// The GM's modifier to the target's AC.
     pub ac_mod: Option<i32>,
     /// A creature in the line gives the soft cover and can be struck (d20 Modern).
     pub covering: Option<Covering>,
@@ -25,6 +32,7 @@ pub struct Situation {
     pub range_penalty: i32,
     /// Shooting into melee's penalty.
     pub into_melee: i32,
+    /// Whether the attacker sees the target, and the senses that reach it.
     pub perception: Perception,
     /// Distance between attacker and target on the map, in feet.
     pub distance_ft: Option<i64>,
@@ -33,8 +41,9 @@ pub struct Situation {
 /// The creature giving soft cover, as striking the cover needs it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Covering {
-    /// Its index among the plan's targets.
-    pub target: usize,
+    /// It as a target of the plan.
+    pub target: TargetId,
+    /// Its AC or Defense against the attack.
     pub defense: i32,
     /// Its Dex modifier (included in `defense`).
     pub dex: i32,
@@ -47,10 +56,15 @@ pub struct Covering {
 /// The attack side of a line, independent of where it comes from (file or flags).
 #[derive(Debug, Clone, PartialEq)]
 pub struct LineAttack {
+    /// `Name (T)`, for tables and notes.
     pub attacker: String,
+    /// The attack's name.
     pub name: String,
+    /// Melee rather than ranged (flanking and higher ground differ).
     pub melee: bool,
+    /// The attack bonus of each attack of the routine, in order.
     pub bonuses: Vec<i32>,
+    /// Weapon damage, multiplied on a critical hit.
     pub damage: Dice,
     /// Dice added to every hit, never multiplied (flaming, holy).
     pub extra_damage: Dice,
@@ -59,6 +73,7 @@ pub struct LineAttack {
     pub precision: Dice,
     /// Ignores the target's damage reduction.
     pub bypass_dr: bool,
+    /// Threat range and multiplier.
     pub crit: CritSpec,
     /// The attacker's conditions.
     pub conditions: Vec<&'static Condition>,
@@ -75,23 +90,33 @@ pub struct LineAttack {
 /// The defending side of a line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LineDefence {
-    pub target: usize,
+    /// The creature attacked.
+    pub target: TargetId,
+    /// Armor class against this attack, Dex included.
     pub ac: i32,
     /// Dex modifier included in `ac`.
     pub dex: i32,
+    /// Size, for size modifiers and soft cover.
     pub size: Size,
+    /// Critical hits are normal hits against it.
     pub immune_to_crits: bool,
+    /// Precision dice do not apply against it.
     pub immune_to_precision: bool,
     /// Damage reduction: subtracted from each hit.
     pub dr: i64,
     /// Con score: d20 Modern's massive-damage threshold.
     pub con: Option<i64>,
+    /// The defender's conditions.
     pub conditions: Vec<&'static Condition>,
+    /// Feet above the floor.
     pub elevation: i32,
     /// Fort save bonus, against a coup de grace and Fort area effects.
     pub fort: i32,
+    /// Reflex save bonus, against Reflex area effects.
     pub reflex: i32,
+    /// Will save bonus, against Will area effects.
     pub will: i32,
+    /// Evasion against a Reflex save for half.
     pub evasion: Evasion,
     /// The creature the defender is grappling with, which a ranged attack strikes half
     /// the time instead (d20 Modern).
@@ -105,7 +130,9 @@ pub struct LineDefence {
 pub struct Grappler {
     /// `Name (T)`, for notes.
     pub label: String,
+    /// The other creature's defence.
     pub defence: LineDefence,
+    /// What the map says about the attacker's line to it.
     pub situation: Situation,
 }
 
@@ -140,7 +167,7 @@ impl LineAttack {
 
 impl LineDefence {
     /// A plain Medium defender with no Dex in its AC, no conditions, on the floor.
-    pub fn plain(target: usize, ac: i32, immune_to_crits: bool) -> Self {
+    pub fn plain(target: TargetId, ac: i32, immune_to_crits: bool) -> Self {
         Self {
             target,
             ac,

@@ -33,17 +33,17 @@ action = "full"
 
 fn modifiers(plan_extra: &str, kind: &str) -> (Modifiers, i32, i32) {
     let plan = Plan::from_scenario(&scenario(plan_extra, kind)).unwrap();
-    let p = &plan.slots[0].profile;
-    (plan.lines[0].modifiers.clone(), p.bonus, p.ac)
+    let p = &plan.slots()[0].profile;
+    (plan.lines()[0].modifiers.clone(), p.bonus, p.ac)
 }
 
 #[test]
 fn full_attack_makes_every_iterative_against_the_same_target() {
     let plan = Plan::from_scenario(&scenario("", "melee")).unwrap();
-    let bonuses: Vec<i32> = plan.slots.iter().map(|s| s.profile.bonus).collect();
+    let bonuses: Vec<i32> = plan.slots().iter().map(|s| s.profile.bonus).collect();
     assert_eq!(bonuses, vec![6, 1]);
-    assert_eq!(plan.targets[0].down_at, Some(12));
-    assert_eq!(plan.targets[0].dead_at, Some(22));
+    assert_eq!(plan.targets()[0].down_at, Some(12));
+    assert_eq!(plan.targets()[0].dead_at, Some(22));
 }
 
 #[test]
@@ -92,17 +92,19 @@ fn condition_deltas(system: SystemId, on_attacker: bool, name: &str) -> (i32, i3
             Default::default(),
         );
         attack.crossbow = true;
-        let mut defence = LineDefence::plain(0, 20, false);
+        let mut plan = PlanBuilder::new("t", system, 1);
+        let target = plan.add_target(Target::new("T".into(), None, None));
+        let mut defence = LineDefence::plain(target, 20, false);
         defence.dex = 3;
         if on_attacker {
             attack.conditions = vec![condition];
         } else {
             defence.conditions = vec![condition];
         }
-        let mut plan = Plan::empty("t", system, 1);
-        plan.add_line(rules, attack, defence, Situation::default())
+        plan.add_line(rules, attack, defence, Situation::default(), None)
             .unwrap();
-        let profile = &plan.slots[0].profile;
+        let plan = plan.build();
+        let profile = &plan.slots()[0].profile;
         numbers[2 * i] = profile.bonus - 10;
         numbers[2 * i + 1] = profile.ac - 20;
     }
@@ -210,13 +212,15 @@ fn prone_pf1_attackers_need_a_crossbow_for_ranged_attacks() {
         Default::default(),
     );
     attack.conditions = vec![rules.condition("prone").unwrap()];
-    let mut plan = Plan::empty("t", SystemId::Pf1, 1);
+    let mut plan = PlanBuilder::new("t", SystemId::Pf1, 1);
+    let target = plan.add_target(Target::new("T".into(), None, None));
     let err = plan
         .add_line(
             rules,
             attack,
-            LineDefence::plain(0, 15, false),
+            LineDefence::plain(target, 15, false),
             Situation::default(),
+            None,
         )
         .unwrap_err();
     assert!(err.contains("crossbow = true"), "{err}");
@@ -250,7 +254,7 @@ fn coups_de_grace_need_a_helpless_target_that_can_be_critically_hit() {
         .replace("action = \"full\"", "action = \"coup-de-grace\"")
         .replace("con = 10", "con = 10\nconditions = [\"asleep\"]");
     let plan = Plan::from_scenario(&Scenario::parse("p.toml", asleep.clone()).unwrap()).unwrap();
-    assert_eq!(plan.slots.len(), 1, "one blow, whatever the iteratives");
+    assert_eq!(plan.slots().len(), 1, "one blow, whatever the iteratives");
     let immune = asleep.replace("con = 10", "con = 10\nimmune_to_crits = true");
     let err = Plan::from_scenario(&Scenario::parse("p.toml", immune).unwrap()).unwrap_err();
     assert!(err.to_string().contains("immune to critical hits"), "{err}");
@@ -297,7 +301,8 @@ fn higher_ground_comes_from_the_terrain_under_the_attacker() {
         .replace("token = \"A\"", "token = \"A\"\nterrain = \"^\"");
     let plan = Plan::from_scenario(&Scenario::parse("p.toml", text).unwrap()).unwrap();
     assert_eq!(
-        plan.slots[0].profile.bonus, 7,
+        plan.slots()[0].profile.bonus,
+        7,
         "+6 and +1 for higher ground"
     );
 }
@@ -315,15 +320,17 @@ fn a_refused_line_keeps_what_planning_judged_of_it() {
     assert_eq!(verdict.reach.map(|r| r.threatens), Some(false));
     let refusal = line.made.as_ref().unwrap_err();
     assert!(refusal.message.contains("its reach is 5 ft"), "{refusal}");
-    assert!(planned.plan.lines.is_empty());
+    assert!(planned.plan.lines().is_empty());
 }
 
 #[test]
 fn a_made_line_names_its_plan_line_and_overrides() {
     let planned = Planned::from_scenario(&scenario("cover = \"partial\"", "ranged"));
     let line = &planned.lines[0];
-    assert_eq!(line.made, Ok(0));
+    let made = *line.made.as_ref().expect("made");
+    let file_line = &scenario("cover = \"partial\"", "ranged").plan[0];
+    assert_eq!(planned.plan.line(made).source, Some(file_line.span.clone()));
     assert_eq!(line.overridden.names(), ["cover"]);
     assert_eq!((line.attacker.token, line.target.token), ('A', 'B'));
-    assert_eq!(planned.plan.lines[0].modifiers.cover, CoverLevel::Partial);
+    assert_eq!(planned.plan.line(made).modifiers.cover, CoverLevel::Partial);
 }

@@ -5,7 +5,7 @@ use serde_json::{Value, json};
 
 use crate::attack::AttackProfile;
 use crate::map::{Point, SightLine, Square};
-use crate::plan::{IntoMelee, LineSituation, MapSituation, Modifiers, Plan};
+use crate::plan::{IntoMelee, LineId, LineSituation, MapSituation, Modifiers, Plan};
 use crate::rules::RuleSet;
 use crate::scenario::Scenario;
 use crate::situation::Unseen;
@@ -104,13 +104,13 @@ fn explain(rules: &RuleSet, plan: &Plan, s: &LineSituation) -> Explained {
 fn result(
     rules: &RuleSet,
     plan: &Plan,
-    line: usize,
+    line: LineId,
     s: &LineSituation,
     json: &mut Value,
 ) -> String {
-    let m = &plan.lines[line].modifiers;
+    let m = &plan.line(line).modifiers;
     let slot = plan
-        .slots
+        .slots()
         .iter()
         .find(|slot| slot.line == line)
         .expect("a plan line has an attack");

@@ -61,8 +61,8 @@ impl Inputs {
                 .chain(scenario.options.readings())
                 .collect(),
             deciding_lines: deciding_lines(situations),
-            struck_instead: (plan.slots.iter())
-                .map(|s| plan.lines[s.line].struck_instead)
+            struck_instead: (plan.slots().iter())
+                .map(|s| plan.line(s.line).struck_instead)
                 .collect(),
         }
     }

@@ -23,17 +23,12 @@ use std::path::Path;
 use sweep::Spill;
 
 use crate::error::Error;
-pub use charts::{
-    BattleMap, Chart, ChartError, ChartSize, Creature, HeatmapChart, LineKind, LinesChart, Segment,
-    heatmap_chart, lines_chart,
-};
 pub use check::check;
 pub use destination::{REPORT_MARKER, check_folder, report_folder};
 pub use heatmap_rows::{Heatmap, HeatmapCell, HeatmapRow};
 pub use inputs::Inputs;
-pub use results::{JsonDocument, Results, one_or_array, write_json};
-pub use rows::{AttackRow, DamageRow, RoundRow};
-pub use sweep::{SweepRows, SweepWriter};
+pub use results::{Results, one_or_array, write_json};
+pub use sweep::SweepWriter;
 pub use text::summary_text;
 
 /// What a report folder holds besides the files every report has.

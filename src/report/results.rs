@@ -18,8 +18,11 @@ use crate::plan::Plan;
 /// Everything a run reports.
 #[derive(Debug)]
 pub struct Results {
+    /// The experiment's title.
     pub title: String,
+    /// The rule system's key (`pf1`, `d20modern`…).
     pub system: String,
+    /// The seed the trials were drawn from.
     pub seed: u64,
     /// Trials simulated (may be fewer than asked for with `--precision`).
     pub trials: u64,
@@ -46,7 +49,7 @@ impl Results {
     /// The results of `tally`, a run of `plan` from `seed`, beside the exact figures.
     pub fn new(plan: &Plan, seed: u64, tally: &Tally, exact: &Exact) -> Self {
         let exact_notes = plan
-            .targets
+            .targets()
             .iter()
             .zip(&exact.targets)
             .filter_map(|(t, e)| {
@@ -56,8 +59,8 @@ impl Results {
             })
             .collect();
         Self {
-            title: plan.title.clone(),
-            system: plan.system.key().to_string(),
+            title: plan.title().to_string(),
+            system: plan.system().key().to_string(),
             seed,
             trials: tally.trials(),
             summary: attack_rows(plan, tally, exact),
@@ -66,7 +69,7 @@ impl Results {
             sweep: None,
             heatmap: None,
             exact_notes,
-            rule_notes: plan.notes.clone(),
+            rule_notes: plan.notes().to_vec(),
             interrupted: false,
         }
     }

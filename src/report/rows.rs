@@ -5,7 +5,7 @@
 use super::table::{Column, Row};
 use crate::engine::Tally;
 use crate::exact::Exact;
-use crate::plan::Plan;
+use crate::plan::{Plan, TargetId};
 use crate::stats::Estimate;
 
 /// One attack of the plan (a plan line's attack, per iterative): a row of `summary.csv`.
@@ -146,13 +146,13 @@ impl Row for DamageRow {
 
 /// One row per attack of the plan.
 pub(super) fn attack_rows(plan: &Plan, tally: &Tally, exact: &Exact) -> Vec<AttackRow> {
-    let label = |target: usize| plan.targets[target].label.clone();
-    plan.slots
+    let label = |target: TargetId| plan.target(target).label.clone();
+    plan.slots()
         .iter()
         .zip(&exact.slots)
         .enumerate()
         .map(|(i, (slot, slot_exact))| {
-            let line = &plan.lines[slot.line];
+            let line = plan.line(slot.line);
             let modifiers = &line.modifiers;
             let figures = tally.slot(plan, i);
             let guess = slot.profile.guess;
@@ -201,17 +201,17 @@ pub(super) fn attack_rows(plan: &Plan, tally: &Tally, exact: &Exact) -> Vec<Atta
 
 /// One row per round of each target that has hit points or covers another.
 pub(super) fn round_rows(plan: &Plan, tally: &Tally, exact: &Exact) -> Vec<RoundRow> {
-    (0..plan.targets.len())
+    plan.target_ids()
         .filter(|&target| {
-            plan.targets[target].down_at.is_some()
-                || plan.slots.iter().any(|s| s.covering == Some(target))
+            plan.target(target).down_at.is_some()
+                || plan.slots().iter().any(|s| s.covering == Some(target))
         })
-        .flat_map(|target| (0..plan.rounds as usize).map(move |round| (target, round)))
+        .flat_map(|target| (0..plan.rounds() as usize).map(move |round| (target, round)))
         .map(|(target, round)| {
             let counted = tally.round(target, round);
-            let exact = exact.targets[target].as_ref().ok().map(|e| e.rounds[round]);
+            let exact = exact.target(target).ok().map(|e| e.rounds[round]);
             RoundRow {
-                target: plan.targets[target].label.clone(),
+                target: plan.target(target).label.clone(),
                 round: round + 1,
                 p_down: counted.down.estimate().with_exact(exact.map(|e| e.p_down)),
                 p_dead: counted.dead.estimate().with_exact(exact.map(|e| e.p_dead)),
@@ -228,8 +228,8 @@ pub(super) fn round_rows(plan: &Plan, tally: &Tally, exact: &Exact) -> Vec<Round
 /// figures.
 pub(super) fn damage_rows(plan: &Plan, tally: &Tally, exact: &Exact) -> Vec<DamageRow> {
     let mut rows = Vec::new();
-    for (target, planned) in plan.targets.iter().enumerate() {
-        let exact_probs = exact.targets[target].as_ref().ok().map(|e| &e.damage);
+    for (target, planned) in plan.target_ids().zip(plan.targets()) {
+        let exact_probs = exact.target(target).ok().map(|e| &e.damage);
         for (damage, taken) in tally.damage_taken(target).enumerate() {
             let exact = exact_probs.and_then(|p| p.get(damage).copied());
             if taken.successes > 0 || exact.is_some_and(|p| p > 0.0) {

@@ -38,7 +38,7 @@ enum Getter<R> {
 type Read<R, T> = Box<dyn Fn(&R) -> T>;
 
 /// An estimate's column name and how it is read from a row.
-pub type Figure<R> = (&'static str, fn(&R) -> Estimate);
+pub type EstimateColumn<R> = (&'static str, fn(&R) -> Estimate);
 
 impl<R: 'static> Column<R> {
     pub fn text(name: impl Into<String>, cell: impl Fn(&R) -> String + 'static) -> Self {
@@ -66,7 +66,7 @@ impl<R: 'static> Column<R> {
 
     /// The columns `name`, `name_lo` and `name_hi` of each estimate, then `exact_name` of
     /// each, as SPEC §3 orders them.
-    pub fn estimates(estimates: &[Figure<R>]) -> Vec<Self> {
+    pub fn estimates(estimates: &[EstimateColumn<R>]) -> Vec<Self> {
         let intervals = estimates.iter().flat_map(|&(name, estimate)| {
             [
                 Self::float(name, move |r| Some(estimate(r).point)),

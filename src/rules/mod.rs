@@ -19,20 +19,25 @@ use std::fmt;
 use std::str::FromStr;
 
 pub use conditions::{Condition, ConditionEffect, DexRule, combine, dex_adjustment};
-pub use injury::{DeathRule, Injury, MassiveDamageRule, PrecisionRule};
+pub use injury::{DeathRule, Injury};
 pub use keyword::Keyword;
 pub use ranged::{RangeSense, RangedRule};
 
 /// A rule system an experiment can name with `system = "…"`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SystemId {
+    /// Pathfinder 1st edition (`pf1`).
     Pf1,
+    /// Pathfinder 1st edition with the corner-line cover variant (`pf1-variant`).
     Pf1Variant,
+    /// d20 Modern (`d20modern`).
     D20Modern,
+    /// Starfinder (`starfinder`).
     Starfinder,
 }
 
 impl SystemId {
+    /// Every system, in the order `d20odds rules` lists them.
     pub const ALL: [SystemId; 4] = [
         SystemId::Pf1,
         SystemId::Pf1Variant,
@@ -176,19 +181,30 @@ impl FromStr for Size {
 /// Degrees of cover a defender can have against one attack.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum CoverLevel {
+    /// No cover.
     None,
+    /// Partial cover (PF1 variant).
     Partial,
+    /// Soft cover from creatures in the way.
     Soft,
+    /// Cover.
     Cover,
+    /// Improved cover.
     Improved,
+    /// One-quarter cover (d20 Modern).
     Quarter,
+    /// One-half cover (d20 Modern).
     Half,
+    /// Three-quarters cover (d20 Modern).
     ThreeQuarters,
+    /// Nine-tenths cover (d20 Modern).
     NineTenths,
+    /// Total cover: no attack is possible.
     Total,
 }
 
 impl CoverLevel {
+    /// Every level, from least to most.
     pub const ALL: [CoverLevel; 10] = [
         CoverLevel::None,
         CoverLevel::Partial,
@@ -343,23 +359,28 @@ pub enum FlankPartner {
 /// Everything the simulator needs to know about one rule system.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RuleSet {
+    /// Which system these are.
     pub system: SystemId,
+    /// The system's full name, for `d20odds rules` and reports.
     pub name: &'static str,
     /// AC bonus per cover level; a level missing here does not exist in the system.
     /// `Total` is never listed: it forbids the attack.
     pub cover: &'static [CoverBonus],
     /// Attack bonus for flanking; melee only in every system.
     pub flanking_bonus: i32,
+    /// Who may flank with the attacker.
     pub flank_partner: FlankPartner,
     /// Attack bonus from higher ground: melee, ranged.
     pub higher_ground: (i32, i32),
     /// Higher ground needs the attacker at least half the target's height (its space
     /// side) above it, not merely higher (the variant, RULES.md Ambiguity 21).
     pub higher_ground_half_target_height: bool,
+    /// How a critical hit is confirmed.
     pub crit_rule: CritRule,
     /// A critical hit multiplies damage by this whatever the weapon's multiplier
     /// (Starfinder: damage rolled twice).
     pub fixed_crit_multiplier: Option<u32>,
+    /// When a miss chance is rolled against an attack.
     pub miss_chance_timing: MissChanceTiming,
     /// Miss chance (percent) of total concealment.
     pub total_concealment: u8,
@@ -375,6 +396,7 @@ pub struct RuleSet {
     pub helpless_base_defense: Option<i32>,
     /// Size modifier to AC, by [`Size`] order.
     pub size_ac: [i32; 9],
+    /// What a coup de grace does and how its save is set.
     pub coup_de_grace: CoupDeGraceRule,
     /// Map geometry: the cover level for k = 0..=4 blocked corner lines (SPEC §4).
     pub cover_by_lines: [CoverLevel; 5],
@@ -418,10 +440,12 @@ impl RuleSet {
         self.cover.iter().find(|c| c.level == level)
     }
 
+    /// A condition by its name in experiment files; `None` if the system lacks it.
     pub fn condition(&self, name: &str) -> Option<&'static Condition> {
         self.conditions.iter().find(|c| c.name == name)
     }
 
+    /// Every condition's name, in the order the system lists them.
     pub fn condition_names(&self) -> impl Iterator<Item = &'static str> {
         self.conditions.iter().map(|c| c.name)
     }

@@ -23,14 +23,19 @@ pub enum AttackKind {
 /// The saving throw a defender makes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SaveKind {
+    /// Reflex.
     Reflex,
+    /// Fortitude.
     Fort,
+    /// Will.
     Will,
 }
 
 impl SaveKind {
+    /// The saves' names in experiment files, in variant order.
     pub const KEYS: [&str; 3] = ["reflex", "fort", "will"];
 
+    /// The save's name in experiment files.
     pub fn key(self) -> &'static str {
         Self::KEYS[self as usize]
     }
@@ -47,7 +52,9 @@ pub enum ArmorClass {
 /// An area attack's save: which, against what DC, and what a success deals.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct AreaSave {
+    /// Which save the target makes.
     pub save: SaveKind,
+    /// The DC it must reach.
     pub dc: i32,
     /// `Half` or `Nothing`.
     pub on_save: Portion,

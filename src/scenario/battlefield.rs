@@ -5,8 +5,8 @@
 use toml::Spanned;
 
 use super::Validator;
-use super::combatant::Combatant;
-use super::keyword::combatant_index;
+use super::combatant::{Combatant, CombatantId};
+use super::keyword::combatant_id;
 use super::raw::{RawExperiment, RawHeatmap, RawTerrain};
 use crate::error::InputError;
 use crate::map::{self, Grid, Space, Terrain};
@@ -23,10 +23,15 @@ pub struct Battlefield {
 pub const MAX_HEATMAP_WORK: u64 = 10_000_000;
 
 impl Battlefield {
+    /// Where a combatant stands.
+    pub fn space(&self, id: CombatantId) -> &Space {
+        &self.spaces[id.index()]
+    }
+
     /// The squares where combatant `token`'s whole space fits: on the map, on no blocking
     /// terrain, on no other combatant.
-    pub fn placements(&self, token: usize) -> Vec<Space> {
-        let side = self.spaces[token].side();
+    pub fn placements(&self, token: CombatantId) -> Vec<Space> {
+        let side = self.space(token).side();
         let (width, height) = (self.grid.width() as i32, self.grid.height() as i32);
         (0..=height - side)
             .flat_map(|y| (0..=width - side).map(move |x| (x, y)))
@@ -39,7 +44,7 @@ impl Battlefield {
                             .spaces
                             .iter()
                             .enumerate()
-                            .all(|(i, other)| i == token || !other.contains(s))
+                            .all(|(i, other)| i == token.index() || !other.contains(s))
                 })
             })
             .collect()
@@ -212,7 +217,7 @@ impl Validator<'_> {
         }
     }
 
-    /// `[heatmap]`: the combatant (index) tried on every open square, on a map, within
+    /// `[heatmap]`: the combatant tried on every open square, on a map, within
     /// [`MAX_HEATMAP_WORK`].
     pub(super) fn heatmap(
         &self,
@@ -220,12 +225,12 @@ impl Validator<'_> {
         combatants: &[Combatant],
         battlefield: Option<&Battlefield>,
         rounds: u32,
-    ) -> Result<Option<usize>, InputError> {
+    ) -> Result<Option<CombatantId>, InputError> {
         let Some(h) = raw else {
             return Ok(None);
         };
         let token = &h.get_ref().token;
-        let index = combatant_index(token.get_ref(), combatants, " to try on the heatmap")
+        let index = combatant_id(token.get_ref(), combatants, " to try on the heatmap")
             .map_err(|message| self.err(token.span(), message))?;
         let Some(field) = battlefield else {
             return Err(self.err(h.span(), "a heatmap needs a map to move the combatant on"));

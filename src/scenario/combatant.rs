@@ -54,23 +54,48 @@ pub struct Combatant {
     pub concealment: u8,
     /// Precise Shot: no penalty for shooting into melee.
     pub precise_shot: bool,
-    /// The combatant (index) it is grappling with, set on both of the pair (d20 Modern:
-    /// a ranged attack at either strikes one of the two at random).
-    pub grappling_with: Option<usize>,
+    /// The combatant it is grappling with, set on both of the pair (d20 Modern: a ranged
+    /// attack at either strikes one of the two at random).
+    pub grappling_with: Option<CombatantId>,
     pub attacks: Vec<Attack>,
+}
+
+/// A combatant of a scenario: its place in the file's `[[combatant]]` list. Only the
+/// validator makes one, so it always names a combatant of its scenario, and it is never
+/// mistaken for a plan's target or line ([`Scenario::combatant`], [`Battlefield::space`]).
+///
+/// [`Scenario::combatant`]: super::Scenario::combatant
+/// [`Battlefield::space`]: super::Battlefield::space
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct CombatantId(usize);
+
+impl CombatantId {
+    /// The combatant at `index` of the file's list.
+    pub(super) fn at(index: usize) -> CombatantId {
+        CombatantId(index)
+    }
+
+    /// Its place in the file's `[[combatant]]` list.
+    pub fn index(self) -> usize {
+        self.0
+    }
 }
 
 /// A combatant's evasion: against a Reflex save for half, a success takes nothing;
 /// improved evasion also halves a failure.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Evasion {
+    /// No evasion.
     #[default]
     None,
+    /// Evasion: a successful Reflex save for half takes nothing.
     Evasion,
+    /// Improved evasion: a failed one takes half as well.
     Improved,
 }
 
 impl Evasion {
+    /// The values' names in experiment files, in variant order.
     pub const KEYS: [&str; 3] = ["none", "evasion", "improved"];
 }
 

@@ -5,7 +5,7 @@
 use toml::Spanned;
 
 use super::raw::RawCombatant;
-use super::{Combatant, Validator};
+use super::{Combatant, CombatantId, Validator};
 use crate::error::InputError;
 use crate::rules::RuleSet;
 
@@ -22,6 +22,7 @@ impl Validator<'_> {
         rules: &RuleSet,
     ) -> Result<(), InputError> {
         for (i, c) in raw.iter().enumerate() {
+            let i = CombatantId::at(i);
             let Some(with) = &c.get_ref().grappling_with else {
                 continue;
             };
@@ -46,23 +47,26 @@ impl Validator<'_> {
                     with.span(),
                     format!(
                         "`{}` cannot be grappling with itself: name the other combatant of the grapple",
-                        combatants[i].token
+                        combatants[i.index()].token
                     ),
                 ));
             }
             for (one, other) in [(i, partner), (partner, i)] {
-                if let Some(third) = combatants[one].grappling_with.filter(|&t| t != other) {
+                if let Some(third) = combatants[one.index()]
+                    .grappling_with
+                    .filter(|&t| t != other)
+                {
                     return Err(self.err(
                         with.span(),
                         format!(
                             "`{}` is already grappling with `{}`: a grapple here is one pair of combatants",
-                            combatants[one].token, combatants[third].token
+                            combatants[one.index()].token, combatants[third.index()].token
                         ),
                     ));
                 }
             }
             for (one, other) in [(i, partner), (partner, i)] {
-                let c = &mut combatants[one];
+                let c = &mut combatants[one.index()];
                 c.grappling_with = Some(other);
                 if !c.conditions.contains(&condition) {
                     c.conditions.push(condition);

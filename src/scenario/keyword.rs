@@ -6,7 +6,9 @@
 
 use toml::Spanned;
 
-use super::{Action, AreaShape, ArmorClass, AttackKind, Combatant, Evasion, SaveKind, Validator};
+use super::{
+    Action, AreaShape, ArmorClass, AttackKind, Combatant, CombatantId, Evasion, SaveKind, Validator,
+};
 use crate::attack::Portion;
 use crate::error::{InputError, did_you_mean};
 use crate::rules::Keyword;
@@ -104,26 +106,27 @@ impl Validator<'_> {
         value.map_or(Ok(default), |v| self.keyword(v))
     }
 
-    /// The index of the combatant a token names, or an error listing the known tokens.
+    /// The combatant a token names, or an error listing the known tokens.
     pub(super) fn token(
         &self,
         token: &Spanned<String>,
         combatants: &[Combatant],
-    ) -> Result<usize, InputError> {
-        combatant_index(token.get_ref(), combatants, "")
+    ) -> Result<CombatantId, InputError> {
+        combatant_id(token.get_ref(), combatants, "")
             .map_err(|message| self.err(token.span(), message))
     }
 }
 
-/// The index of the combatant whose token is `text`; otherwise "no combatant has token
-/// `x`{purpose}" with the known tokens and the one it likely means.
-pub(super) fn combatant_index(
+/// The combatant whose token is `text`; otherwise "no combatant has token `x`{purpose}"
+/// with the known tokens and the one it likely means.
+pub(super) fn combatant_id(
     text: &str,
     combatants: &[Combatant],
     purpose: &str,
-) -> Result<usize, String> {
+) -> Result<CombatantId, String> {
     single_letter(text)
         .and_then(|t| combatants.iter().position(|c| c.token == t))
+        .map(CombatantId::at)
         .ok_or_else(|| {
             let tokens: Vec<String> = combatants.iter().map(|c| c.token.to_string()).collect();
             format!(

@@ -2,7 +2,7 @@
 //! → validated [`Scenario`], with every mistake reported at its file, line and column.
 //!
 //! ```
-//! use d20odds::scenario::Scenario;
+//! use d20odds::Scenario;
 //! let text = r#"
 //! system = "pf1"
 //! map = "FO"
@@ -55,17 +55,15 @@ use std::path::Path;
 
 use crate::error::{Error, InputError, did_you_mean};
 use crate::rules::SystemId;
-pub use area::{AreaExtent, AreaShape, MAX_RADIUS_FT, Options};
+pub use area::{AreaShape, Options};
 pub use attack::{AreaSave, ArmorClass, Attack, AttackKind, SaveKind};
-pub use battlefield::{Battlefield, MAX_HEATMAP_WORK};
-pub use combatant::{Combatant, Evasion};
-pub use plan_line::{Action, Overrides, PlanLine};
+pub use battlefield::Battlefield;
+pub use combatant::{Combatant, CombatantId, Evasion};
+pub use plan_line::{Action, PlanLine};
 use raw::RawExperiment;
 pub use raw::RawTerrain;
 pub use source::Source;
-pub use sweep::{
-    ATTACK_FIELDS, Assignments, COMBATANT_FIELDS, MAX_SWEEP_POINTS, Sweep, display_value,
-};
+pub use sweep::{Assignments, Sweep, display_value};
 
 /// Default number of trials when an experiment does not say.
 pub const DEFAULT_TRIALS: u64 = 1_000_000;
@@ -78,23 +76,32 @@ pub const MAX_TRIALS: u64 = 1_000_000_000_000;
 /// A validated experiment: every name resolved, every number in range.
 #[derive(Debug, Clone)]
 pub struct Scenario {
+    /// The file's path and text, for error positions.
     pub source: Source,
+    /// `title`, or the file's stem.
     pub title: String,
+    /// The rule system.
     pub system: SystemId,
+    /// `trials`: trials to simulate unless `--trials` says otherwise.
     pub trials: u64,
+    /// `seed`: the random seed unless `--seed` says otherwise.
     pub seed: u64,
+    /// `rounds`: rounds each trial lasts.
     pub rounds: u32,
     /// The map rows, exactly as drawn.
     pub map: Vec<String>,
     /// Terrain and where each combatant stands; `None` without a map (then only the
     /// plan's overrides set cover, concealment and flanking).
     pub battlefield: Option<Battlefield>,
-    /// `[heatmap]`: the combatant (index) tried on every open square.
-    pub heatmap: Option<usize>,
+    /// `[heatmap]`: the combatant tried on every open square.
+    pub heatmap: Option<CombatantId>,
     /// Legend additions and overrides, by symbol.
     pub legend: Vec<(char, RawTerrain)>,
+    /// Every `[[combatant]]`, in file order (indexed by [`CombatantId`]).
     pub combatants: Vec<Combatant>,
+    /// Every `[[plan]]` line, in file order.
     pub plan: Vec<PlanLine>,
+    /// Every `[[sweep]]` table, in file order.
     pub sweeps: Vec<Sweep>,
     /// The experiment's TOML document without its `[[sweep]]` tables, parsed once when it
     /// sweeps, so that planning a point costs its own document, not the whole list of values.
@@ -108,6 +115,16 @@ pub struct Scenario {
 pub const MAX_FILE_BYTES: u64 = 8 << 20;
 
 impl Scenario {
+    /// One combatant.
+    pub fn combatant(&self, id: CombatantId) -> &Combatant {
+        &self.combatants[id.index()]
+    }
+
+    /// Every combatant's id, in file order.
+    pub fn combatant_ids(&self) -> impl Iterator<Item = CombatantId> + use<> {
+        (0..self.combatants.len()).map(CombatantId::at)
+    }
+
     /// Reads and validates an experiment file: at most [`MAX_FILE_BYTES`] of UTF-8 text.
     pub fn load(path: &Path) -> Result<Scenario, Error> {
         let unreadable = |e: std::io::Error| {

@@ -8,7 +8,7 @@ use toml::Spanned;
 use super::Validator;
 use super::attack::{AreaSave, Attack, AttackKind, SaveFields};
 use super::battlefield::Battlefield;
-use super::combatant::Combatant;
+use super::combatant::{Combatant, CombatantId};
 use super::keyword::attack_index;
 use super::raw::{RawExperiment, RawPlanLine};
 use crate::error::InputError;
@@ -35,11 +35,11 @@ pub struct Overrides {
     pub ac_mod: Option<i32>,
 }
 
-/// One line of the plan, with combatants and attacks as indices.
+/// One line of the plan, with combatants as ids and attacks as indices.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PlanLine {
-    pub attacker: usize,
-    pub target: usize,
+    pub attacker: CombatantId,
+    pub target: CombatantId,
     pub attack: usize,
     pub action: Action,
     pub overrides: Overrides,
@@ -86,11 +86,11 @@ impl Validator<'_> {
     ) -> Result<PlanLine, InputError> {
         let p = raw.get_ref();
         let (attacker, target) = self.attacker_and_target(p, combatants)?;
-        let attack = attack_index(&combatants[attacker], p.attack.get_ref(), "none")
+        let attack = attack_index(&combatants[attacker.index()], p.attack.get_ref(), "none")
             .map_err(|message| self.err(p.attack.span(), message))?;
         let action = self.keyword_or(p.action.as_ref(), Action::Single)?;
         let overrides = self.overrides(p)?;
-        let chosen = &combatants[attacker].attacks[attack];
+        let chosen = &combatants[attacker.index()].attacks[attack];
         let area = self.area_save(p, chosen, action)?;
         let origin = self.origin(p, chosen, battlefield)?;
         if origin.is_none()
@@ -117,23 +117,23 @@ impl Validator<'_> {
         })
     }
 
-    /// The attacker and the target (indices): two combatants, the target with hit points.
+    /// The attacker and the target: two combatants, the target with hit points.
     fn attacker_and_target(
         &self,
         p: &RawPlanLine,
         combatants: &[Combatant],
-    ) -> Result<(usize, usize), InputError> {
+    ) -> Result<(CombatantId, CombatantId), InputError> {
         let attacker = self.token(&p.attacker, combatants)?;
         let target = self.token(&p.target, combatants)?;
         if attacker == target {
             return Err(self.err(p.target.span(), "a combatant cannot attack itself"));
         }
-        if combatants[target].hp.is_none() {
+        if combatants[target.index()].hp.is_none() {
             return Err(self.err(
                 p.target.span(),
                 format!(
                     "target `{}` has no hp: give it `hp = …`",
-                    combatants[target].token
+                    combatants[target.index()].token
                 ),
             ));
         }

@@ -8,7 +8,7 @@ use std::ops::Range;
 
 use toml::{Table, Value};
 
-use super::keyword::{attack_index, combatant_index};
+use super::keyword::{attack_index, combatant_id};
 use super::{Combatant, Scenario, Validator};
 use crate::error::{InputError, did_you_mean};
 
@@ -110,7 +110,7 @@ fn parse_path(set: &str) -> Result<FieldPath<'_>, String> {
 
 /// The token and attack a path names must exist; suggests the nearest when they do not.
 fn path_names_exist(path: &FieldPath, combatants: &[Combatant]) -> Result<(), String> {
-    let combatant = &combatants[combatant_index(path.token, combatants, "")?];
+    let combatant = &combatants[combatant_id(path.token, combatants, "")?.index()];
     match path.attack {
         Some(name) => attack_index(combatant, name, "").map(|_| ()),
         None => Ok(()),

@@ -5,15 +5,12 @@
 //! impossible or certain event (p = 0 or 1) must be observed exactly so; rare events in
 //! between are left to the figures that aggregate them.
 
-use d20odds::attack::{Portion, Resolution, SquareGuess};
-use d20odds::damage::massive_check;
-use d20odds::engine::{EngineConfig, MeanSample, Proportion, SamplerKind, Tally, simulate};
-use d20odds::exact::{self, Exact};
-use d20odds::injury::Vitals;
-use d20odds::plan::{Covering, Grappler, LineAttack, LineDefence, Plan, Situation, Target};
-use d20odds::rules::{CoverLevel, RuleSet, SystemId};
-use d20odds::scenario::{AreaSave, Evasion, SaveKind};
-use d20odds::stats::{mean_z, proportion_z};
+use d20odds::{
+    AreaSave, CoverLevel, Covering, EngineConfig, Evasion, Exact, Grappler, LineAttack,
+    LineDefence, MeanSample, Plan, PlanBuilder, Portion, Proportion, Resolution, RuleSet,
+    SamplerKind, SaveKind, Situation, SquareGuess, SystemId, Tally, Target, TargetId, Vitals,
+    compute_exact, massive_check, mean_z, proportion_z, simulate,
+};
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
@@ -44,12 +41,13 @@ fn generated_plan(rng: &mut Pcg64Mcg, seed: u64) -> Plan {
     let system = SystemId::ALL[seed as usize % SystemId::ALL.len()];
     let rules = system.rules();
     let starfinder = system == SystemId::Starfinder;
-    let mut plan = Plan::empty("generated", system, rounds);
+    let mut plan = PlanBuilder::new("generated", system, rounds);
     let targets = if grapple_shot {
         2
     } else {
         rng.random_range(1..=2)
     };
+    let mut ids = Vec::new();
     let mut cons = Vec::new();
     for t in 0..targets {
         let hp = rng.random_range(5..=40);
@@ -64,8 +62,7 @@ fn generated_plan(rng: &mut Pcg64Mcg, seed: u64) -> Plan {
             },
             resolve: starfinder && rng.random_bool(0.5),
         };
-        plan.targets
-            .push(Target::for_system(rules, format!("T{t}"), vitals));
+        ids.push(plan.add_target(Target::for_system(rules, format!("T{t}"), vitals)));
         cons.push(con);
     }
     let damages = ["1d8+3", "2d6+4", "1d4-2", "1d12", "3d6", "1d6+1d4+2", "5"];
@@ -76,7 +73,7 @@ fn generated_plan(rng: &mut Pcg64Mcg, seed: u64) -> Plan {
         let forced = two_round_coup && line == 0;
         let shot_at_grappler = grapple_shot && line == 0;
         if !forced && !shot_at_grappler && rng.random_bool(0.15) {
-            add_area_line(&mut plan, rng, &cons, damages);
+            add_area_line(&mut plan, rng, rules, &ids, &cons, damages);
             continue;
         }
         let first = rng.random_range(-2..=16);
@@ -91,7 +88,7 @@ fn generated_plan(rng: &mut Pcg64Mcg, seed: u64) -> Plan {
             crits[rng.random_range(0..crits.len())].parse().unwrap(),
         );
         let mut defence = LineDefence::plain(
-            rng.random_range(0..targets),
+            ids[rng.random_range(0..targets)],
             rng.random_range(10..=26),
             rng.random_bool(0.15) && (!coup_de_grace || rules.coup_de_grace.crit_immune_normal_hit),
         );
@@ -100,7 +97,7 @@ fn generated_plan(rng: &mut Pcg64Mcg, seed: u64) -> Plan {
             defence.conditions = vec![rules.condition("helpless").unwrap()];
         }
         defence.fort = rng.random_range(-2..=12);
-        defence.con = cons[defence.target];
+        defence.con = cons[defence.target.index()];
         add_damage_terms(rng, rules, &mut attack, &mut defence);
         let mut concealment = if forced {
             50
@@ -129,43 +126,45 @@ fn generated_plan(rng: &mut Pcg64Mcg, seed: u64) -> Plan {
             // One shot per line: the pair's joint state (each one's damage taken) then
             // stays within the exact engine's bound over three rounds.
             attack.bonuses.truncate(1);
-            add_grappler(rng, rules, condition, &cons, &mut defence);
+            add_grappler(rng, rules, condition, (&ids, &cons), &mut defence);
         } else if rules.striking_the_cover && targets == 2 && !coup_de_grace && rng.random_bool(0.6)
         {
-            let cover = 1 - defence.target;
+            let cover = 1 - defence.target.index();
             situation.cover = Some(CoverLevel::Soft);
             situation.covering = Some(Covering {
-                target: cover,
+                target: ids[cover],
                 defense: rng.random_range(10..=22),
                 dex: rng.random_range(-1..=4),
                 dr: [0, 0, 3][rng.random_range(0..3)],
                 massive: massive_check(rules, cons[cover], rng.random_range(-1..=8)),
             });
         }
-        let target = defence.target;
-        plan.add_line(rules, attack, defence, situation).unwrap();
-        if targets == 2 && rng.random_bool(0.4) {
-            plan.attacker_is_target(plan.lines.len() - 1, 1 - target);
+        let other = (targets == 2).then(|| ids[1 - defence.target.index()]);
+        let made = (plan.add_line(rules, attack, defence, situation, None)).unwrap();
+        if let Some(other) = other.filter(|_| rng.random_bool(0.4)) {
+            plan.attacker_is_target(made, other);
         }
     }
-    plan
+    plan.build()
 }
 
 /// The other target as the one the defender is grappling with: both have the system's
 /// grappling condition (each loses its Dex bonus), the grappler its own Defense, Dex, DR,
-/// massive-damage check and line (concealment, a guessed square).
+/// massive-damage check and line (concealment, a guessed square). `targets` are the two
+/// targets' ids and Con scores.
 fn add_grappler(
     rng: &mut Pcg64Mcg,
     rules: &RuleSet,
     condition: &str,
-    cons: &[Option<i64>],
+    (ids, cons): (&[TargetId], &[Option<i64>]),
     defence: &mut LineDefence,
 ) {
     let grappling = rules.condition(condition).unwrap();
     defence.conditions.push(grappling);
     defence.dex = rng.random_range(-1..=4);
-    let other = 1 - defence.target;
-    let mut theirs = LineDefence::plain(other, rng.random_range(10..=24), rng.random_bool(0.15));
+    let other = 1 - defence.target.index();
+    let mut theirs =
+        LineDefence::plain(ids[other], rng.random_range(10..=24), rng.random_bool(0.15));
     theirs.dex = rng.random_range(-1..=4);
     theirs.conditions = vec![grappling];
     theirs.dr = [0, 0, 3][rng.random_range(0..3)];
@@ -186,9 +185,16 @@ fn add_grappler(
     }));
 }
 
-/// An area attack on a random target: any save, DC, cover level of the system, evasion.
-fn add_area_line(plan: &mut Plan, rng: &mut Pcg64Mcg, cons: &[Option<i64>], damages: [&str; 7]) {
-    let rules = plan.system.rules();
+/// An area attack on a random target (of `ids`, whose Con scores are `cons`): any save,
+/// DC, cover level of the system, evasion.
+fn add_area_line(
+    plan: &mut PlanBuilder,
+    rng: &mut Pcg64Mcg,
+    rules: &RuleSet,
+    ids: &[TargetId],
+    cons: &[Option<i64>],
+    damages: [&str; 7],
+) {
     let mut attack = LineAttack::plain(
         "A",
         "area",
@@ -207,8 +213,8 @@ fn add_area_line(plan: &mut Plan, rng: &mut Pcg64Mcg, cons: &[Option<i64>], dama
         dc: rng.random_range(8..=25),
         on_save: [Portion::Half, Portion::Half, Portion::Nothing][rng.random_range(0..3)],
     });
-    let mut defence = LineDefence::plain(rng.random_range(0..cons.len()), 15, false);
-    defence.con = cons[defence.target];
+    let mut defence = LineDefence::plain(ids[rng.random_range(0..cons.len())], 15, false);
+    defence.con = cons[defence.target.index()];
     defence.reflex = rng.random_range(-1..=12);
     defence.fort = rng.random_range(-1..=12);
     defence.will = rng.random_range(-1..=12);
@@ -223,7 +229,7 @@ fn add_area_line(plan: &mut Plan, rng: &mut Pcg64Mcg, cons: &[Option<i64>], dama
         cover: Some(cover),
         ..Situation::default()
     };
-    plan.add_line(rules, attack, defence, situation).unwrap();
+    (plan.add_line(rules, attack, defence, situation, None)).unwrap();
 }
 
 /// Extra and precision dice on the attack (precision against a flat-footed, flanked or
@@ -270,7 +276,7 @@ const MIN_ATTACKS_FOR_Z: u64 = 100;
 
 fn z_scores(plan: &Plan, tally: &Tally, exact: &Exact) -> Vec<(String, f64)> {
     let mut out = Vec::new();
-    for (i, slot) in plan.slots.iter().enumerate() {
+    for (i, slot) in plan.slots().iter().enumerate() {
         let e = exact.slots[i].expect("small plans are computed exactly");
         let attacks = tally.slot(plan, i);
         if attacks.made() < MIN_ATTACKS_FOR_Z {
@@ -303,13 +309,11 @@ fn z_scores(plan: &Plan, tally: &Tally, exact: &Exact) -> Vec<(String, f64)> {
             ));
         }
     }
-    for t in 0..plan.targets.len() {
-        let e = exact.targets[t]
-            .as_ref()
-            .expect("small plans are computed exactly");
-        for r in 0..plan.rounds as usize {
+    for (id, t) in plan.target_ids().zip(0..) {
+        let e = exact.target(id).expect("small plans are computed exactly");
+        for r in 0..plan.rounds() as usize {
             let x = e.rounds[r];
-            let counted = tally.round(t, r);
+            let counted = tally.round(id, r);
             push_proportion(
                 &mut out,
                 format!("T{t} r{r} p_down"),
@@ -327,7 +331,7 @@ fn z_scores(plan: &Plan, tally: &Tally, exact: &Exact) -> Vec<(String, f64)> {
                 sample_z(counted.damage, x.mean_damage),
             ));
         }
-        let hist: Vec<Proportion> = tally.damage_taken(t).collect();
+        let hist: Vec<Proportion> = tally.damage_taken(id).collect();
         for (d, &p) in e.damage.iter().enumerate() {
             push_proportion(&mut out, format!("T{t} damage={d}"), hist[d], p);
         }
@@ -346,7 +350,7 @@ fn check_agreement(sampler: SamplerKind) {
     let mut kinds = [0; 8];
     for case in 0..32 {
         let plan = generated_plan(&mut rng, case);
-        for slot in &plan.slots {
+        for slot in plan.slots() {
             kinds[0] += usize::from(matches!(slot.profile.resolution, Resolution::Save { .. }));
             kinds[1] += usize::from(slot.profile.layout().can_strike());
             kinds[2] += usize::from(slot.period > 1);
@@ -354,9 +358,13 @@ fn check_agreement(sampler: SamplerKind) {
             kinds[4] += usize::from(!slot.profile.extra.is_zero() && slot.profile.dr > 0);
             kinds[7] += usize::from(slot.profile.grappling_partner.is_some());
         }
-        kinds[5] += plan.lines.iter().filter(|l| l.modifiers.precision).count();
+        kinds[5] += plan
+            .lines()
+            .iter()
+            .filter(|l| l.modifiers.precision)
+            .count();
         kinds[6] += plan
-            .targets
+            .targets()
             .iter()
             .filter(|t| t.overflow_kills.is_some())
             .count();
@@ -365,7 +373,7 @@ fn check_agreement(sampler: SamplerKind) {
             ..EngineConfig::new(case, TRIALS)
         };
         let tally = simulate(&plan, &config, &|_| ());
-        let exact = exact::compute(&plan);
+        let exact = compute_exact(&plan);
         for (what, z) in z_scores(&plan, &tally, &exact) {
             assert!(
                 z.abs() <= Z_BOUND,
@@ -401,8 +409,8 @@ fn a_wrong_exact_value_is_caught() {
         .find_map(|seed| {
             let plan = generated_plan(&mut rng, seed);
             let tally = simulate(&plan, &EngineConfig::new(seed, TRIALS), &|_| ());
-            let exact = exact::compute(&plan);
-            let slot = (0..plan.slots.len()).find(|&i| {
+            let exact = compute_exact(&plan);
+            let slot = (0..plan.slots().len()).find(|&i| {
                 let p = exact.slots[i].unwrap().p_hit;
                 (0.05..0.95).contains(&p) && tally.slot(&plan, i).made() >= MIN_ATTACKS_FOR_Z
             })?;

@@ -21,11 +21,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use d20odds::dice::{CritSpec, Dice};
-use d20odds::engine::{EngineConfig, SamplerKind, check_tally_size, max_damage_taken, simulate};
-use d20odds::plan::Planned;
-use d20odds::report::{Results, summary_text};
-use d20odds::scenario::Scenario;
+use d20odds::{
+    CritSpec, Dice, EngineConfig, Planned, Results, SamplerKind, Scenario, check_tally_size,
+    compute_exact, max_damage_taken, simulate, summary_text,
+};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::{Config, TestRunner};
@@ -47,7 +46,7 @@ fn loader(text: &str) -> String {
         return kind_of(&e.message);
     }
     let planned = Planned::from_scenario(&scenario);
-    let _ = d20odds::report::check(&scenario, &planned.plan, &planned.lines);
+    let _ = d20odds::check_report(&scenario, &planned.plan, &planned.lines);
     let plan = match planned.all_made() {
         Ok(p) => p.plan,
         Err(e) => return kind_of(&e.message),
@@ -62,15 +61,15 @@ fn loader(text: &str) -> String {
         };
         let tally = simulate(&plan, &config, &|_| ());
         assert_eq!(tally.trials(), 64);
-        let exact_work: i64 = (0..plan.targets.len())
-            .map(|t| max_damage_taken(&plan, t).saturating_mul(plan.slots.len() as i64))
+        let exact_work: i64 = (plan.target_ids())
+            .map(|t| max_damage_taken(&plan, t).saturating_mul(plan.slots().len() as i64))
             .sum();
         let exact = if exact_work < 200_000 {
-            d20odds::exact::compute(&plan)
+            compute_exact(&plan)
         } else {
-            d20odds::exact::Exact {
-                slots: vec![None; plan.slots.len()],
-                targets: vec![Err("skipped by the fuzzer".into()); plan.targets.len()],
+            d20odds::Exact {
+                slots: vec![None; plan.slots().len()],
+                targets: vec![Err("skipped by the fuzzer".into()); plan.targets().len()],
             }
         };
         let results = Results::new(&plan, config.seed, &tally, &exact);

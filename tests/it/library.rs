@@ -5,8 +5,8 @@
 use std::sync::Mutex;
 use std::sync::atomic::AtomicBool;
 
-use d20odds::report::summary_text;
 use d20odds::run::{Phase, Progress, Settings, Silent, prepare};
+use d20odds::summary_text;
 
 use crate::cli::{d20odds, repo, showcase};
 

@@ -153,7 +153,7 @@ fn report_html_is_self_contained_and_holds_every_section() {
     assert!(page.contains(concat!("d20odds ", env!("CARGO_PKG_VERSION"))));
     let text = std::fs::read_to_string(showcase()).unwrap();
     assert!(page.contains(&escaped(&text)), "the experiment file, whole");
-    for reading in d20odds::rules::SystemId::Pf1.rules().interpretations {
+    for reading in d20odds::SystemId::Pf1.rules().interpretations {
         assert!(page.contains(&escaped(reading)), "{reading}");
     }
     // Longsword #1 (+16 vs AC 17) hits 19 times in 20: estimate ± half-width, exact beside.

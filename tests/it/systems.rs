@@ -4,11 +4,10 @@
 //! fraction in the exact engine (to rounding) and lie within 5 standard errors of it in a
 //! seeded Monte Carlo run.
 
-use d20odds::engine::{EngineConfig, Proportion, Tally, simulate};
-use d20odds::exact::{self, Exact};
-use d20odds::plan::Plan;
-use d20odds::scenario::Scenario;
-use d20odds::stats::{mean_z, proportion_z};
+use d20odds::{
+    EngineConfig, Exact, Plan, Proportion, Scenario, Tally, compute_exact, mean_z, proportion_z,
+    simulate,
+};
 
 const TRIALS: u64 = 200_000;
 const Z_BOUND: f64 = 5.0;
@@ -64,11 +63,10 @@ fn measure(plan: &Plan, tally: &Tally, exact: &Exact, figure: Figure) -> (f64, f
         }
         Down(token, round) | Dead(token, round) => {
             let t = plan
-                .targets
-                .iter()
-                .position(|t| t.label.ends_with(&format!("({token})")))
+                .target_ids()
+                .find(|&t| plan.target(t).label.ends_with(&format!("({token})")))
                 .unwrap_or_else(|| panic!("no target {token}"));
-            let exact = exact.targets[t].as_ref().unwrap().rounds[round - 1];
+            let exact = exact.target(t).unwrap().rounds[round - 1];
             let counted = tally.round(t, round - 1);
             let (e, n) = match figure {
                 Down(..) => (exact.p_down, counted.down),
@@ -94,7 +92,7 @@ pub(crate) fn check_cases(cases: &[Case]) {
         let scenario = Scenario::parse(format!("{}.toml", case.name), text)
             .unwrap_or_else(|e| panic!("{}: {e}", case.name));
         let plan = Plan::from_scenario(&scenario).unwrap_or_else(|e| panic!("{}: {e}", case.name));
-        let exact = exact::compute(&plan);
+        let exact = compute_exact(&plan);
         let config = EngineConfig::new(scenario.seed, scenario.trials);
         let tally = simulate(&plan, &config, &|_| ());
         for &(figure, numerator, denominator) in case.expect {
