@@ -33,7 +33,7 @@ impl Experiment {
 
     /// Validates a loaded scenario's plan and every sweep point.
     pub fn validate(scenario: Scenario) -> Result<Self, InputError> {
-        let Planned { plan, lines } = Planned::from_scenario(&scenario).all_made()?;
+        let Planned { plan, lines, .. } = Planned::from_scenario(&scenario).all_made()?;
         check_size(&scenario, &scenario, &plan)?;
         let mut sweep_points = 0;
         if !scenario.sweeps.is_empty() {

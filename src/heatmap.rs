@@ -86,7 +86,7 @@ fn square_figures(scenario: &Scenario, token: CombatantId, space: Space, seed: u
     if let Some(field) = &mut moved.battlefield {
         field.spaces[token.index()] = space;
     }
-    let Planned { plan, lines } = Planned::from_scenario(&moved);
+    let Planned { plan, lines, .. } = Planned::from_scenario(&moved);
     let exact = exact::compute(&plan);
     let all_exact =
         exact.targets.iter().all(Result::is_ok) && exact.slots.iter().all(Option::is_some);

@@ -59,6 +59,7 @@
 mod attack;
 mod damage;
 mod dice;
+mod encounter;
 mod engine;
 mod error;
 mod exact;

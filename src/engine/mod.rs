@@ -36,6 +36,7 @@ use crate::plan::Plan;
 pub use alias::AliasTable;
 use plan_model::PlanModel;
 pub use runner::MAX_THREADS;
+pub(crate) use runner::{Model, run as run_model};
 pub use tally::{MeanSample, Proportion, Tally, check_tally_size, max_damage_taken, tally_cells};
 
 /// How one attack is drawn.

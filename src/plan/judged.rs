@@ -18,6 +18,8 @@ pub struct Planned {
     pub plan: Plan,
     /// Per plan line of the file, in file order, what planning judged of it.
     pub lines: Vec<LineSituation>,
+    /// The combatant behind each of the plan's targets, in the order of their ids.
+    pub combatants: Vec<CombatantId>,
 }
 
 impl Planned {

@@ -273,6 +273,7 @@ impl Planned {
         Planned {
             plan: targets.builder.build(),
             lines,
+            combatants: targets.combatants,
         }
     }
 }

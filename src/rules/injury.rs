@@ -32,6 +32,28 @@ pub struct PrecisionRule {
     pub crit_immune_ignores: bool,
 }
 
+/// What happens on a dying creature's turn (RULES.md §9).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DyingRule {
+    /// d20 + Con modifier − |hp| ≥ `dc` stabilises it (a natural 20 always does);
+    /// otherwise it loses 1 hp (Pathfinder).
+    ConCheck { dc: i32 },
+    /// d% ≤ `percent` stabilises it; otherwise it loses 1 hp (d20 Modern).
+    Percent { percent: u32 },
+    /// Starfinder: with at least ¼ of its maximum Resolve Points (at least 1, at most
+    /// `max_cost`) it spends them to stabilise; otherwise it loses 1 RP at the end of its
+    /// turn, and dies when it has none to lose. A stable creature with RP left spends 1 on
+    /// its next turn to regain 1 HP and act.
+    Resolve { max_cost: i64 },
+}
+
+impl DyingRule {
+    /// Starfinder: the Resolve Points it costs a creature with `max_points` to stabilise.
+    pub fn stabilise_cost(max_points: i64, max_cost: i64) -> i64 {
+        (max_points / 4).clamp(1, max_cost)
+    }
+}
+
 /// A system's injury rules.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Injury {
@@ -40,6 +62,10 @@ pub struct Injury {
     /// makes one attack (its first) and then takes 1 damage, which leaves it dying. Without
     /// it (Starfinder), a creature at 0 HP takes no action at all.
     pub disabled_at_zero: bool,
+    pub dying: DyingRule,
+    /// A combatant is flat-footed until its first turn of a fight (loses its Dex bonus to
+    /// AC); Starfinder only when surprised, which d20odds does not model.
+    pub flat_footed_until_first_turn: bool,
     pub massive_damage: Option<MassiveDamageRule>,
     /// `None`: the system has no precision damage (`precision` is an input error).
     pub precision: Option<PrecisionRule>,
@@ -48,6 +74,8 @@ pub struct Injury {
 pub const PATHFINDER: Injury = Injury {
     death: DeathRule::NegativeCon,
     disabled_at_zero: true,
+    dying: DyingRule::ConCheck { dc: 10 },
+    flat_footed_until_first_turn: true,
     massive_damage: None,
     precision: Some(PrecisionRule {
         ranged_within_ft: Some(30),
@@ -58,6 +86,8 @@ pub const PATHFINDER: Injury = Injury {
 pub const D20_MODERN: Injury = Injury {
     death: DeathRule::NegativeFixed(10),
     disabled_at_zero: true,
+    dying: DyingRule::Percent { percent: 10 },
+    flat_footed_until_first_turn: true,
     massive_damage: Some(MassiveDamageRule {
         dc: 15,
         drop_to_hp: -1,
@@ -68,6 +98,8 @@ pub const D20_MODERN: Injury = Injury {
 pub const STARFINDER: Injury = Injury {
     death: DeathRule::StaminaAndResolve,
     disabled_at_zero: false,
+    dying: DyingRule::Resolve { max_cost: 3 },
+    flat_footed_until_first_turn: false,
     massive_damage: None,
     precision: Some(PrecisionRule {
         ranged_within_ft: None,
@@ -94,6 +126,21 @@ impl Injury {
                 "Acting while down: a creature below 0 hp, or dead, takes no action; at exactly 0 hp it is disabled: on its turn it makes one attack (its first) and then takes 1 damage (dying)\n"
             }
             false => "Acting while down: a creature at 0 HP, or dead, takes no action\n",
+        };
+        out += &match self.dying {
+            DyingRule::ConCheck { dc } => format!(
+                "Dying (in a fight): on each of its turns after the one it dropped on, d20 + Con modifier - |hp| >= {dc} stabilises it (a natural 20 always does), otherwise it loses 1 hp\n"
+            ),
+            DyingRule::Percent { percent } => format!(
+                "Dying (in a fight): on each of its turns, d% <= {percent} stabilises it, otherwise it loses 1 hp\n"
+            ),
+            DyingRule::Resolve { max_cost } => format!(
+                "Dying (in a fight): on its turn a creature with Resolve Points spends 1/4 of its maximum (at least 1, at most {max_cost}) to stabilise; without enough it loses 1 RP at the end of its turn and dies when it has none to lose; a stable creature with RP left spends 1 on its next turn to regain 1 HP and act\n"
+            ),
+        };
+        out += match self.flat_footed_until_first_turn {
+            true => "Initiative (in a fight): d20 + init (default: dex); ties by higher init, then at random; a combatant is flat-footed (no Dex bonus to AC) until its first turn\n",
+            false => "Initiative (in a fight): d20 + init (default: dex); ties by higher init, then at random; nobody is flat-footed at the start (only when surprised, which d20odds does not model)\n",
         };
         if let Some(m) = self.massive_damage {
             out += &format!(

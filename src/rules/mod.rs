@@ -19,7 +19,7 @@ use std::fmt;
 use std::str::FromStr;
 
 pub use conditions::{Condition, ConditionEffect, DexRule, combine, dex_adjustment};
-pub use injury::{DeathRule, Injury};
+pub use injury::{DeathRule, DyingRule, Injury};
 pub use keyword::Keyword;
 pub use ranged::{RangeSense, RangedRule};
 

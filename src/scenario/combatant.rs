@@ -6,6 +6,7 @@ use toml::Spanned;
 
 use super::Validator;
 use super::attack::Attack;
+use super::encounter::Tactic;
 use super::bounded::{MAX_HIT_POINTS, MAX_MODIFIER, within};
 use super::keyword::single_letter;
 use super::raw::RawCombatant;
@@ -44,6 +45,12 @@ pub struct Combatant {
     pub stamina: i64,
     /// Starfinder: the creature has Resolve Points.
     pub resolve: bool,
+    /// Starfinder: its maximum Resolve Points (0 without).
+    pub resolve_points: i64,
+    /// Initiative modifier (`init`, default `dex`).
+    pub init: i32,
+    /// How it picks targets in a fight.
+    pub tactic: Tactic,
     /// Names of the system's conditions that apply, each once.
     pub conditions: Vec<&'static str>,
     /// Senses that see through darkness or dim light.
@@ -104,6 +111,7 @@ impl Validator<'_> {
         &self,
         raw: &Spanned<RawCombatant>,
         rules: &RuleSet,
+        encounter: bool,
     ) -> Result<Combatant, InputError> {
         let c = raw.get_ref();
         let token = single_letter(c.token.get_ref())
@@ -121,6 +129,7 @@ impl Validator<'_> {
             .map(|a| self.attack(a, rules))
             .collect::<Result<Vec<_>, _>>()?;
         let injury = self.injury_keys(c, rules)?;
+        let fight = self.fight_keys(c, encounter)?;
         self.unique_attack_names(c, &attacks, token)?;
         Ok(Combatant {
             token,
@@ -143,7 +152,10 @@ impl Validator<'_> {
             immune_to_precision: injury.immune_to_precision,
             dr: injury.dr,
             stamina: injury.stamina,
-            resolve: injury.resolve,
+            resolve: injury.resolve_points > 0,
+            resolve_points: injury.resolve_points,
+            init: fight.init,
+            tactic: fight.tactic,
             conditions,
             vision,
             range_senses,

@@ -25,7 +25,8 @@ pub(super) struct InjuryKeys {
     pub dr: i64,
     pub immune_to_precision: bool,
     pub stamina: i64,
-    pub resolve: bool,
+    /// Maximum Resolve Points (0: none).
+    pub resolve_points: i64,
 }
 
 impl Validator<'_> {
@@ -132,7 +133,7 @@ impl Validator<'_> {
             dr: number(c.dr.as_ref(), "dr (damage reduction)", 0)?.unwrap_or(0),
             immune_to_precision: c.immune_to_precision.as_ref().is_some_and(|i| *i.get_ref()),
             stamina: number(c.stamina.as_ref(), "stamina (Stamina Points)", 0)?.unwrap_or(0),
-            resolve: number(c.resolve.as_ref(), "resolve (Resolve Points)", 1)?.is_some(),
+            resolve_points: number(c.resolve.as_ref(), "resolve (Resolve Points)", 1)?.unwrap_or(0),
         })
     }
 }

@@ -40,6 +40,7 @@ mod battlefield;
 pub mod bounded;
 mod combatant;
 mod damage;
+mod encounter;
 mod grapple;
 mod keyword;
 mod plan_line;
@@ -58,8 +59,9 @@ use crate::rules::SystemId;
 pub use area::{AreaShape, Options};
 pub use attack::{AreaSave, ArmorClass, Attack, AttackKind, SaveKind};
 pub use battlefield::Battlefield;
+pub use encounter::{Encounter, Initiative, Tactic};
 pub use combatant::{Combatant, CombatantId, Evasion};
-pub use plan_line::{Action, PlanLine};
+pub use plan_line::{Action, Overrides, PlanLine};
 use raw::RawExperiment;
 pub use raw::RawTerrain;
 pub use source::Source;
@@ -108,6 +110,8 @@ pub struct Scenario {
     sweep_base: Option<toml::Table>,
     /// `[options]`: rule choices left to the experiment.
     pub options: Options,
+    /// `[encounter]`: both sides fight, in initiative order, by their tactics.
+    pub encounter: Option<Encounter>,
 }
 
 /// Largest experiment file read: a 500 × 500 map is 250 KB, so this is room to spare,
@@ -186,13 +190,13 @@ impl Validator<'_> {
         let rules = system.rules();
         let trials = self.trials(&raw)?;
         let seed = self.seed(&raw)?;
-        let rounds = self.rounds(&raw)?;
+        let (encounter, rounds) = self.encounter(&raw, self.rounds(&raw)?)?;
         let options = self.options(raw.options.as_ref(), rules)?;
         let legend = self.legend(&raw)?;
         let mut combatants = raw
             .combatants
             .iter()
-            .map(|c| self.combatant(c, rules))
+            .map(|c| self.combatant(c, rules, encounter.is_some()))
             .collect::<Result<Vec<_>, _>>()?;
         self.unique_tokens(&raw.combatants)?;
         self.grapples(&raw.combatants, &mut combatants, rules)?;
@@ -204,6 +208,7 @@ impl Validator<'_> {
             rounds,
         )?;
         let plan = self.plan(&raw, &combatants, battlefield.as_ref())?;
+        self.check_fight(&raw, &combatants, &plan)?;
         let (sweeps, sweep_base) = self.sweeps(&raw.sweep, &combatants)?;
         Ok(Scenario {
             source: self.source.clone(),
@@ -221,6 +226,7 @@ impl Validator<'_> {
             sweeps,
             sweep_base,
             options,
+            encounter,
         })
     }
 
@@ -244,10 +250,14 @@ impl Validator<'_> {
     }
 
     fn rounds(&self, raw: &RawExperiment) -> Result<u32, InputError> {
-        match &raw.rounds {
-            None => Ok(1),
-            Some(r) if (1..=i64::from(MAX_ROUNDS)).contains(r.get_ref()) => Ok(*r.get_ref() as u32),
-            Some(r) => Err(self.err(r.span(), format!("rounds must be 1 to {MAX_ROUNDS}"))),
+        raw.rounds.as_ref().map_or(Ok(1), |r| self.rounds_value(r))
+    }
+
+    fn rounds_value(&self, r: &toml::Spanned<i64>) -> Result<u32, InputError> {
+        if (1..=i64::from(MAX_ROUNDS)).contains(r.get_ref()) {
+            Ok(*r.get_ref() as u32)
+        } else {
+            Err(self.err(r.span(), format!("rounds must be 1 to {MAX_ROUNDS}")))
         }
     }
 

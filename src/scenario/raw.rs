@@ -29,6 +29,15 @@ pub struct RawExperiment {
     pub sweep: Vec<Spanned<RawSweep>>,
     pub heatmap: Option<Spanned<RawHeatmap>>,
     pub options: Option<Spanned<RawOptions>>,
+    pub encounter: Option<Spanned<RawEncounter>>,
+}
+
+/// `[encounter]`: both sides fight (SPEC §6).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawEncounter {
+    pub initiative: Option<Spanned<String>>,
+    pub rounds: Option<Spanned<i64>>,
 }
 
 /// `[options]`: rule choices RULES.md leaves to the experiment.
@@ -121,6 +130,10 @@ pub struct RawCombatant {
     pub evasion: Option<Spanned<String>>,
     /// d20 Modern: the token of the combatant it is grappling with.
     pub grappling_with: Option<Spanned<String>>,
+    /// Initiative modifier (default: `dex`); encounters only.
+    pub init: Option<Spanned<i64>>,
+    /// How it picks its targets; encounters only.
+    pub tactic: Option<Spanned<String>>,
     #[serde(default, rename = "attack")]
     pub attacks: Vec<Spanned<RawAttack>>,
 }

@@ -1,0 +1,186 @@
+//! Scenario → [`Fight`]: every combatant's orders and every attack it could make at every
+//! enemy, planned by the same planner as plan lines (map verdicts, conditions, range),
+//! once as written and once with the target flat-footed.
+
+use rand::SeedableRng;
+use rand_pcg::Pcg64Mcg;
+
+use super::{AttackAt, Effect, Fight, Fighter, Order, Profile};
+use crate::error::InputError;
+use crate::injury::{Target, Vitals};
+use crate::plan::{Plan, Planned, Slot};
+use crate::map::distance;
+use crate::scenario::{Action, AttackKind, Overrides, PlanLine, Scenario};
+
+/// Draws that estimate a profile's mean damage when its exact table is too large.
+const MEAN_SAMPLE_DRAWS: u32 = 20_000;
+
+impl Fight {
+    /// The fight of a scenario with `[encounter]`; `None` without one.
+    pub fn from_scenario(scenario: &Scenario) -> Result<Option<Fight>, InputError> {
+        let Some(encounter) = scenario.encounter else {
+            return Ok(None);
+        };
+        let rules = scenario.system.rules();
+        let mut sides: Vec<String> = Vec::new();
+        for c in &scenario.combatants {
+            if !sides.contains(&c.side) {
+                sides.push(c.side.clone());
+            }
+        }
+        let lines = every_line(scenario);
+        let plain = planned(scenario, &lines, false);
+        let flat = if rules.injury.flat_footed_until_first_turn {
+            planned(scenario, &lines, true)
+        } else {
+            plain.clone()
+        };
+        let mut fight = Fight {
+            title: scenario.title.clone(),
+            system: scenario.system,
+            rounds: scenario.rounds,
+            initiative: encounter.initiative,
+            fighters: Vec::new(),
+            sides,
+            profiles: Vec::new(),
+            dying: rules.injury.dying,
+            flat_footed_until_first_turn: rules.injury.flat_footed_until_first_turn,
+        };
+        let n = scenario.combatants.len();
+        for id in scenario.combatant_ids() {
+            let c = scenario.combatant(id);
+            let label = format!("{} ({})", c.name, c.token);
+            let vitals = Vitals {
+                hp: c.hp,
+                con: c.con,
+                stamina: c.stamina,
+                resolve: c.resolve,
+            };
+            let distance = (scenario.combatant_ids())
+                .map(|other| {
+                    (scenario.battlefield.as_ref())
+                        .map_or(0, |field| distance(field.space(id), field.space(other)))
+                })
+                .collect();
+            fight.fighters.push(Fighter {
+                injury: Target::for_system(rules, label.clone(), vitals),
+                label,
+                side: fight.sides.iter().position(|s| *s == c.side).unwrap_or(0),
+                init: c.init,
+                tactic: c.tactic,
+                con_modifier: c.con.map_or(0, |con| (con - 10).div_euclid(2)),
+                resolve: c.resolve_points,
+                orders: Vec::new(),
+                options: vec![vec![None; n]; c.attacks.len()],
+                distance,
+            });
+        }
+        for (i, line) in lines.iter().enumerate() {
+            let (Ok(made), Ok(made_flat)) = (&plain.lines[i].made, &flat.lines[i].made) else {
+                continue;
+            };
+            let iteratives = slots(&plain.plan, made.index())
+                .zip(slots(&flat.plan, made_flat.index()))
+                .map(|(normal, flat_footed)| AttackAt {
+                    normal: fight.add_profile(normal, &plain),
+                    flat_footed: fight.add_profile(flat_footed, &flat),
+                })
+                .collect::<Vec<_>>();
+            let attacker = &mut fight.fighters[line.attacker.index()];
+            if i < scenario.plan.len() {
+                attacker.orders.push(Order {
+                    attack: line.attack,
+                    target: line.target.index(),
+                    iteratives,
+                });
+            } else {
+                attacker.options[line.attack][line.target.index()] = Some(iteratives);
+            }
+        }
+        Ok(Some(fight))
+    }
+
+    fn add_profile(&mut self, slot: &Slot, planned: &Planned) -> usize {
+        let layout = slot.profile.layout();
+        let table = slot.profile.outcomes();
+        let effects = (0..layout.len())
+            .map(|i| Effect {
+                damage: layout.damage(i),
+                slays: layout.slays(i),
+                drops: layout.drops(i),
+                struck_damage: layout.struck_damage(i),
+                struck_drops: layout.struck_drops(i),
+            })
+            .collect::<Vec<_>>();
+        let expected = match &table {
+            Some(t) => t.mean_damage(),
+            None => {
+                let mut rng = Pcg64Mcg::seed_from_u64(0);
+                let total: i64 = (0..MEAN_SAMPLE_DRAWS)
+                    .map(|_| layout.damage(layout.index(slot.profile.roll(&mut rng))))
+                    .sum();
+                total as f64 / f64::from(MEAN_SAMPLE_DRAWS)
+            }
+        };
+        self.profiles.push(Profile {
+            attack: slot.profile.clone(),
+            effects,
+            probs: table.map(|t| t.probs),
+            expected,
+            struck: (slot.covering)
+                .filter(|_| layout.can_strike())
+                .map(|t| planned.combatants[t.index()].index()),
+        });
+        self.profiles.len() - 1
+    }
+}
+
+/// The slots of line `line`, in routine order.
+fn slots(plan: &Plan, line: usize) -> impl Iterator<Item = &Slot> {
+    plan.slots().iter().filter(move |s| s.line.index() == line)
+}
+
+/// The scenario's plan lines, then one full attack of every attack-rolling attack of every
+/// combatant at every combatant of another side (what a tactic may choose).
+fn every_line(scenario: &Scenario) -> Vec<PlanLine> {
+    let mut lines = scenario.plan.clone();
+    for attacker in scenario.combatant_ids() {
+        let a = scenario.combatant(attacker);
+        for target in scenario.combatant_ids() {
+            if scenario.combatant(target).side == a.side {
+                continue;
+            }
+            for (attack, _) in (a.attacks.iter().enumerate()).filter(|(_, x)| x.kind != AttackKind::Area) {
+                lines.push(PlanLine {
+                    attacker,
+                    target,
+                    attack,
+                    action: Action::Full,
+                    overrides: Overrides::default(),
+                    span: 0..0,
+                    pinpointed: None,
+                    area: None,
+                    origin: None,
+                });
+            }
+        }
+    }
+    lines
+}
+
+/// The lines planned on the scenario, with every combatant flat-footed when `flat_footed`.
+fn planned(scenario: &Scenario, lines: &[PlanLine], flat_footed: bool) -> Planned {
+    let mut copy = scenario.clone();
+    copy.plan = lines.to_vec();
+    if flat_footed {
+        let rules = scenario.system.rules();
+        if let Some(condition) = rules.condition("flat-footed") {
+            for c in &mut copy.combatants {
+                if !c.conditions.contains(&condition.name) {
+                    c.conditions.push(condition.name);
+                }
+            }
+        }
+    }
+    Planned::from_scenario(&copy)
+}

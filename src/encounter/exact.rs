@@ -1,0 +1,194 @@
+//! The exact fight: the probability of every reachable state after every turn. A state is
+//! the turn order and every combatant's standing; each turn follows every branch of
+//! [`Fight::advance`]'s chances and merges equal states. A fight that has ended leaves the
+//! state set for running totals (it no longer changes), so the set holds only fights
+//! still going. Means (damage taken and dealt) are sums of probability × damage over
+//! every attack's branches, which is their expectation.
+//!
+//! Bounded: at most [`MAX_EXACT_STATES`] states after any turn, and rolled initiative for
+//! at most [`MAX_EXACT_FIGHTERS_ROLLED`] combatants (20^n rolls); past either, there are
+//! no exact figures and the reason says which bound.
+
+use std::collections::HashMap;
+
+use super::turn::{Pending, Standing, Status, Turn};
+use super::{Fight, initiative};
+use crate::scenario::Initiative;
+
+/// Most states the exact engine keeps after a turn.
+pub const MAX_EXACT_STATES: usize = 1 << 20;
+/// Most combatants whose rolled initiative the exact engine enumerates (20^5 rolls).
+pub const MAX_EXACT_FIGHTERS_ROLLED: usize = 5;
+
+/// The exact figures of a fight, per round (index 0 is round 1).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExactFight {
+    /// [round][fighter][status].
+    pub status: Vec<Vec<[f64; 5]>>,
+    /// [round][side, then nobody]: won by the end of the round.
+    pub won: Vec<Vec<f64>>,
+    /// [round][fighter]: mean damage taken / dealt by the end of the round.
+    pub taken: Vec<Vec<f64>>,
+    pub dealt: Vec<Vec<f64>>,
+    /// [round]: P(the fight ended in it).
+    pub ended_in: Vec<f64>,
+    /// [side]: P(at the end a member is not able to act / is dead).
+    pub lost_down: Vec<f64>,
+    pub lost_dead: Vec<f64>,
+}
+
+type States = HashMap<(u32, Vec<Standing>), f64>;
+
+/// Running totals of the fights that have ended.
+struct Ended {
+    status: Vec<[f64; 5]>,
+    won: Vec<f64>,
+    lost_down: Vec<f64>,
+    lost_dead: Vec<f64>,
+}
+
+/// The fight's exact figures, or why they cannot be computed.
+pub fn exact_fight(fight: &Fight) -> Result<ExactFight, String> {
+    if let Some(p) = fight.profiles.iter().find(|p| p.probs.is_none()) {
+        return Err(format!(
+            "an attack's damage ({}) is too large to tabulate",
+            p.attack.crit_dice()
+        ));
+    }
+    let n = fight.fighters.len();
+    let orders = match fight.initiative {
+        Initiative::Listed => vec![((0..n).collect::<Vec<_>>(), 1.0)],
+        Initiative::Rolled if n > MAX_EXACT_FIGHTERS_ROLLED => {
+            return Err(format!(
+                "rolled initiative for {n} combatants: the exact engine enumerates at most {MAX_EXACT_FIGHTERS_ROLLED}"
+            ));
+        }
+        Initiative::Rolled => initiative::every_order(&fight.fighters.iter().map(|f| f.init).collect::<Vec<_>>()),
+    };
+    let sides = fight.sides.len();
+    let mut states: States = HashMap::new();
+    for (id, (_, p)) in orders.iter().enumerate() {
+        states.insert((id as u32, fight.start()), *p);
+    }
+    let mut ended = Ended {
+        status: vec![[0.0; 5]; n],
+        won: vec![0.0; sides + 1],
+        lost_down: vec![0.0; sides],
+        lost_dead: vec![0.0; sides],
+    };
+    let mut out = ExactFight {
+        status: Vec::new(),
+        won: Vec::new(),
+        taken: Vec::new(),
+        dealt: Vec::new(),
+        ended_in: Vec::new(),
+        lost_down: Vec::new(),
+        lost_dead: Vec::new(),
+    };
+    let (mut taken, mut dealt) = (vec![0.0; n], vec![0.0; n]);
+    for round in 1..=fight.rounds {
+        let mut ended_now = 0.0;
+        for position in 0..n {
+            let mut next: States = HashMap::with_capacity(states.len());
+            for ((order, standings), p) in states {
+                let actor = orders[order as usize].0[position];
+                let mut branches = vec![(standings, Turn::new(actor), p)];
+                while let Some((mut standings, mut turn, p)) = branches.pop() {
+                    match fight.advance(&mut standings, &mut turn) {
+                        Pending::Over => match fight.ended(&standings) {
+                            Some(winner) => {
+                                ended_now += p;
+                                ended.add(fight, &standings, winner, p);
+                            }
+                            None => *next.entry((order, standings)).or_default() += p,
+                        },
+                        Pending::Attack { profile } => {
+                            let probs = fight.profiles[profile].probs.as_ref().expect("tabulated");
+                            for (index, &q) in probs.iter().enumerate().filter(|(_, q)| **q > 0.0) {
+                                let effect = fight.profiles[profile].effects[index];
+                                let (mut s, mut t) = (standings.clone(), turn);
+                                let hit = fight.resolve_attack(&mut s, &mut t, profile, &effect);
+                                let w = p * q;
+                                taken[hit.target] += w * hit.to_target as f64;
+                                dealt[actor] += w * hit.to_target as f64;
+                                if let Some((other, damage)) = hit.struck {
+                                    taken[other] += w * damage as f64;
+                                    dealt[actor] += w * damage as f64;
+                                }
+                                branches.push((s, t, w));
+                            }
+                        }
+                        Pending::Dying { p_stable } => {
+                            for (stable, q) in [(true, p_stable), (false, 1.0 - p_stable)] {
+                                if q > 0.0 {
+                                    let (mut s, mut t) = (standings.clone(), turn);
+                                    fight.resolve_dying(&mut s, &mut t, stable);
+                                    branches.push((s, t, p * q));
+                                }
+                            }
+                        }
+                        Pending::Pick { among } => {
+                            for index in 0..among {
+                                let (s, mut t) = (standings.clone(), turn);
+                                fight.resolve_pick(&s, &mut t, index);
+                                branches.push((s, t, p / among as f64));
+                            }
+                        }
+                    }
+                }
+            }
+            if next.len() > MAX_EXACT_STATES {
+                return Err(format!(
+                    "the fight reaches more than {MAX_EXACT_STATES} states in round {round}"
+                ));
+            }
+            states = next;
+        }
+        out.ended_in.push(ended_now);
+        let mut status = ended.status.clone();
+        for ((_, standings), p) in &states {
+            for (who, s) in standings.iter().enumerate() {
+                status[who][fight.status(who, s) as usize] += p;
+            }
+        }
+        out.status.push(status);
+        out.won.push(ended.won.clone());
+        out.taken.push(taken.clone());
+        out.dealt.push(dealt.clone());
+    }
+    out.lost_down = ended.lost_down;
+    out.lost_dead = ended.lost_dead;
+    for ((_, standings), p) in &states {
+        Ended::add_losses(fight, standings, *p, &mut out.lost_down, &mut out.lost_dead);
+    }
+    Ok(out)
+}
+
+impl Ended {
+    fn add(&mut self, fight: &Fight, standings: &[Standing], winner: Option<usize>, p: f64) {
+        for (who, s) in standings.iter().enumerate() {
+            self.status[who][fight.status(who, s) as usize] += p;
+        }
+        self.won[winner.unwrap_or(fight.sides.len())] += p;
+        Ended::add_losses(fight, standings, p, &mut self.lost_down, &mut self.lost_dead);
+    }
+
+    fn add_losses(fight: &Fight, standings: &[Standing], p: f64, down: &mut [f64], dead: &mut [f64]) {
+        for side in 0..fight.sides.len() {
+            let statuses = (0..standings.len())
+                .filter(|&i| fight.fighters[i].side == side)
+                .map(|i| fight.status(i, &standings[i]));
+            let (mut any_down, mut any_dead) = (false, false);
+            for s in statuses {
+                any_down |= s != Status::Up;
+                any_dead |= s == Status::Dead;
+            }
+            if any_down {
+                down[side] += p;
+            }
+            if any_dead {
+                dead[side] += p;
+            }
+        }
+    }
+}

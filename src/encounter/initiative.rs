@@ -1,0 +1,116 @@
+//! Turn order: rolled each trial (d20 + init; ties by higher init, then at random) or as
+//! listed. Monte Carlo draws one order per trial; the exact engine weighs every order.
+
+use rand::{Rng, RngExt};
+
+/// Combatants in turn order, highest total first: `init` per combatant, `rolls` its d20s,
+/// `tie_breaks` a random key each (used only between equal totals and equal `init`).
+pub(super) fn order_of(init: &[i32], rolls: &[i32], tie_breaks: &[u64]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..init.len()).collect();
+    order.sort_by_key(|&i| {
+        (
+            std::cmp::Reverse(rolls[i] + init[i]),
+            std::cmp::Reverse(init[i]),
+            tie_breaks[i],
+        )
+    });
+    order
+}
+
+/// One trial's rolled order.
+pub(super) fn roll<R: Rng + RngExt>(init: &[i32], rng: &mut R) -> Vec<usize> {
+    let rolls: Vec<i32> = init.iter().map(|_| rng.random_range(1..=20)).collect();
+    let tie_breaks: Vec<u64> = init.iter().map(|_| rng.next_u64()).collect();
+    order_of(init, &rolls, &tie_breaks)
+}
+
+/// Every rolled order with its probability: all 20^n rolls, each tie group's orders
+/// equally likely. `n` must be small (see [`super::MAX_EXACT_FIGHTERS_ROLLED`]).
+pub(super) fn every_order(init: &[i32]) -> Vec<(Vec<usize>, f64)> {
+    let n = init.len();
+    let mut weights: std::collections::BTreeMap<Vec<usize>, f64> = Default::default();
+    let combos = 20usize.pow(n as u32);
+    let p_combo = 1.0 / combos as f64;
+    let mut rolls = vec![1; n];
+    for mut code in 0..combos {
+        for r in rolls.iter_mut() {
+            *r = (code % 20) as i32 + 1;
+            code /= 20;
+        }
+        let tied = tie_orders(init, &rolls);
+        let share = p_combo / tied.len() as f64;
+        for order in tied {
+            *weights.entry(order).or_default() += share;
+        }
+    }
+    weights.into_iter().collect()
+}
+
+/// Every order these rolls give, one per way of breaking the ties.
+fn tie_orders(init: &[i32], rolls: &[i32]) -> Vec<Vec<usize>> {
+    let base = order_of(init, rolls, &vec![0; init.len()]);
+    let key = |i: usize| (rolls[i] + init[i], init[i]);
+    let mut orders = vec![Vec::new()];
+    let mut start = 0;
+    while start < base.len() {
+        let end = (start..base.len())
+            .find(|&j| key(base[j]) != key(base[start]))
+            .unwrap_or(base.len());
+        let group = &base[start..end];
+        orders = orders
+            .into_iter()
+            .flat_map(|prefix| {
+                permutations(group).into_iter().map(move |p| {
+                    let mut o = prefix.clone();
+                    o.extend(p);
+                    o
+                })
+            })
+            .collect();
+        start = end;
+    }
+    orders
+}
+
+fn permutations(items: &[usize]) -> Vec<Vec<usize>> {
+    if items.len() <= 1 {
+        return vec![items.to_vec()];
+    }
+    (0..items.len())
+        .flat_map(|i| {
+            let mut rest = items.to_vec();
+            let first = rest.remove(i);
+            permutations(&rest).into_iter().map(move |mut p| {
+                p.insert(0, first);
+                p
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two combatants, init +2 and +0: A goes first unless B's d20 beats A's by 3 or more.
+    /// P(B first) = #{(a, b): b ≥ a + 3} / 400 = (17·18/2) / 400 = 153/400; a total tie
+    /// (b = a + 2, 18 pairs) goes to the higher init.
+    #[test]
+    fn two_rolled_orders() {
+        let orders = every_order(&[2, 0]);
+        assert_eq!(orders.len(), 2);
+        let b_first = orders.iter().find(|(o, _)| o[0] == 1).expect("B first").1;
+        assert!((b_first - 153.0 / 400.0).abs() < 1e-12, "{b_first}");
+    }
+
+    /// Equal init: a tie on the total (20 pairs of 400) is a coin flip, so each is first
+    /// half the time.
+    #[test]
+    fn equal_ties_split_evenly() {
+        let orders = every_order(&[1, 1]);
+        for (_, p) in &orders {
+            assert!((p - 0.5).abs() < 1e-12);
+        }
+        assert_eq!(order_of(&[1, 1], &[10, 10], &[5, 3]), vec![1, 0]);
+    }
+}

@@ -1,0 +1,542 @@
+//! One combatant's turn, as a small-step machine both engines drive: [`Fight::advance`]
+//! does everything certain until the turn needs a chance (an attack's outcome, a dying
+//! check, a random target) or is over; the engine weighs or draws that chance and hands
+//! the result to the matching `resolve_*`. The rules of SPEC §6 and RULES.md §9 live here
+//! once.
+
+use super::{AttackAt, Effect, Fight, Fighter, ProfileId};
+use crate::rules::DyingRule;
+use crate::scenario::Tactic;
+
+/// A combatant's state in a fight: damage taken, Resolve Points left and flags.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub(super) struct Standing {
+    pub taken: i64,
+    pub resolve: i64,
+    flags: u8,
+}
+
+const DEAD: u8 = 1;
+const STABLE: u8 = 2;
+/// It has had a turn: no longer flat-footed.
+const ACTED: u8 = 4;
+
+impl Standing {
+    /// Dead: nothing else about it matters any more, so every dead standing is the same
+    /// (the exact engine merges them).
+    const DEAD: Standing = Standing {
+        taken: 0,
+        resolve: 0,
+        flags: DEAD,
+    };
+}
+
+/// Where a combatant stands at the end of a round (RULES.md §9).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Status {
+    /// Able to act (hp ≥ 1).
+    Up,
+    /// Exactly 0 hp (Pathfinder, d20 Modern): one attack on its turn, then dying.
+    Disabled,
+    /// Unconscious and losing hit points (or Resolve Points).
+    Dying,
+    /// Unconscious, no longer dying.
+    Stable,
+    Dead,
+}
+
+impl Status {
+    /// Every status, in the order tables list them.
+    pub const ALL: [Status; 5] = [
+        Status::Up,
+        Status::Disabled,
+        Status::Dying,
+        Status::Stable,
+        Status::Dead,
+    ];
+
+    /// Its name in tables (`p_up`, `p_disabled`…).
+    pub fn key(self) -> &'static str {
+        match self {
+            Status::Up => "up",
+            Status::Disabled => "disabled",
+            Status::Dying => "dying",
+            Status::Stable => "stable",
+            Status::Dead => "dead",
+        }
+    }
+}
+
+/// What a turn waits for.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) enum Pending {
+    /// The outcome of an attack with profile `profile`; then [`Fight::resolve_attack`].
+    Attack { profile: ProfileId },
+    /// A dying check that stabilises with probability `p_stable`; then
+    /// [`Fight::resolve_dying`].
+    Dying { p_stable: f64 },
+    /// A uniform choice among `among` targets (`random` tactic); then
+    /// [`Fight::resolve_pick`].
+    Pick { among: usize },
+    /// The turn is over.
+    Over,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stage {
+    Start,
+    Choose,
+    Attack,
+    End,
+    Over,
+}
+
+/// Where a turn is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Turn {
+    pub actor: usize,
+    stage: Stage,
+    /// The routine's line (an order; 0 for a routine the tactic chose).
+    line: usize,
+    /// The attack of that line's routine.
+    iterative: usize,
+    /// Whom the line's attacks go to now.
+    target: Option<usize>,
+    /// The attack a tactic chose, for a combatant without orders.
+    chosen: Option<usize>,
+    /// Disabled: it makes one attack, then takes 1 damage.
+    disabled: bool,
+    attacks_made: u32,
+}
+
+/// Damage an attack's outcome dealt: to its target, and to a creature struck instead.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Dealt {
+    pub target: usize,
+    pub to_target: i64,
+    pub struck: Option<(usize, i64)>,
+}
+
+/// The line being carried out: its attack, its scripted target and iteratives.
+struct Line<'a> {
+    attack: usize,
+    scripted: Option<(usize, &'a [AttackAt])>,
+    iteratives: usize,
+}
+
+impl Turn {
+    pub fn new(actor: usize) -> Turn {
+        Turn {
+            actor,
+            stage: Stage::Start,
+            line: 0,
+            iterative: 0,
+            target: None,
+            chosen: None,
+            disabled: false,
+            attacks_made: 0,
+        }
+    }
+}
+
+impl Fight {
+    /// Every combatant's standing before the fight.
+    pub(super) fn start(&self) -> Vec<Standing> {
+        (self.fighters.iter())
+            .map(|f| Standing {
+                taken: 0,
+                resolve: f.resolve,
+                flags: 0,
+            })
+            .collect()
+    }
+
+    /// A combatant's status.
+    pub(super) fn status(&self, who: usize, s: &Standing) -> Status {
+        let injury = &self.fighters[who].injury;
+        let down_at = injury.down_at.unwrap_or(i64::MAX);
+        if s.flags & DEAD != 0 {
+            Status::Dead
+        } else if s.taken < down_at {
+            Status::Up
+        } else if s.flags & STABLE != 0 {
+            Status::Stable
+        } else if s.taken == down_at && injury.disabled_at_zero {
+            Status::Disabled
+        } else {
+            Status::Dying
+        }
+    }
+
+    /// The side that won once at most one side has anyone able to act: `Some(Some(side))`,
+    /// `Some(None)` when nobody is left able to act, `None` while the fight goes on.
+    pub(super) fn ended(&self, standings: &[Standing]) -> Option<Option<usize>> {
+        let mut able = None;
+        for (i, f) in self.fighters.iter().enumerate() {
+            if self.status(i, &standings[i]) == Status::Up {
+                match able {
+                    None => able = Some(f.side),
+                    Some(side) if side != f.side => return None,
+                    Some(_) => {}
+                }
+            }
+        }
+        Some(able)
+    }
+
+    /// Carries the turn on until it needs a chance or is over.
+    pub(super) fn advance(&self, standings: &mut [Standing], turn: &mut Turn) -> Pending {
+        let me = &self.fighters[turn.actor];
+        loop {
+            match turn.stage {
+                Stage::Start => {
+                    if let Some(pending) = self.start_turn(standings, turn) {
+                        return pending;
+                    }
+                }
+                Stage::Choose => {
+                    turn.stage = Stage::Attack;
+                    if me.orders.is_empty() {
+                        let targets = self.candidates(standings, turn.actor, None, 0);
+                        match me.tactic {
+                            _ if targets.is_empty() => turn.stage = Stage::End,
+                            Tactic::Random => {
+                                return Pending::Pick {
+                                    among: targets.len(),
+                                };
+                            }
+                            tactic => {
+                                let target = self.pick(standings, turn.actor, tactic, None, 0, &targets);
+                                self.choose(standings, turn, target);
+                            }
+                        }
+                    }
+                }
+                Stage::Attack => {
+                    if let Some(pending) = self.next_attack(standings, turn) {
+                        return pending;
+                    }
+                }
+                Stage::End => {
+                    if turn.disabled {
+                        let s = &mut standings[turn.actor];
+                        let (taken, dead) = me.injury.after_disabled_action(s.taken);
+                        s.taken = taken;
+                        if dead {
+                            *s = Standing::DEAD;
+                        }
+                    }
+                    turn.stage = Stage::Over;
+                }
+                Stage::Over => return Pending::Over,
+            }
+        }
+    }
+
+    /// The start of a turn: flat-footed no more; a dying or stable combatant's check.
+    fn start_turn(&self, standings: &mut [Standing], turn: &mut Turn) -> Option<Pending> {
+        let me = &self.fighters[turn.actor];
+        let status = self.status(turn.actor, &standings[turn.actor]);
+        let s = &mut standings[turn.actor];
+        if self.flat_footed_until_first_turn {
+            s.flags |= ACTED;
+        }
+        turn.stage = Stage::Over;
+        match (status, self.dying) {
+            (Status::Dead, _) => {}
+            (Status::Up, _) => turn.stage = Stage::Choose,
+            (Status::Disabled, _) => {
+                turn.disabled = true;
+                turn.stage = Stage::Choose;
+            }
+            (Status::Stable, DyingRule::Resolve { .. }) if s.resolve >= 1 => {
+                s.resolve -= 1;
+                s.taken = me.injury.down_at.unwrap_or(0) - 1;
+                s.flags &= !STABLE;
+                turn.stage = Stage::Choose;
+            }
+            (Status::Stable, _) => {}
+            (Status::Dying, DyingRule::ConCheck { dc }) => {
+                let below_zero = s.taken - me.injury.down_at.unwrap_or(0);
+                let need = i64::from(dc) - me.con_modifier + below_zero;
+                let succeeding = (1..=20).filter(|&roll| roll == 20 || roll >= need).count();
+                return Some(Pending::Dying {
+                    p_stable: succeeding as f64 / 20.0,
+                });
+            }
+            (Status::Dying, DyingRule::Percent { percent }) => {
+                return Some(Pending::Dying {
+                    p_stable: f64::from(percent) / 100.0,
+                });
+            }
+            (Status::Dying, DyingRule::Resolve { max_cost }) => {
+                let cost = DyingRule::stabilise_cost(me.resolve, max_cost);
+                if me.resolve > 0 && s.resolve >= cost {
+                    s.resolve -= cost;
+                    s.flags |= STABLE;
+                } else if s.resolve == 0 {
+                    *s = Standing::DEAD;
+                } else {
+                    s.resolve -= 1;
+                }
+            }
+        }
+        None
+    }
+
+    /// The next attack of the routine, or `None` when the stage moved on.
+    fn next_attack(&self, standings: &[Standing], turn: &mut Turn) -> Option<Pending> {
+        let Some(line) = self.line(turn) else {
+            turn.stage = Stage::End;
+            return None;
+        };
+        if turn.iterative >= line.iteratives || (turn.disabled && turn.attacks_made >= 1) {
+            if turn.disabled || turn.chosen.is_some() {
+                turn.stage = Stage::End;
+            } else {
+                self.next_line(turn);
+            }
+            return None;
+        }
+        let current = turn.target.or(line.scripted.map(|(t, _)| t));
+        let usable = current.filter(|&t| {
+            self.status(t, &standings[t]) == Status::Up
+                && self.attack_at(turn, &line, t).is_some()
+        });
+        let target = match usable {
+            Some(t) => t,
+            None => {
+                let me = &self.fighters[turn.actor];
+                let targets =
+                    self.candidates(standings, turn.actor, Some(line.attack), turn.iterative);
+                if me.tactic == Tactic::Hold || targets.is_empty() {
+                    self.skip_line(turn);
+                    return None;
+                }
+                if me.tactic == Tactic::Random {
+                    return Some(Pending::Pick {
+                        among: targets.len(),
+                    });
+                }
+                let t = self.pick(
+                    standings,
+                    turn.actor,
+                    me.tactic,
+                    Some(line.attack),
+                    turn.iterative,
+                    &targets,
+                );
+                turn.target = Some(t);
+                t
+            }
+        };
+        turn.target = Some(target);
+        let at = self.attack_at(turn, &line, target)?;
+        let profile = match standings[target].flags & ACTED == 0 && self.flat_footed_until_first_turn
+        {
+            true => at.flat_footed,
+            false => at.normal,
+        };
+        Some(Pending::Attack { profile })
+    }
+
+    /// Applies an attack's outcome (the one of index `outcome` of the pending profile).
+    pub(super) fn resolve_attack(
+        &self,
+        standings: &mut [Standing],
+        turn: &mut Turn,
+        profile: ProfileId,
+        effect: &Effect,
+    ) -> Dealt {
+        let target = turn.target.expect("an attack has a target");
+        self.hurt(standings, target, effect.damage, effect.drops, effect.slays);
+        let struck = self.profiles[profile].struck.map(|other| {
+            self.hurt(standings, other, effect.struck_damage, effect.struck_drops, false);
+            (other, effect.struck_damage)
+        });
+        turn.iterative += 1;
+        turn.attacks_made += 1;
+        Dealt {
+            target,
+            to_target: effect.damage,
+            struck: struck.filter(|&(_, d)| d > 0),
+        }
+    }
+
+    /// A dying check's result.
+    pub(super) fn resolve_dying(&self, standings: &mut [Standing], turn: &mut Turn, stable: bool) {
+        let s = &mut standings[turn.actor];
+        if stable {
+            s.flags |= STABLE;
+        } else {
+            let (taken, dead) = self.fighters[turn.actor].injury.take(s.taken, 1, false);
+            s.taken = taken;
+            if dead {
+                *s = Standing::DEAD;
+            }
+        }
+        turn.stage = Stage::Over;
+    }
+
+    /// The `random` tactic's choice: the `index`-th of the targets it could pick.
+    pub(super) fn resolve_pick(&self, standings: &[Standing], turn: &mut Turn, index: usize) {
+        if turn.stage == Stage::Attack && (turn.chosen.is_some() || !self.fighters[turn.actor].orders.is_empty()) {
+            let attack = self.line(turn).map(|l| l.attack);
+            let targets = self.candidates(standings, turn.actor, attack, turn.iterative);
+            turn.target = Some(targets[index]);
+        } else {
+            let targets = self.candidates(standings, turn.actor, None, 0);
+            self.choose(standings, turn, targets[index]);
+        }
+    }
+
+    fn hurt(&self, standings: &mut [Standing], who: usize, damage: i64, drops: bool, slays: bool) {
+        let s = &mut standings[who];
+        if s.flags & DEAD != 0 || (damage == 0 && !drops && !slays) {
+            return;
+        }
+        let (taken, dead) = self.fighters[who].injury.take(s.taken, damage, drops);
+        s.taken = taken;
+        if dead || slays {
+            *s = Standing::DEAD;
+        }
+    }
+
+    /// The routine's current line.
+    fn line(&self, turn: &Turn) -> Option<Line<'_>> {
+        let me = &self.fighters[turn.actor];
+        match turn.chosen {
+            Some(attack) => Some(Line {
+                attack,
+                scripted: None,
+                iteratives: (me.options[attack].iter().flatten())
+                    .map(Vec::len)
+                    .max()
+                    .unwrap_or(0),
+            }),
+            None => me.orders.get(turn.line).map(|o| Line {
+                attack: o.attack,
+                scripted: Some((o.target, &o.iteratives)),
+                iteratives: o.iteratives.len(),
+            }),
+        }
+    }
+
+    fn next_line(&self, turn: &mut Turn) {
+        turn.line += 1;
+        turn.iterative = 0;
+        turn.target = None;
+    }
+
+    /// The rest of the line is not made (hold, or no one to attack).
+    fn skip_line(&self, turn: &mut Turn) {
+        if turn.disabled || turn.chosen.is_some() {
+            turn.stage = Stage::End;
+        } else {
+            self.next_line(turn);
+        }
+    }
+
+    /// The current attack of `line` at `target`: the order's own numbers at its scripted
+    /// target, the tactic's at any other.
+    fn attack_at(&self, turn: &Turn, line: &Line, target: usize) -> Option<AttackAt> {
+        match line.scripted {
+            Some((scripted, iteratives)) if scripted == target => {
+                iteratives.get(turn.iterative).copied()
+            }
+            _ => self.fighters[turn.actor].options[line.attack][target]
+                .as_ref()
+                .and_then(|i| i.get(turn.iterative).copied()),
+        }
+    }
+
+    /// The enemies able to act that `actor` can attack with `attack` from its `iterative`-th
+    /// attack on (with any attack when `None`), in file order.
+    fn candidates(
+        &self,
+        standings: &[Standing],
+        actor: usize,
+        attack: Option<usize>,
+        iterative: usize,
+    ) -> Vec<usize> {
+        let me = &self.fighters[actor];
+        (0..self.fighters.len())
+            .filter(|&t| {
+                self.fighters[t].side != me.side
+                    && self.status(t, &standings[t]) == Status::Up
+                    && match attack {
+                        Some(a) => (me.options[a][t].as_ref()).is_some_and(|i| i.len() > iterative),
+                        None => me.options.iter().any(|o| o[t].is_some()),
+                    }
+            })
+            .collect()
+    }
+
+    /// The target a (non-random) tactic picks among `targets`; `hold` picks as `best`
+    /// where it must pick at all (a routine it chooses itself).
+    fn pick(
+        &self,
+        standings: &[Standing],
+        actor: usize,
+        tactic: Tactic,
+        attack: Option<usize>,
+        iterative: usize,
+        targets: &[usize],
+    ) -> usize {
+        let me = &self.fighters[actor];
+        let hp_left = |t: usize| self.fighters[t].injury.down_at.unwrap_or(0) - standings[t].taken;
+        let key = |t: usize| -> (f64, i64, usize) {
+            match tactic {
+                Tactic::Weakest => (0.0, hp_left(t), t),
+                Tactic::Nearest => (me.distance[t] as f64, 0, t),
+                _ => {
+                    let expected = match attack {
+                        Some(a) => self.expected(standings, me, a, t, iterative),
+                        None => (0..me.options.len())
+                            .map(|a| self.expected(standings, me, a, t, 0))
+                            .fold(0.0, f64::max),
+                    };
+                    (-expected, hp_left(t), t)
+                }
+            }
+        };
+        *targets
+            .iter()
+            .min_by(|&&a, &&b| key(a).partial_cmp(&key(b)).expect("no NaN"))
+            .expect("a candidate")
+    }
+
+    /// Mean damage of `attack`'s attacks from `iterative` on at `target` now.
+    fn expected(&self, standings: &[Standing], me: &Fighter, attack: usize, target: usize, iterative: usize) -> f64 {
+        let flat = self.flat_footed_until_first_turn && standings[target].flags & ACTED == 0;
+        me.options[attack][target].as_ref().map_or(0.0, |its| {
+            its.iter()
+                .skip(iterative)
+                .map(|at| self.profiles[if flat { at.flat_footed } else { at.normal }].expected)
+                .sum()
+        })
+    }
+
+    /// A tactic's routine: at `target`, the attack with the most expected damage (ties:
+    /// the first).
+    fn choose(&self, standings: &[Standing], turn: &mut Turn, target: usize) {
+        let me = &self.fighters[turn.actor];
+        let mut best = None;
+        for a in 0..me.options.len() {
+            if me.options[a][target].is_none() {
+                continue;
+            }
+            let e = self.expected(standings, me, a, target, 0);
+            if best.is_none_or(|(_, b)| e > b) {
+                best = Some((a, e));
+            }
+        }
+        turn.chosen = best.map(|(a, _)| a);
+        turn.target = Some(target);
+        turn.stage = if turn.chosen.is_some() {
+            Stage::Attack
+        } else {
+            Stage::End
+        };
+    }
+}
