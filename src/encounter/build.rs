@@ -8,8 +8,8 @@ use rand_pcg::Pcg64Mcg;
 use super::{AttackAt, Effect, Fight, Fighter, Order, Profile};
 use crate::error::InputError;
 use crate::injury::{Target, Vitals};
-use crate::plan::{Plan, Planned, Slot};
 use crate::map::distance;
+use crate::plan::{Plan, Planned, Slot};
 use crate::scenario::{Action, AttackKind, Overrides, PlanLine, Scenario};
 
 /// Draws that estimate a profile's mean damage when its exact table is too large.
@@ -150,7 +150,9 @@ fn every_line(scenario: &Scenario) -> Vec<PlanLine> {
             if scenario.combatant(target).side == a.side {
                 continue;
             }
-            for (attack, _) in (a.attacks.iter().enumerate()).filter(|(_, x)| x.kind != AttackKind::Area) {
+            for (attack, _) in
+                (a.attacks.iter().enumerate()).filter(|(_, x)| x.kind != AttackKind::Area)
+            {
                 lines.push(PlanLine {
                     attacker,
                     target,

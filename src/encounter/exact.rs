@@ -63,7 +63,9 @@ pub fn exact_fight(fight: &Fight) -> Result<ExactFight, String> {
                 "rolled initiative for {n} combatants: the exact engine enumerates at most {MAX_EXACT_FIGHTERS_ROLLED}"
             ));
         }
-        Initiative::Rolled => initiative::every_order(&fight.fighters.iter().map(|f| f.init).collect::<Vec<_>>()),
+        Initiative::Rolled => {
+            initiative::every_order(&fight.fighters.iter().map(|f| f.init).collect::<Vec<_>>())
+        }
     };
     let sides = fight.sides.len();
     let mut states: States = HashMap::new();
@@ -170,10 +172,22 @@ impl Ended {
             self.status[who][fight.status(who, s) as usize] += p;
         }
         self.won[winner.unwrap_or(fight.sides.len())] += p;
-        Ended::add_losses(fight, standings, p, &mut self.lost_down, &mut self.lost_dead);
+        Ended::add_losses(
+            fight,
+            standings,
+            p,
+            &mut self.lost_down,
+            &mut self.lost_dead,
+        );
     }
 
-    fn add_losses(fight: &Fight, standings: &[Standing], p: f64, down: &mut [f64], dead: &mut [f64]) {
+    fn add_losses(
+        fight: &Fight,
+        standings: &[Standing],
+        p: f64,
+        down: &mut [f64],
+        dead: &mut [f64],
+    ) {
         for side in 0..fight.sides.len() {
             let statuses = (0..standings.len())
                 .filter(|&i| fight.fighters[i].side == side)

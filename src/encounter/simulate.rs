@@ -41,7 +41,11 @@ pub struct FightTally {
 
 impl FightTally {
     fn new(fight: &Fight) -> FightTally {
-        let (f, s, r) = (fight.fighters.len(), fight.sides.len(), fight.rounds as usize);
+        let (f, s, r) = (
+            fight.fighters.len(),
+            fight.sides.len(),
+            fight.rounds as usize,
+        );
         FightTally {
             trials: 0,
             fighters: f,
@@ -113,7 +117,10 @@ impl FightTally {
         add(&mut self.ended_in, &other.ended_in);
         add(&mut self.lost_down, &other.lost_down);
         add(&mut self.lost_dead, &other.lost_dead);
-        for (mine, theirs) in [(&mut self.taken, &other.taken), (&mut self.dealt, &other.dealt)] {
+        for (mine, theirs) in [
+            (&mut self.taken, &other.taken),
+            (&mut self.dealt, &other.dealt),
+        ] {
             for (x, y) in mine.iter_mut().zip(theirs) {
                 x.0 += y.0;
                 x.1 += y.1;
@@ -155,7 +162,13 @@ pub fn simulate_fight(
 }
 
 impl FightModel<'_> {
-    fn trial(&self, tally: &mut FightTally, rng: &mut Pcg64Mcg, taken: &mut [i64], dealt: &mut [i64]) {
+    fn trial(
+        &self,
+        tally: &mut FightTally,
+        rng: &mut Pcg64Mcg,
+        taken: &mut [i64],
+        dealt: &mut [i64],
+    ) {
         let fight = self.fight;
         let n = fight.fighters.len();
         let order: Vec<usize> = match fight.initiative {
@@ -201,7 +214,14 @@ impl FightModel<'_> {
         tally.trials += 1;
     }
 
-    fn turn(&self, standings: &mut [Standing], actor: usize, rng: &mut Pcg64Mcg, taken: &mut [i64], dealt: &mut [i64]) {
+    fn turn(
+        &self,
+        standings: &mut [Standing],
+        actor: usize,
+        rng: &mut Pcg64Mcg,
+        taken: &mut [i64],
+        dealt: &mut [i64],
+    ) {
         let fight = self.fight;
         let mut turn = Turn::new(actor);
         loop {

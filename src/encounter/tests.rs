@@ -1,1 +1,416 @@
+//! The fight engines against hand-computed fractions, and Monte Carlo against the exact
+//! engine on generated fights.
+
+use std::sync::atomic::AtomicBool;
+
+use rand::{RngExt, SeedableRng};
+use rand_pcg::Pcg64Mcg;
+
 use super::*;
+use crate::engine::{EngineConfig, SamplerKind};
+use crate::scenario::Scenario;
+
+fn fight(text: &str) -> Fight {
+    let scenario = Scenario::parse("fight.toml", text).unwrap_or_else(|e| panic!("{e}"));
+    Fight::from_scenario(&scenario).unwrap().expect("a fight")
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() < 1e-12
+}
+
+/// Two pf1 duellists, 5 hp and Con 10 each, +0 for exactly 5 (immune to crits): a hit
+/// on 10+ against AC 10 (11/20) leaves the other disabled at 0 hp, unable to act, and the
+/// fight is over. `b_keys` gives B's AC and Dex.
+fn duel(initiative: &str, b_keys: &str) -> String {
+    format!(
+        r#"
+system = "pf1"
+[encounter]
+initiative = "{initiative}"
+rounds = 3
+[[combatant]]
+token = "A"
+side = "a"
+ac = 10
+hp = 5
+con = 10
+init = 2
+immune_to_crits = true
+[[combatant.attack]]
+name = "club"
+bonus = 0
+damage = "5"
+[[combatant]]
+token = "B"
+side = "b"
+hp = 5
+con = 10
+immune_to_crits = true
+{b_keys}
+[[combatant.attack]]
+name = "club"
+bonus = 0
+damage = "5"
+"#
+    )
+}
+
+/// Listed: A first. Round 1: A wins 11/20; B wins 9/20 · 11/20 = 99/400; undecided
+/// 81/400. Round 2 adds the same split of the 81/400 left: A 11/20 · 81/400 more.
+#[test]
+fn listed_duel() {
+    let f = fight(&duel("listed", "ac = 10"));
+    let e = exact_fight(&f).unwrap();
+    assert!(close(e.won[0][0], 11.0 / 20.0), "{:?}", e.won[0]);
+    assert!(close(e.won[0][1], 99.0 / 400.0));
+    assert!(close(e.won[1][0], 11.0 / 20.0 * (1.0 + 81.0 / 400.0)));
+    assert!(close(e.ended_in[0], 1.0 - 81.0 / 400.0));
+    assert!(close(
+        e.status[0][1][Status::Disabled as usize],
+        11.0 / 20.0
+    ));
+    assert!(close(
+        e.status[0][0][Status::Disabled as usize],
+        99.0 / 400.0
+    ));
+    // Nobody attacks a disabled combatant, and the fight ended before its turn.
+    assert!(close(e.status[2][1][Status::Dying as usize], 0.0));
+    assert!(close(e.taken[0][1], 5.0 * 11.0 / 20.0));
+}
+
+/// Rolled, both init +2 (B's from its dex): each goes first half the time. B has AC 12
+/// with Dex +2, so flat-footed (before its first turn) it has AC 10.
+/// A first (1/2): A hits flat-footed B on 10+ (11/20); else B hits A (11/20).
+/// B first (1/2): B hits A (11/20); else A hits B, no longer flat-footed, on 12+ (9/20).
+/// A wins round 1: 1/2·11/20 + 1/2·9/20·9/20 = 301/800; B: 99/800 + 220/800 = 319/800.
+#[test]
+fn rolled_duel_with_flat_footed() {
+    let f = fight(&duel("rolled", "ac = 12\ndex = 2"));
+    assert_eq!((f.fighters[0].init, f.fighters[1].init), (2, 2));
+    let e = exact_fight(&f).unwrap();
+    assert!(close(e.won[0][0], 301.0 / 800.0), "{:?}", e.won[0]);
+    assert!(close(e.won[0][1], 319.0 / 800.0), "{:?}", e.won[0]);
+}
+
+/// A three-way fight where A always hits (+100: all but a natural 1, 19/20) for 6 and
+/// picks B first (equal expected damage, both immune to crits; B has fewer hp left than
+/// C); C has 1000 hp and no attacks, so the fight goes on. Listed order A, B, C.
+fn bleeder(system: &str, b_keys: &str) -> Fight {
+    fight(&format!(
+        r#"
+system = "{system}"
+[encounter]
+initiative = "listed"
+rounds = 2
+[[combatant]]
+token = "A"
+side = "a"
+ac = 10
+hp = 100
+[[combatant.attack]]
+name = "axe"
+bonus = 100
+damage = "6"
+[[combatant]]
+token = "B"
+side = "b"
+ac = 10
+hp = 5
+immune_to_crits = true
+{b_keys}
+[[combatant]]
+token = "C"
+side = "b"
+ac = 10
+hp = 1000
+immune_to_crits = true
+"#
+    ))
+}
+
+fn status(e: &ExactFight, round: usize, who: usize, status: Status) -> f64 {
+    e.status[round - 1][who][status as usize]
+}
+
+/// pf1, B Con 10: dropped to −1 in round 1 (19/20), its check the same round: d20 − 1 ≥ 10,
+/// 10/20. Round 2: at −2 it needs 12+ (9/20); the 1/20 still up is dropped again (19/20)
+/// and checks at −1 (1/2).
+/// Stable after 2: 19/40 + 19/40·9/20 + 1/20·19/20·1/2 = 570/800; dying 228/800; up 1/400.
+#[test]
+fn pf1_dying_checks() {
+    let e = exact_fight(&bleeder("pf1", "con = 10")).unwrap();
+    assert!(close(status(&e, 1, 1, Status::Stable), 19.0 / 40.0));
+    assert!(close(status(&e, 1, 1, Status::Dying), 19.0 / 40.0));
+    assert!(close(status(&e, 2, 1, Status::Stable), 570.0 / 800.0));
+    assert!(close(status(&e, 2, 1, Status::Dying), 228.0 / 800.0));
+    assert!(close(status(&e, 2, 1, Status::Up), 1.0 / 400.0));
+}
+
+/// pf1, B Con 3 (modifier −4, dead at −3): at −1 it needs d20 ≥ 15 (6/20), at −2 ≥ 16
+/// (5/20); two failures reach −3. Dead after round 2: 19/20 · 14/20 · 15/20 = 399/800.
+#[test]
+fn pf1_bleeds_out() {
+    let e = exact_fight(&bleeder("pf1", "con = 3")).unwrap();
+    assert!(close(status(&e, 2, 1, Status::Dead), 399.0 / 800.0));
+    assert!(close(
+        status(&e, 1, 1, Status::Stable),
+        19.0 / 20.0 * 6.0 / 20.0
+    ));
+}
+
+/// d20 Modern, B Con 10 (6 damage is not massive): dying at −1, 10% a turn to stabilise.
+/// Round 1: stable 19/200, dying 171/200, up 1/20.
+#[test]
+fn d20modern_dying_checks() {
+    let e = exact_fight(&bleeder("d20modern", "con = 10")).unwrap();
+    assert!(close(status(&e, 1, 1, Status::Stable), 19.0 / 200.0));
+    assert!(close(status(&e, 1, 1, Status::Dying), 171.0 / 200.0));
+}
+
+/// Starfinder, B with 5 HP and 4 Resolve: 6 damage leaves it at 0 HP, 1 past it (less
+/// than its 5 HP: alive), dying; on its turn it spends 1 RP (¼ of 4) to stabilise, and
+/// on its next turn 1 RP to regain 1 HP and act. A acts before B, and never targets a
+/// stable B. After round 1: stable 19/20. After round 2: up 19/20 + 1/20·1/20 = 381/400,
+/// stable 1/20 · 19/20 = 19/400.
+#[test]
+fn starfinder_resolve() {
+    let e = exact_fight(&bleeder("starfinder", "resolve = 4")).unwrap();
+    assert!(close(status(&e, 1, 1, Status::Stable), 19.0 / 20.0));
+    assert!(close(status(&e, 2, 1, Status::Up), 381.0 / 400.0));
+    assert!(close(status(&e, 2, 1, Status::Stable), 19.0 / 400.0));
+}
+
+/// Starfinder, B without Resolve: dead at 0 HP, 19/20 in round 1.
+#[test]
+fn starfinder_monster_dies_at_zero() {
+    let e = exact_fight(&bleeder("starfinder", "")).unwrap();
+    assert!(close(status(&e, 1, 1, Status::Dead), 19.0 / 20.0));
+}
+
+/// Starfinder, B with 1 Resolve that it cannot spend twice: dying with 1 RP stabilises
+/// (cost 1); with `resolve = 1` it revives with 0 RP next round. Dropped again in round 2
+/// (A hits the revived B, 19/20) it is dying with no RP: it dies at the end of its turn.
+#[test]
+fn starfinder_without_resolve_left_dies() {
+    let e = exact_fight(&bleeder("starfinder", "resolve = 1")).unwrap();
+    assert!(close(status(&e, 1, 1, Status::Stable), 19.0 / 20.0));
+    // Round 2: A attacks C (B is stable), B revives: up. Nobody dies yet.
+    assert!(close(status(&e, 2, 1, Status::Dead), 0.0));
+}
+
+/// A disabled pf1 combatant (B at exactly 0 hp from a 5-damage hit) attacks once on its
+/// turn and then takes 1 damage: dying. C (1000 hp) keeps the fight going.
+#[test]
+fn disabled_acts_once_then_is_dying() {
+    let f = fight(
+        r#"
+system = "pf1"
+[encounter]
+initiative = "listed"
+rounds = 1
+[[combatant]]
+token = "A"
+side = "a"
+ac = 10
+hp = 100
+immune_to_crits = true
+[[combatant.attack]]
+name = "axe"
+bonus = 100
+damage = "5"
+[[combatant]]
+token = "B"
+side = "b"
+ac = 10
+hp = 5
+con = 10
+immune_to_crits = true
+[[combatant.attack]]
+name = "dagger"
+bonus = 100
+damage = "2"
+[[combatant]]
+token = "C"
+side = "b"
+ac = 10
+hp = 1000
+immune_to_crits = true
+"#,
+    );
+    let e = exact_fight(&f).unwrap();
+    // B disabled (19/20) still stabs A once, then is at −1, dying; up (1/20) it stabs A
+    // once too: 2 · 19/20 dealt either way.
+    assert!(close(status(&e, 1, 1, Status::Dying), 19.0 / 20.0));
+    assert!(close(e.dealt[0][1], 2.0 * 19.0 / 20.0));
+}
+
+/// Random small fights: 1v1, 1v2, 2v2 in every system, every tactic, dying rules, on a
+/// small open map (so reach and range decide who can attack whom).
+fn generated(seed: u64) -> String {
+    let mut rng = Pcg64Mcg::seed_from_u64(seed);
+    let systems = ["pf1", "pf1-variant", "d20modern", "starfinder"];
+    let tactics = ["best", "weakest", "nearest", "random", "hold"];
+    let system = systems[seed as usize % 4];
+    let sizes = [(1, 1), (1, 2), (2, 2)][rng.random_range(0..3)];
+    // Rolled initiative multiplies the states by the orders (24 for four): 2v2 fights
+    // are listed, to stay small.
+    let initiative = if sizes != (2, 2) && rng.random_bool(0.5) {
+        "rolled"
+    } else {
+        "listed"
+    };
+    let mut map = vec![vec!['.'; 6]; 3];
+    let mut combatants = String::new();
+    let tokens = ['A', 'B', 'X', 'Y'];
+    let mut used = 0;
+    for (side, count) in [("heroes", sizes.0), ("foes", sizes.1)] {
+        for _ in 0..count {
+            let token = tokens[used];
+            loop {
+                let (row, col) = (rng.random_range(0..3), rng.random_range(0..6));
+                if map[row][col] == '.' {
+                    map[row][col] = token;
+                    break;
+                }
+            }
+            combatants += &format!(
+                "[[combatant]]\ntoken = \"{token}\"\nside = \"{side}\"\nac = {}\ndex = {}\nhp = {}\ntactic = \"{}\"\n",
+                rng.random_range(10..=16),
+                rng.random_range(0..=2),
+                rng.random_range(3..=12),
+                tactics[rng.random_range(0..5)]
+            );
+            combatants += &match system {
+                "starfinder" if rng.random_bool(0.5) => {
+                    format!("resolve = {}\n", rng.random_range(1..=4))
+                }
+                "starfinder" => String::new(),
+                _ => format!("con = {}\n", rng.random_range(3..=12)),
+            };
+            combatants += &format!(
+                "[[combatant.attack]]\nname = \"bow\"\nkind = \"ranged\"\nbonus = {}\ndamage = \"1d{}+{}\"\nrange_increment = 60\n",
+                rng.random_range(0..=8),
+                [4, 6, 8][rng.random_range(0..3)],
+                rng.random_range(0..=3)
+            );
+            if rng.random_bool(0.5) {
+                combatants += &format!(
+                    "[[combatant.attack]]\nname = \"claws\"\nkind = \"melee\"\nbonus = [{}, {}]\ndamage = \"1d4+2\"\n",
+                    rng.random_range(2..=6),
+                    rng.random_range(-3..=1)
+                );
+            }
+            used += 1;
+        }
+    }
+    let rows: Vec<String> = map.iter().map(|r| r.iter().collect()).collect();
+    format!(
+        "system = \"{system}\"\nmap = \"\"\"\n{}\n\"\"\"\n[encounter]\ninitiative = \"{initiative}\"\nrounds = {}\n{combatants}",
+        rows.join("\n"),
+        rng.random_range(1..=4)
+    )
+}
+
+/// How many standard errors an estimate lies from the exact value (its interval is
+/// ±1.96 standard errors).
+fn z(e: crate::stats::Estimate, exact: f64) -> f64 {
+    let se = e.half_width() / crate::stats::z_critical();
+    if se > 0.0 {
+        (e.point - exact) / se
+    } else if (e.point - exact).abs() < 1e-9 {
+        0.0
+    } else {
+        f64::INFINITY
+    }
+}
+
+/// Every figure of `tally` against the exact engine: |z| ≤ 5.
+fn agrees(f: &Fight, tally: &FightTally, e: &ExactFight, what: &str) {
+    let n = f.fighters.len();
+    let sides = f.sides.len();
+    let mut checked = Vec::new();
+    for round in 1..=f.rounds as usize {
+        for side in 0..=sides {
+            checked.push((
+                format!("won r{round} side {side}"),
+                z(tally.won(round, side), e.won[round - 1][side]),
+            ));
+        }
+        checked.push((
+            format!("ended in r{round}"),
+            z(tally.ended_in(round), e.ended_in[round - 1]),
+        ));
+        for who in 0..n {
+            for s in Status::ALL {
+                let exact = e.status[round - 1][who][s as usize];
+                checked.push((
+                    format!("r{round} {who} {}", s.key()),
+                    z(tally.status(round, who, s), exact),
+                ));
+            }
+            checked.push((
+                format!("r{round} {who} taken"),
+                z(tally.taken(round, who), e.taken[round - 1][who]),
+            ));
+            checked.push((
+                format!("r{round} {who} dealt"),
+                z(tally.dealt(round, who), e.dealt[round - 1][who]),
+            ));
+        }
+    }
+    for side in 0..sides {
+        checked.push((
+            format!("side {side} lost down"),
+            z(tally.lost_down(side), e.lost_down[side]),
+        ));
+        checked.push((
+            format!("side {side} lost dead"),
+            z(tally.lost_dead(side), e.lost_dead[side]),
+        ));
+    }
+    for (name, z) in checked {
+        assert!(z.abs() <= 5.0, "{what}: {name}: z = {z}");
+    }
+}
+
+/// 32 generated fights, each through both samplers (20,000 trials, fixed seeds): every
+/// per-round status, win, fight-length, damage and side-loss figure within |z| ≤ 5 of
+/// the exact engine. A fight's exact figures must sum to 1 per combatant and round.
+#[test]
+fn monte_carlo_agrees_with_the_exact_fight() {
+    let stop = AtomicBool::new(false);
+    for seed in 0..32 {
+        let text = generated(seed);
+        let f = fight(&text);
+        let e = exact_fight(&f).unwrap_or_else(|why| panic!("{why}\n{text}"));
+        for round in &e.status {
+            for statuses in round {
+                assert!(close(statuses.iter().sum::<f64>(), 1.0), "{text}");
+            }
+        }
+        for sampler in [SamplerKind::Table, SamplerKind::Dice] {
+            let config = EngineConfig {
+                sampler,
+                ..EngineConfig::new(seed, 20_000)
+            };
+            let tally = simulate_fight(&f, &config, &|_| (), &stop);
+            agrees(&f, &tally, &e, &format!("seed {seed} {sampler:?}\n{text}"));
+        }
+    }
+}
+
+/// The same fight on 1 and 2 threads: the same counts.
+#[test]
+fn threads_do_not_change_the_counts() {
+    let f = fight(&generated(5));
+    let stop = AtomicBool::new(false);
+    let run = |threads| {
+        let config = EngineConfig {
+            threads: Some(threads),
+            ..EngineConfig::new(9, 150_000)
+        };
+        simulate_fight(&f, &config, &|_| (), &stop)
+    };
+    assert_eq!(run(1), run(2));
+}

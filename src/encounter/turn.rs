@@ -206,7 +206,8 @@ impl Fight {
                                 };
                             }
                             tactic => {
-                                let target = self.pick(standings, turn.actor, tactic, None, 0, &targets);
+                                let target =
+                                    self.pick(standings, turn.actor, tactic, None, 0, &targets);
                                 self.choose(standings, turn, target);
                             }
                         }
@@ -300,8 +301,7 @@ impl Fight {
         }
         let current = turn.target.or(line.scripted.map(|(t, _)| t));
         let usable = current.filter(|&t| {
-            self.status(t, &standings[t]) == Status::Up
-                && self.attack_at(turn, &line, t).is_some()
+            self.status(t, &standings[t]) == Status::Up && self.attack_at(turn, &line, t).is_some()
         });
         let target = match usable {
             Some(t) => t,
@@ -332,11 +332,11 @@ impl Fight {
         };
         turn.target = Some(target);
         let at = self.attack_at(turn, &line, target)?;
-        let profile = match standings[target].flags & ACTED == 0 && self.flat_footed_until_first_turn
-        {
-            true => at.flat_footed,
-            false => at.normal,
-        };
+        let profile =
+            match standings[target].flags & ACTED == 0 && self.flat_footed_until_first_turn {
+                true => at.flat_footed,
+                false => at.normal,
+            };
         Some(Pending::Attack { profile })
     }
 
@@ -351,7 +351,13 @@ impl Fight {
         let target = turn.target.expect("an attack has a target");
         self.hurt(standings, target, effect.damage, effect.drops, effect.slays);
         let struck = self.profiles[profile].struck.map(|other| {
-            self.hurt(standings, other, effect.struck_damage, effect.struck_drops, false);
+            self.hurt(
+                standings,
+                other,
+                effect.struck_damage,
+                effect.struck_drops,
+                false,
+            );
             (other, effect.struck_damage)
         });
         turn.iterative += 1;
@@ -380,7 +386,9 @@ impl Fight {
 
     /// The `random` tactic's choice: the `index`-th of the targets it could pick.
     pub(super) fn resolve_pick(&self, standings: &[Standing], turn: &mut Turn, index: usize) {
-        if turn.stage == Stage::Attack && (turn.chosen.is_some() || !self.fighters[turn.actor].orders.is_empty()) {
+        if turn.stage == Stage::Attack
+            && (turn.chosen.is_some() || !self.fighters[turn.actor].orders.is_empty())
+        {
             let attack = self.line(turn).map(|l| l.attack);
             let targets = self.candidates(standings, turn.actor, attack, turn.iterative);
             turn.target = Some(targets[index]);
@@ -507,7 +515,14 @@ impl Fight {
     }
 
     /// Mean damage of `attack`'s attacks from `iterative` on at `target` now.
-    fn expected(&self, standings: &[Standing], me: &Fighter, attack: usize, target: usize, iterative: usize) -> f64 {
+    fn expected(
+        &self,
+        standings: &[Standing],
+        me: &Fighter,
+        attack: usize,
+        target: usize,
+        iterative: usize,
+    ) -> f64 {
         let flat = self.flat_footed_until_first_turn && standings[target].flags & ACTED == 0;
         me.options[attack][target].as_ref().map_or(0.0, |its| {
             its.iter()

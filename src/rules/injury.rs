@@ -139,8 +139,12 @@ impl Injury {
             ),
         };
         out += match self.flat_footed_until_first_turn {
-            true => "Initiative (in a fight): d20 + init (default: dex); ties by higher init, then at random; a combatant is flat-footed (no Dex bonus to AC) until its first turn\n",
-            false => "Initiative (in a fight): d20 + init (default: dex); ties by higher init, then at random; nobody is flat-footed at the start (only when surprised, which d20odds does not model)\n",
+            true => {
+                "Initiative (in a fight): d20 + init (default: dex); ties by higher init, then at random; a combatant is flat-footed (no Dex bonus to AC) until its first turn\n"
+            }
+            false => {
+                "Initiative (in a fight): d20 + init (default: dex); ties by higher init, then at random; nobody is flat-footed at the start (only when surprised, which d20odds does not model)\n"
+            }
         };
         if let Some(m) = self.massive_damage {
             out += &format!(

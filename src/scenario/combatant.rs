@@ -6,8 +6,8 @@ use toml::Spanned;
 
 use super::Validator;
 use super::attack::Attack;
-use super::encounter::Tactic;
 use super::bounded::{MAX_HIT_POINTS, MAX_MODIFIER, within};
+use super::encounter::Tactic;
 use super::keyword::single_letter;
 use super::raw::RawCombatant;
 use crate::error::{InputError, did_you_mean};

@@ -44,7 +44,10 @@ impl Keyword for Initiative {
     const WHAT: &'static str = "initiative";
 
     fn table() -> Vec<(&'static str, Self)> {
-        vec![("rolled", Initiative::Rolled), ("listed", Initiative::Listed)]
+        vec![
+            ("rolled", Initiative::Rolled),
+            ("listed", Initiative::Listed),
+        ]
     }
 }
 

@@ -57,7 +57,8 @@ pub struct PlanLine {
 }
 
 impl Validator<'_> {
-    /// Every plan line, in file order; a plan must have at least one.
+    /// Every plan line, in file order; a plan must have at least one unless the
+    /// experiment is a fight (whose combatants then act by their tactics).
     pub(super) fn plan(
         &self,
         raw: &RawExperiment,
@@ -69,10 +70,10 @@ impl Validator<'_> {
             .iter()
             .map(|line| self.plan_line(line, combatants, battlefield))
             .collect::<Result<Vec<_>, _>>()?;
-        if plan.is_empty() {
+        if plan.is_empty() && raw.encounter.is_none() {
             return Err(self.err(
                 0..0,
-                "the experiment has no [[plan]] line: nothing attacks; add [[plan]] with attacker, target and attack",
+                "the experiment has no [[plan]] line: nothing attacks; add [[plan]] with attacker, target and attack, or an [encounter] table to let the combatants fight by their tactics",
             ));
         }
         Ok(plan)
