@@ -7,6 +7,7 @@
 
 use std::path::Path;
 
+use crate::encounter::Fight;
 use crate::engine::check_tally_size;
 use crate::error::{Error, InputError};
 use crate::plan::{LineSituation, Plan, Planned};
@@ -23,6 +24,8 @@ pub struct Experiment {
     pub situations: Vec<LineSituation>,
     /// How many sweep points the `[[sweep]]` tables make (0 without them).
     pub sweep_points: usize,
+    /// The fight, when the file has an `[encounter]`.
+    pub fight: Option<Fight>,
 }
 
 impl Experiment {
@@ -44,6 +47,7 @@ impl Experiment {
             }
         }
         Ok(Self {
+            fight: Fight::from_scenario(&scenario)?,
             scenario,
             plan,
             situations: lines,

@@ -13,13 +13,14 @@
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use crate::encounter::{exact_fight, simulate_fight};
 use crate::engine::{EngineConfig, MAX_THREADS, SamplerKind, simulate_until};
 use crate::error::{Error, InputError};
 use crate::exact;
 use crate::experiment::Experiment;
 use crate::heatmap::{heatmap, heatmap_squares};
 use crate::plan::Plan;
-use crate::report::{Formats, Inputs, Results, SweepWriter};
+use crate::report::{FightReport, Formats, Inputs, Results, SweepWriter};
 use crate::scenario::{MAX_TRIALS, Scenario};
 
 /// How to run, as the command line's flags set it; `None` keeps the experiment's value.
@@ -182,14 +183,20 @@ impl Prepared {
             scenario,
             plan,
             sweep_points,
+            fight,
             ..
         } = &self.experiment;
-        progress.start(
-            Phase::Trials,
-            self.config.trials.saturating_mul(1 + *sweep_points as u64),
-        );
+        let runs = 1 + *sweep_points as u64 + u64::from(fight.is_some());
+        progress.start(Phase::Trials, self.config.trials.saturating_mul(runs));
         let mut notes = Vec::new();
         let mut done = 0;
+        let fight_report = fight.as_ref().map(|fight| {
+            let tally = simulate_fight(fight, &self.config, &|n| progress.advance_to(n), stop);
+            done += self.config.trials;
+            let exact = exact_fight(fight);
+            let report = FightReport::new(fight, &tally, exact.as_ref().ok());
+            (report, exact.err())
+        });
         let mut simulate_one = |plan: &Plan| {
             let (results, note) =
                 simulate(plan, &self.config, &|n| progress.advance_to(done + n), stop);
@@ -198,6 +205,12 @@ impl Prepared {
             results
         };
         let mut results = simulate_one(plan);
+        if let Some((report, why_not_exact)) = fight_report {
+            results.fight = Some(report);
+            (results.exact_notes).extend(
+                why_not_exact.map(|why| format!("exact fight figures not computed: {why}")),
+            );
+        }
         if *sweep_points > 0 {
             let mut sweep = SweepWriter::new(&scenario.sweeps, settings.formats, settings.json)?;
             for index in 0..*sweep_points {

@@ -22,7 +22,7 @@ use crate::injury::Target;
 use crate::rules::{DyingRule, SystemId};
 use crate::scenario::{Initiative, Tactic};
 
-pub use exact::{ExactFight, MAX_EXACT_FIGHTERS_ROLLED, MAX_EXACT_STATES, exact_fight};
+pub use exact::{ExactFight, exact_fight};
 pub use simulate::{FightTally, simulate_fight};
 pub use turn::Status;
 

@@ -414,3 +414,56 @@ fn threads_do_not_change_the_counts() {
     };
     assert_eq!(run(1), run(2));
 }
+
+/// Orders last while their target is up; then the tactic picks the whole routine. A's
+/// order is its axe at B (adjacent); C stands 35 ft away, out of the axe's reach. Round 1:
+/// the axe drops B (19/20). Round 2: with B down, A's bow (+100 for 1) shoots C: C has
+/// taken 19/20 · 19/20 = 361/400 on average by the end of round 2, nothing in round 1.
+#[test]
+fn orders_end_when_their_targets_are_down() {
+    let f = fight(
+        r#"
+system = "pf1"
+map = "AB.....C"
+[encounter]
+initiative = "listed"
+rounds = 2
+[[combatant]]
+token = "A"
+side = "a"
+ac = 10
+hp = 100
+[[combatant.attack]]
+name = "axe"
+kind = "melee"
+bonus = 100
+damage = "6"
+[[combatant.attack]]
+name = "bow"
+kind = "ranged"
+bonus = 100
+damage = "1"
+range_increment = 100
+[[combatant]]
+token = "B"
+side = "b"
+ac = 10
+hp = 5
+con = 10
+immune_to_crits = true
+[[combatant]]
+token = "C"
+side = "b"
+ac = 10
+hp = 1000
+immune_to_crits = true
+[[plan]]
+attacker = "A"
+target = "B"
+attack = "axe"
+"#,
+    );
+    let e = exact_fight(&f).unwrap();
+    assert!(close(e.taken[0][2], 0.0));
+    assert!(close(e.taken[1][2], 361.0 / 400.0), "{:?}", e.taken);
+}

@@ -107,6 +107,8 @@ pub(super) struct Turn {
     /// Disabled: it makes one attack, then takes 1 damage.
     disabled: bool,
     attacks_made: u32,
+    /// The pending pick chooses the routine's target (not a new target mid-routine).
+    picking_routine: bool,
 }
 
 /// Damage an attack's outcome dealt: to its target, and to a creature struck instead.
@@ -135,6 +137,7 @@ impl Turn {
             chosen: None,
             disabled: false,
             attacks_made: 0,
+            picking_routine: false,
         }
     }
 }
@@ -196,11 +199,16 @@ impl Fight {
                 }
                 Stage::Choose => {
                     turn.stage = Stage::Attack;
-                    if me.orders.is_empty() {
+                    // Orders are carried out while one of their targets is up; after
+                    // that, and without orders, the tactic chooses the whole routine.
+                    let ordered = (me.orders.iter())
+                        .any(|o| self.status(o.target, &standings[o.target]) == Status::Up);
+                    if !ordered {
                         let targets = self.candidates(standings, turn.actor, None, 0);
                         match me.tactic {
                             _ if targets.is_empty() => turn.stage = Stage::End,
                             Tactic::Random => {
+                                turn.picking_routine = true;
                                 return Pending::Pick {
                                     among: targets.len(),
                                 };

@@ -5,6 +5,7 @@
 mod charts;
 mod check;
 mod destination;
+mod fight_rows;
 mod figures;
 mod heatmap_rows;
 mod inputs;
@@ -25,6 +26,7 @@ use sweep::Spill;
 use crate::error::Error;
 pub use check::check;
 pub use destination::{REPORT_MARKER, check_folder, report_folder};
+pub use fight_rows::FightReport;
 pub use heatmap_rows::{Heatmap, HeatmapCell, HeatmapRow};
 pub use inputs::Inputs;
 pub use results::{Results, one_or_array, write_json};

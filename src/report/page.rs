@@ -2,11 +2,13 @@
 //! number formatted here, so the templates in [`super::charts`] hold no logic.
 
 use super::charts::{Chart, PageSection, PageTable, ReportInput, SectionContent};
+use super::fight_rows::{FightReport, NOBODY, UNDECIDED};
 use super::figures::{DAMAGE_DRAWN_FROM, Figures, MAX_SWEEP_CHART_SERIES, group};
 use super::inputs::Inputs;
 use super::results::Results;
 use super::rows::{AttackRow, DamageRow, RoundRow};
 use super::text::{attack_label, exact, interval, thousands, versus};
+use crate::encounter::Status;
 use crate::stats::Estimate;
 
 /// Damage values less likely than this (simulated and exact) are left out of the
@@ -131,19 +133,103 @@ fn svg(chart: &Chart) -> SectionContent {
     SectionContent::Svg(chart.svg.clone())
 }
 
-/// The attacks table, and the down/dead table when some target has hit points.
+/// The fight's tables first, when there is one; then the attacks table (the orders as
+/// plan lines), and the down/dead table when some target has hit points.
 fn tables(results: &Results) -> impl Iterator<Item = PageSection> {
-    let attacks = section(
-        "Attacks",
-        SectionContent::Table(attacks_table(&results.summary)),
-    );
-    let rounds = (!results.rounds.is_empty()).then(|| {
+    let fight = results.fight.iter().flat_map(fight_tables);
+    let attacks = (!results.summary.is_empty()).then(|| {
+        let heading = match results.fight {
+            Some(_) => "The orders as plan lines (every attack made while its attacker is up)",
+            None => "Attacks",
+        };
+        section(
+            heading,
+            SectionContent::Table(attacks_table(&results.summary)),
+        )
+    });
+    let rounds = (!results.rounds.is_empty() && results.fight.is_none()).then(|| {
         section(
             "Down and dead by round",
             SectionContent::Table(rounds_table(&results.rounds)),
         )
     });
-    std::iter::once(attacks).chain(rounds)
+    fight.chain(attacks).chain(rounds)
+}
+
+/// Who wins, how long the fight lasts, and every combatant by round.
+fn fight_tables(fight: &FightReport) -> Vec<PageSection> {
+    let mut sides = measure_rows(
+        &fight.sides,
+        |s| vec![s.side.clone()],
+        |s| [s.p_won, s.p_lost_member_down, s.p_lost_member_dead],
+    );
+    for other in [NOBODY, UNDECIDED] {
+        if let Some(r) = fight.at_end(other).filter(|r| r.p_won.point > 0.0) {
+            let mut cells = vec![format!("({other})")];
+            cells.extend(measure(&r.p_won));
+            sides.push(cells);
+        }
+    }
+    let won = page_table(
+        &[
+            "side",
+            "P(won)",
+            "exact",
+            "P(a member down)",
+            "exact",
+            "P(a member dead)",
+            "exact",
+        ],
+        1,
+        sides,
+    );
+    let length = page_table(
+        &["ends in round", "P", "exact"],
+        1,
+        measure_rows(
+            &fight.length,
+            |l| vec![l.round.to_string()],
+            |l| [l.p_ended],
+        ),
+    );
+    let combatants = page_table(
+        &[
+            "combatant",
+            "round",
+            "P(down)",
+            "exact",
+            "P(dead)",
+            "exact",
+            "damage taken",
+            "exact",
+            "damage dealt",
+            "exact",
+        ],
+        1,
+        measure_rows(
+            &fight.combatants,
+            |c| vec![c.combatant.clone(), c.round.to_string()],
+            |c| {
+                [
+                    c.p_down(),
+                    c.status[Status::Dead as usize],
+                    c.mean_damage_taken,
+                    c.mean_damage_dealt,
+                ]
+            },
+        ),
+    );
+    vec![
+        section(
+            &format!("Who wins (within {} rounds)", fight.rounds),
+            SectionContent::Table(won),
+        ),
+        section("How long the fight lasts", SectionContent::Table(length)),
+        section(
+            "Each combatant by round (combatants.csv has every status)",
+            SectionContent::Table(combatants),
+        ),
+    ]
 }
 
 fn notes(results: &Results, inputs: &Inputs) -> Vec<String> {

@@ -7,6 +7,7 @@ use serde_json::{Map, Value};
 
 use crate::error::Error;
 
+use super::fight_rows::FightReport;
 use super::heatmap_rows::Heatmap;
 use super::rows::{AttackRow, DamageRow, RoundRow, attack_rows, damage_rows, round_rows};
 use super::sweep::SweepRows;
@@ -37,6 +38,8 @@ pub struct Results {
     pub sweep: Option<SweepRows>,
     /// One row per square tried, when the experiment has a `[heatmap]`.
     pub heatmap: Option<Heatmap>,
+    /// The fight's tables, when the experiment has an `[encounter]`.
+    pub fight: Option<FightReport>,
     /// Why exact figures are missing, where they are.
     pub exact_notes: Vec<String>,
     /// What the rules changed from the file as written (the plan's notes).
@@ -68,6 +71,7 @@ impl Results {
             damage: damage_rows(plan, tally, exact),
             sweep: None,
             heatmap: None,
+            fight: None,
             exact_notes,
             rule_notes: plan.notes().to_vec(),
             interrupted: false,
@@ -83,6 +87,12 @@ impl Results {
         ];
         if let Some(heatmap) = &self.heatmap {
             tables.push(Box::new(heatmap.rows()));
+        }
+        if let Some(fight) = &self.fight {
+            tables.push(Box::new(Rows::new(&(), &fight.encounter)));
+            tables.push(Box::new(Rows::new(&(), &fight.combatants)));
+            tables.push(Box::new(Rows::new(&(), &fight.length)));
+            tables.push(Box::new(Rows::new(&(), &fight.sides)));
         }
         tables
     }

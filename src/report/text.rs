@@ -1,7 +1,9 @@
 //! The summary printed on the terminal: the same rows, a few of their figures, aligned.
 
+use super::fight_rows::{FightReport, NOBODY, UNDECIDED};
 use super::results::Results;
 use super::rows::AttackRow;
+use crate::encounter::Status;
 use crate::stats::Estimate;
 
 /// A readable summary of the results.
@@ -15,6 +17,13 @@ pub fn summary_text(results: &Results) -> String {
     );
     if results.interrupted {
         out = format!("{}\n{out}", super::interrupted_note(results));
+    }
+    if let Some(fight) = &results.fight {
+        out += &fight_text(fight);
+        if results.summary.is_empty() {
+            return out + &notes(results);
+        }
+        out += "\nThe orders as plan lines (every attack made while its attacker is up):\n";
     }
     let mut rows = vec![row(&[
         "attack",
@@ -35,7 +44,7 @@ pub fn summary_text(results: &Results) -> String {
         ]);
     }
     out += &aligned(&rows);
-    if !results.rounds.is_empty() {
+    if !results.rounds.is_empty() && results.fight.is_none() {
         let mut rows = vec![row(&[
             "target",
             "round",
@@ -55,9 +64,79 @@ pub fn summary_text(results: &Results) -> String {
         out += "\n";
         out += &aligned(&rows);
     }
-    for note in results.rule_notes.iter().chain(&results.exact_notes) {
-        out += &format!("\nnote: {note}\n");
+    out + &notes(results)
+}
+
+fn notes(results: &Results) -> String {
+    (results.rule_notes.iter().chain(&results.exact_notes))
+        .map(|note| format!("\nnote: {note}\n"))
+        .collect()
+}
+
+/// The fight first: who wins, how long it lasts, what each side risks, and every
+/// combatant's status at the end.
+fn fight_text(fight: &FightReport) -> String {
+    let mut out = format!("Who wins (within {} rounds):\n", fight.rounds);
+    let mut rows = vec![row(&[
+        "side",
+        "P(won)",
+        "P(a member down)",
+        "P(a member dead)",
+    ])];
+    for side in &fight.sides {
+        rows.push(vec![
+            side.side.clone(),
+            estimate(&side.p_won),
+            estimate(&side.p_lost_member_down),
+            estimate(&side.p_lost_member_dead),
+        ]);
     }
+    for other in [NOBODY, UNDECIDED] {
+        if let Some(r) = fight
+            .at_end(other)
+            .filter(|r| r.p_won.point > 0.0 || r.p_won.exact.is_some_and(|e| e > 0.0))
+        {
+            rows.push(vec![
+                format!("({other})"),
+                estimate(&r.p_won),
+                String::new(),
+                String::new(),
+            ]);
+        }
+    }
+    out += &aligned(&rows);
+    out += "\nHow long it lasts:\n";
+    let mut rows = vec![row(&["ends in round", "P"])];
+    for length in &fight.length {
+        rows.push(vec![length.round.to_string(), estimate(&length.p_ended)]);
+    }
+    if let Some(r) = fight.at_end(UNDECIDED) {
+        rows.push(vec![
+            format!("not by round {}", fight.rounds),
+            estimate(&r.p_won),
+        ]);
+    }
+    out += &aligned(&rows);
+    out += &format!("\nEach combatant at the end of round {}:\n", fight.rounds);
+    let mut rows = vec![row(&[
+        "combatant",
+        "side",
+        "P(down)",
+        "P(dead)",
+        "damage taken",
+        "damage dealt",
+    ])];
+    for c in fight.combatants.iter().filter(|c| c.round == fight.rounds) {
+        rows.push(vec![
+            c.combatant.clone(),
+            c.side.clone(),
+            estimate(&c.p_down()),
+            estimate(&c.status[Status::Dead as usize]),
+            estimate(&c.mean_damage_taken),
+            estimate(&c.mean_damage_dealt),
+        ]);
+    }
+    out += &aligned(&rows);
     out
 }
 

@@ -1,0 +1,221 @@
+//! A fight's tables (SPEC §6): who has won by each round (`encounter.csv`), every
+//! combatant's status by round (`combatants.csv`), how long the fight lasts
+//! (`fight_length.csv`) and each side at the end (`sides.csv`), every figure beside its
+//! exact value where the exact fight was computed.
+
+use super::table::{Column, Row};
+use crate::encounter::{ExactFight, Fight, FightTally, Status};
+use crate::stats::Estimate;
+
+/// A fight's results.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FightReport {
+    /// Rounds the fight may last.
+    pub rounds: usize,
+    pub encounter: Vec<EncounterRow>,
+    pub combatants: Vec<CombatantRow>,
+    pub length: Vec<LengthRow>,
+    pub sides: Vec<SideRow>,
+}
+
+/// `encounter.csv`: one side (or `nobody`, or `undecided`) in one round.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EncounterRow {
+    pub round: usize,
+    pub side: String,
+    /// Won by the end of the round (for `undecided`: not over yet).
+    pub p_won: Estimate,
+}
+
+/// `combatants.csv`: one combatant at the end of one round.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CombatantRow {
+    pub combatant: String,
+    pub side: String,
+    pub round: usize,
+    /// P(each [`Status`]), in [`Status::ALL`] order.
+    pub status: [Estimate; 5],
+    pub mean_damage_taken: Estimate,
+    pub mean_damage_dealt: Estimate,
+}
+
+/// `fight_length.csv`: the fight ended in this round.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LengthRow {
+    pub round: usize,
+    pub p_ended: Estimate,
+}
+
+/// `sides.csv`: one side at the end of the fight.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SideRow {
+    pub side: String,
+    pub p_won: Estimate,
+    /// At least one member not able to act (down, dying, stable or dead).
+    pub p_lost_member_down: Estimate,
+    pub p_lost_member_dead: Estimate,
+}
+
+/// The name of the rows of fights nobody won (no side left able to act).
+pub const NOBODY: &str = "nobody";
+/// The name of the rows of fights not over yet.
+pub const UNDECIDED: &str = "undecided";
+
+impl FightReport {
+    /// The tables of `tally`, beside `exact` where it was computed.
+    pub fn new(fight: &Fight, tally: &FightTally, exact: Option<&ExactFight>) -> FightReport {
+        let rounds = fight.rounds as usize;
+        let sides = fight.sides.len();
+        let side_name = |s: usize| {
+            fight
+                .sides
+                .get(s)
+                .map_or(NOBODY, String::as_str)
+                .to_string()
+        };
+        let mut encounter = Vec::new();
+        let mut combatants = Vec::new();
+        for round in 1..=rounds {
+            let won = |s: usize| exact.map(|e| e.won[round - 1][s]);
+            for side in 0..=sides {
+                encounter.push(EncounterRow {
+                    round,
+                    side: side_name(side),
+                    p_won: tally.won(round, side).with_exact(won(side)),
+                });
+            }
+            encounter.push(EncounterRow {
+                round,
+                side: UNDECIDED.into(),
+                p_won: (tally.undecided(round)).with_exact(
+                    exact.map(|e| (1.0 - e.won[round - 1].iter().sum::<f64>()).max(0.0)),
+                ),
+            });
+        }
+        for (who, f) in fight.fighters.iter().enumerate() {
+            for round in 1..=rounds {
+                let at = |s: Status| exact.map(|e| e.status[round - 1][who][s as usize]);
+                combatants.push(CombatantRow {
+                    combatant: f.label.clone(),
+                    side: side_name(f.side),
+                    round,
+                    status: Status::ALL.map(|s| tally.status(round, who, s).with_exact(at(s))),
+                    mean_damage_taken: (tally.taken(round, who))
+                        .with_exact(exact.map(|e| e.taken[round - 1][who])),
+                    mean_damage_dealt: (tally.dealt(round, who))
+                        .with_exact(exact.map(|e| e.dealt[round - 1][who])),
+                });
+            }
+        }
+        let length = (1..=rounds)
+            .map(|round| LengthRow {
+                round,
+                p_ended: tally
+                    .ended_in(round)
+                    .with_exact(exact.map(|e| e.ended_in[round - 1])),
+            })
+            .collect();
+        let sides = (0..sides)
+            .map(|side| SideRow {
+                side: side_name(side),
+                p_won: tally
+                    .won(rounds, side)
+                    .with_exact(exact.map(|e| e.won[rounds - 1][side])),
+                p_lost_member_down: tally
+                    .lost_down(side)
+                    .with_exact(exact.map(|e| e.lost_down[side])),
+                p_lost_member_dead: tally
+                    .lost_dead(side)
+                    .with_exact(exact.map(|e| e.lost_dead[side])),
+            })
+            .collect();
+        FightReport {
+            rounds,
+            encounter,
+            combatants,
+            length,
+            sides,
+        }
+    }
+
+    /// The row of `side` (a side's name, [`NOBODY`] or [`UNDECIDED`]) at the last round.
+    pub fn at_end(&self, side: &str) -> Option<&EncounterRow> {
+        (self.encounter.iter()).find(|r| r.round == self.rounds && r.side == side)
+    }
+}
+
+impl CombatantRow {
+    /// P(not able to act: disabled, dying, stable or dead), the complement of up.
+    pub fn p_down(&self) -> Estimate {
+        let up = self.status[Status::Up as usize];
+        Estimate {
+            point: 1.0 - up.point,
+            lo: 1.0 - up.hi,
+            hi: 1.0 - up.lo,
+            exact: up.exact.map(|e| 1.0 - e),
+        }
+    }
+}
+
+impl Row for EncounterRow {
+    const NAME: &'static str = "encounter";
+    type Layout = ();
+
+    fn columns((): &()) -> Vec<Column<Self>> {
+        let mut columns = vec![
+            Column::int("round", |r: &Self| r.round as i64),
+            Column::text("side", |r: &Self| r.side.clone()),
+        ];
+        columns.extend(Column::estimates(&[("p_won", |r: &Self| r.p_won)]));
+        columns
+    }
+}
+
+impl Row for CombatantRow {
+    const NAME: &'static str = "combatants";
+    type Layout = ();
+
+    fn columns((): &()) -> Vec<Column<Self>> {
+        let mut columns = vec![
+            Column::text("combatant", |r: &Self| r.combatant.clone()),
+            Column::text("side", |r: &Self| r.side.clone()),
+            Column::int("round", |r: &Self| r.round as i64),
+        ];
+        columns.extend(Column::estimates(&[
+            ("p_up", |r: &Self| r.status[0]),
+            ("p_disabled", |r: &Self| r.status[1]),
+            ("p_dying", |r: &Self| r.status[2]),
+            ("p_stable", |r: &Self| r.status[3]),
+            ("p_dead", |r: &Self| r.status[4]),
+            ("mean_damage_taken", |r: &Self| r.mean_damage_taken),
+            ("mean_damage_dealt", |r: &Self| r.mean_damage_dealt),
+        ]));
+        columns
+    }
+}
+
+impl Row for LengthRow {
+    const NAME: &'static str = "fight_length";
+    type Layout = ();
+
+    fn columns((): &()) -> Vec<Column<Self>> {
+        let mut columns = vec![Column::int("round", |r: &Self| r.round as i64)];
+        columns.extend(Column::estimates(&[("p_ended", |r: &Self| r.p_ended)]));
+        columns
+    }
+}
+
+impl Row for SideRow {
+    const NAME: &'static str = "sides";
+    type Layout = ();
+
+    fn columns((): &()) -> Vec<Column<Self>> {
+        let mut columns = vec![Column::text("side", |r: &Self| r.side.clone())];
+        columns.extend(Column::estimates(&[
+            ("p_won", |r: &Self| r.p_won),
+            ("p_lost_member_down", |r: &Self| r.p_lost_member_down),
+            ("p_lost_member_dead", |r: &Self| r.p_lost_member_dead),
+        ]));
+        columns
+    }
+}
