@@ -84,6 +84,7 @@ mod verdict;
 pub use attack::{AttackProfile, Portion, Resolution, SquareGuess};
 pub use damage::massive_check;
 pub use dice::{CritSpec, Dice, DiceError};
+pub use encounter::{ExactFight, Fight, FightTally, Status, exact_fight, simulate_fight};
 pub use engine::{
     EngineConfig, MeanSample, Proportion, SamplerKind, Tally, check_tally_size, max_damage_taken,
     simulate,

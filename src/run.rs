@@ -206,6 +206,10 @@ impl Prepared {
         };
         let mut results = simulate_one(plan);
         if let Some((report, why_not_exact)) = fight_report {
+            // In a fight, the round table is the fight's; the plan's damage distribution
+            // (every order carried out as a plan line) would contradict it.
+            results.rounds = report.round_rows();
+            results.damage.clear();
             results.fight = Some(report);
             (results.exact_notes).extend(
                 why_not_exact.map(|why| format!("exact fight figures not computed: {why}")),

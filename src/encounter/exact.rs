@@ -27,13 +27,15 @@ pub struct ExactFight {
     pub status: Vec<Vec<[f64; 5]>>,
     /// [round][side, then nobody]: won by the end of the round.
     pub won: Vec<Vec<f64>>,
-    /// [round][fighter]: mean damage taken / dealt by the end of the round.
+    /// [round][fighter]: mean damage taken by the end of the round.
     pub taken: Vec<Vec<f64>>,
+    /// [round][fighter]: mean damage dealt by the end of the round.
     pub dealt: Vec<Vec<f64>>,
     /// [round]: P(the fight ended in it).
     pub ended_in: Vec<f64>,
-    /// [side]: P(at the end a member is not able to act / is dead).
+    /// [side]: P(at the end a member is not able to act).
     pub lost_down: Vec<f64>,
+    /// [side]: P(at the end a member is dead).
     pub lost_dead: Vec<f64>,
 }
 

@@ -29,10 +29,13 @@ pub use turn::Status;
 /// One fight's numbers: everything the engines need, nothing they must look up.
 #[derive(Debug, Clone)]
 pub struct Fight {
+    /// The experiment's title.
     pub title: String,
+    /// The rule system the numbers were folded with.
     pub system: SystemId,
     /// The most rounds played.
     pub rounds: u32,
+    /// How turn order is set each trial.
     pub initiative: Initiative,
     /// Every combatant, in file order.
     pub fighters: Vec<Fighter>,
@@ -62,7 +65,9 @@ pub struct Fighter {
     pub label: String,
     /// Index into [`Fight::sides`].
     pub side: usize,
+    /// Initiative modifier.
     pub init: i32,
+    /// How it picks targets.
     pub tactic: Tactic,
     /// When it is down and dead, in damage taken.
     pub injury: Target,

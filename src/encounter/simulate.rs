@@ -84,12 +84,13 @@ impl FightTally {
         Estimate::proportion(self.trials - row.iter().sum::<u64>(), self.trials)
     }
 
-    /// Mean damage `fighter` has taken / dealt by the end of `round`.
+    /// Mean damage `fighter` has taken by the end of `round`.
     pub fn taken(&self, round: usize, fighter: usize) -> Estimate {
         let (sum, sq) = self.taken[(round - 1) * self.fighters + fighter];
         Estimate::mean(sum, sq, self.trials)
     }
 
+    /// Mean damage `fighter` has dealt by the end of `round`.
     pub fn dealt(&self, round: usize, fighter: usize) -> Estimate {
         let (sum, sq) = self.dealt[(round - 1) * self.fighters + fighter];
         Estimate::mean(sum, sq, self.trials)
@@ -100,11 +101,12 @@ impl FightTally {
         Estimate::proportion(self.ended_in[round - 1], self.trials)
     }
 
-    /// P(at the end, side `side` has a member unable to act / dead).
+    /// P(at the end, side `side` has a member unable to act).
     pub fn lost_down(&self, side: usize) -> Estimate {
         Estimate::proportion(self.lost_down[side], self.trials)
     }
 
+    /// P(at the end, side `side` has a dead member).
     pub fn lost_dead(&self, side: usize) -> Estimate {
         Estimate::proportion(self.lost_dead[side], self.trials)
     }

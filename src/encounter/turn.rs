@@ -42,6 +42,7 @@ pub enum Status {
     Dying,
     /// Unconscious, no longer dying.
     Stable,
+    /// Dead (or destroyed).
     Dead,
 }
 

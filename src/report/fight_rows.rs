@@ -3,6 +3,7 @@
 //! (`fight_length.csv`) and each side at the end (`sides.csv`), every figure beside its
 //! exact value where the exact fight was computed.
 
+use super::rows::RoundRow;
 use super::table::{Column, Row};
 use crate::encounter::{ExactFight, Fight, FightTally, Status};
 use crate::stats::Estimate;
@@ -136,6 +137,20 @@ impl FightReport {
             length,
             sides,
         }
+    }
+
+    /// `rounds.csv` of a fight: every combatant's P(not able to act), P(dead) and damage
+    /// taken by the end of each round, so the round table and chart show the fight.
+    pub fn round_rows(&self) -> Vec<RoundRow> {
+        (self.combatants.iter())
+            .map(|c| RoundRow {
+                target: c.combatant.clone(),
+                round: c.round,
+                p_down: c.p_down(),
+                p_dead: c.status[Status::Dead as usize],
+                mean_damage: c.mean_damage_taken,
+            })
+            .collect()
     }
 
     /// The row of `side` (a side's name, [`NOBODY`] or [`UNDECIDED`]) at the last round.

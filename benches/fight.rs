@@ -1,0 +1,82 @@
+//! Fights: Monte Carlo throughput of a pf1 party of four against four monsters (rolled
+//! initiative, `best` tactics, dying rules, up to 10 rounds) on 1 and 2 threads, the
+//! showcase plan's fight-free throughput for comparison, and the exact fight engine on a
+//! 1 vs 2 fight of 60-hp combatants over 10 rounds.
+
+use std::hint::black_box;
+use std::sync::atomic::AtomicBool;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use d20odds::{EngineConfig, Fight, Scenario, exact_fight, simulate_fight};
+
+const TRIALS: u64 = 1_000_000;
+
+/// A combatant with one attack, at `place` on the map's letters.
+fn combatant(token: char, side: &str, ac: i32, hp: i64, bonus: &str, damage: &str) -> String {
+    format!(
+        "[[combatant]]\ntoken = \"{token}\"\nside = \"{side}\"\nac = {ac}\nhp = {hp}\ncon = 12\n\
+         [[combatant.attack]]\nname = \"blade\"\nkind = \"melee\"\nbonus = {bonus}\ndamage = \"{damage}\"\nreach = 15\n"
+    )
+}
+
+fn party_of_four() -> Fight {
+    let mut text = String::from(
+        "system = \"pf1\"\nmap = \"\"\"\n........\n.ABCD...\n.WXYZ...\n........\n\"\"\"\n[encounter]\ninitiative = \"rolled\"\nrounds = 10\n",
+    );
+    for (t, ac, hp, bonus, damage) in [
+        ('A', 20, 40, "[10, 5]", "1d8+5"),
+        ('B', 18, 30, "[8, 3]", "1d6+3"),
+        ('C', 17, 28, "6", "1d8+2"),
+        ('D', 14, 20, "5", "1d6"),
+    ] {
+        text += &combatant(t, "party", ac, hp, bonus, damage);
+    }
+    for (t, ac, hp, bonus, damage) in [
+        ('W', 17, 30, "7", "2d8+7"),
+        ('X', 15, 12, "[4, -1]", "1d6+1"),
+        ('Y', 15, 12, "4", "1d6+1"),
+        ('Z', 15, 12, "4", "1d6+1"),
+    ] {
+        text += &combatant(t, "monsters", ac, hp, bonus, damage);
+    }
+    Fight::from_scenario(&Scenario::parse("party.toml", text).unwrap())
+        .unwrap()
+        .unwrap()
+}
+
+fn one_against_two() -> Fight {
+    let mut text = String::from(
+        "system = \"pf1\"\nmap = \"ABC\"\n[encounter]\ninitiative = \"listed\"\nrounds = 10\n",
+    );
+    text += &combatant('A', "hero", 18, 60, "[9, 4]", "1d8+4");
+    text += &combatant('B', "foes", 16, 60, "6", "1d8+3");
+    text += &combatant('C', "foes", 16, 60, "6", "1d8+3");
+    Fight::from_scenario(&Scenario::parse("duel.toml", text).unwrap())
+        .unwrap()
+        .unwrap()
+}
+
+fn fights(c: &mut Criterion) {
+    let stop = AtomicBool::new(false);
+    let mut group = c.benchmark_group("fight");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(TRIALS));
+    let party = party_of_four();
+    for threads in [1, 2] {
+        let config = EngineConfig {
+            threads: Some(threads),
+            ..EngineConfig::new(1, TRIALS)
+        };
+        group.bench_function(format!("party 4v4/{threads} threads"), |b| {
+            b.iter(|| black_box(simulate_fight(&party, &config, &|_| (), &stop)))
+        });
+    }
+    group.finish();
+    let duel = one_against_two();
+    c.bench_function("fight/exact 1v2 60hp 10 rounds", |b| {
+        b.iter(|| black_box(exact_fight(&duel).unwrap()))
+    });
+}
+
+criterion_group!(benches, fights);
+criterion_main!(benches);

@@ -1,0 +1,135 @@
+//! Fights (`[encounter]`) end to end: the tables and the summary that opens with who
+//! wins, the JSON keys, and the same bytes on one and two threads.
+
+use std::path::Path;
+
+use crate::cli::{d20odds, repo};
+
+fn party_vs_ogre() -> String {
+    repo()
+        .join("experiments/pf1-party-vs-ogre.toml")
+        .display()
+        .to_string()
+}
+
+/// Every file of a report folder, by name, with its bytes.
+fn folder(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let path = e.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read(&path).unwrap())
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn a_fight_writes_its_tables_and_opens_with_who_wins() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = d20odds(&["run", &party_vs_ogre(), "--trials", "20000"], dir.path());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    let second = text.lines().nth(2).unwrap_or_default();
+    assert!(second.starts_with("Who wins (within 8 rounds)"), "{text}");
+    assert!(text.contains("How long it lasts"), "{text}");
+    let folder = dir.path().join("reports/pf1-party-vs-ogre");
+    let read = |f: &str| std::fs::read_to_string(folder.join(f)).unwrap();
+    let encounter = read("encounter.csv");
+    assert!(encounter.starts_with("round,side,p_won,p_won_lo,p_won_hi,exact_p_won\n"));
+    // 8 rounds × (party, monsters, nobody, undecided).
+    assert_eq!(encounter.lines().count(), 1 + 8 * 4);
+    let combatants = read("combatants.csv");
+    let header = combatants.lines().next().unwrap();
+    for column in [
+        "combatant",
+        "side",
+        "round",
+        "p_up",
+        "p_disabled",
+        "p_dying",
+        "p_stable",
+        "p_dead",
+        "mean_damage_taken",
+        "mean_damage_dealt",
+        "exact_p_dead",
+    ] {
+        assert!(
+            header.split(',').any(|c| c == column),
+            "{column} in {header}"
+        );
+    }
+    assert_eq!(combatants.lines().count(), 1 + 7 * 8);
+    assert!(read("sides.csv").starts_with("side,p_won,"));
+    assert!(read("fight_length.csv").starts_with("round,p_ended,"));
+    let report = read("report.html");
+    let wins = report
+        .find("Who wins")
+        .expect("the report names the winner");
+    let attacks = report.find("The orders as plan lines").expect("the orders");
+    assert!(wins < attacks, "who wins comes first");
+    assert!(read("summary.md").contains("Who wins"));
+}
+
+#[test]
+fn a_fight_in_json_carries_its_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = d20odds(
+        &[
+            "run",
+            &party_vs_ogre(),
+            "--trials",
+            "5000",
+            "--json",
+            "--out",
+            "o",
+        ],
+        dir.path(),
+    );
+    assert!(out.status.success());
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["encounter"].as_array().unwrap().len(), 8 * 4);
+    assert_eq!(doc["combatants"].as_array().unwrap().len(), 7 * 8);
+    assert_eq!(doc["sides"][0]["side"], "party");
+    assert!(doc["sides"][0]["p_lost_member_down"].is_number());
+    assert_eq!(doc["fight_length"].as_array().unwrap().len(), 8);
+}
+
+#[test]
+fn a_fight_is_the_same_on_one_and_two_threads() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |threads: &str| {
+        let out_dir = format!("out{threads}");
+        let out = d20odds(
+            &[
+                "run",
+                &party_vs_ogre(),
+                "--trials",
+                "150000",
+                "--threads",
+                threads,
+                "--out",
+                &out_dir,
+                "--quiet",
+            ],
+            dir.path(),
+        );
+        assert!(out.status.success());
+        folder(&dir.path().join(out_dir).join("pf1-party-vs-ogre"))
+    };
+    let (one, two) = (run("1"), run("2"));
+    assert_eq!(
+        one.iter().map(|f| &f.0).collect::<Vec<_>>(),
+        two.iter().map(|f| &f.0).collect::<Vec<_>>()
+    );
+    assert!(one.iter().any(|f| f.0 == "combatants.csv"));
+    for ((name, a), (_, b)) in one.iter().zip(&two) {
+        assert!(a == b, "{name} differs between --threads 1 and 2");
+    }
+}
