@@ -24,6 +24,20 @@ pub(crate) fn showcase() -> String {
         .to_string()
 }
 
+/// Every file of a report folder, by name, with its bytes, in name order.
+pub(crate) fn folder(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let path = e.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read(&path).unwrap())
+        })
+        .collect();
+    files.sort();
+    files
+}
+
 fn header(csv: &str) -> Vec<&str> {
     csv.lines().next().unwrap().split(',').collect()
 }
@@ -119,23 +133,12 @@ fn thread_count_does_not_change_a_single_byte() {
             dir.path(),
         );
         assert!(out.status.success());
-        let folder = dir.path().join(&out_dir).join("ogre-corridor");
-        let mut files: Vec<_> = std::fs::read_dir(&folder)
-            .unwrap()
-            .map(|e| {
-                let path = e.unwrap().path();
-                (
-                    path.file_name().unwrap().to_owned(),
-                    std::fs::read(&path).unwrap(),
-                )
-            })
-            .collect();
-        files.sort();
+        let files = folder(&dir.path().join(&out_dir).join("ogre-corridor"));
         assert!(files.len() > 3, "CSVs, charts and report");
         files
     };
     let (one, two) = (files("1"), files("2"));
-    let names = |files: &[(std::ffi::OsString, Vec<u8>)]| {
+    let names = |files: &[(String, Vec<u8>)]| {
         files.iter().map(|f| f.0.clone()).collect::<Vec<_>>()
     };
     assert_eq!(names(&one), names(&two));

@@ -1,29 +1,13 @@
 //! Fights (`[encounter]`) end to end: the tables and the summary that opens with who
 //! wins, the JSON keys, and the same bytes on one and two threads.
 
-use std::path::Path;
-
-use crate::cli::{d20odds, repo};
+use crate::cli::{d20odds, folder, repo};
 
 fn party_vs_ogre() -> String {
     repo()
         .join("experiments/pf1-party-vs-ogre.toml")
         .display()
         .to_string()
-}
-
-/// Every file of a report folder, by name, with its bytes.
-fn folder(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| {
-            let path = e.unwrap().path();
-            let name = path.file_name().unwrap().to_string_lossy().into_owned();
-            (name, std::fs::read(&path).unwrap())
-        })
-        .collect();
-    files.sort();
-    files
 }
 
 #[test]
