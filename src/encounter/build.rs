@@ -122,9 +122,18 @@ impl Fight {
                 total as f64 / f64::from(MEAN_SAMPLE_DRAWS)
             }
         };
+        let mut branches: Vec<(Effect, f64)> = Vec::new();
+        for (effect, &p) in effects.iter().zip(table.iter().flat_map(|t| &t.probs)) {
+            match branches.iter_mut().find(|(e, _)| e == effect) {
+                Some((_, q)) => *q += p,
+                None if p > 0.0 => branches.push((*effect, p)),
+                None => {}
+            }
+        }
         self.profiles.push(Profile {
             attack: slot.profile.clone(),
             effects,
+            branches,
             probs: table.map(|t| t.probs),
             expected,
             struck: (slot.covering)

@@ -1,15 +1,19 @@
-//! The exact fight: the probability of every reachable state after every turn. A state is
-//! the turn order and every combatant's standing; each turn follows every branch of
+//! The exact fight: the probability of every reachable state after every turn, for each
+//! turn order on its own (in parallel; the orders' figures are summed in order, so the
+//! result does not depend on the threads). A state is every combatant's standing; each
+//! turn follows every branch of
 //! [`Fight::advance`]'s chances and merges equal states. A fight that has ended leaves the
 //! state set for running totals (it no longer changes), so the set holds only fights
 //! still going. Means (damage taken and dealt) are sums of probability × damage over
 //! every attack's branches, which is their expectation.
 //!
-//! Bounded: at most [`MAX_EXACT_STATES`] states after any turn, and rolled initiative for
+//! Bounded: at most [`MAX_EXACT_STATES`] states after any turn (per order), and rolled initiative for
 //! at most [`MAX_EXACT_FIGHTERS_ROLLED`] combatants (20^n rolls); past either, there are
 //! no exact figures and the reason says which bound.
 
 use std::collections::HashMap;
+
+use rayon::prelude::*;
 
 use super::turn::{Pending, Standing, Status, Turn};
 use super::{Fight, initiative};
@@ -39,7 +43,8 @@ pub struct ExactFight {
     pub lost_dead: Vec<f64>,
 }
 
-type States = HashMap<(u32, Vec<Standing>), f64>;
+/// Every fight still going, by every combatant's standing (the order is fixed per run).
+type States = HashMap<Vec<Standing>, f64>;
 
 /// Running totals of the fights that have ended.
 struct Ended {
@@ -69,47 +74,45 @@ pub fn exact_fight(fight: &Fight) -> Result<ExactFight, String> {
             initiative::every_order(&fight.fighters.iter().map(|f| f.init).collect::<Vec<_>>())
         }
     };
-    let sides = fight.sides.len();
-    let mut states: States = HashMap::new();
-    for (id, (_, p)) in orders.iter().enumerate() {
-        states.insert((id as u32, fight.start()), *p);
+    let per_order: Vec<Result<ExactFight, String>> = (orders.par_iter())
+        .map(|(order, p)| given_order(fight, order, *p))
+        .collect();
+    let mut total = ExactFight::zero(fight);
+    for one in per_order {
+        total.add(&one?);
     }
+    Ok(total)
+}
+
+/// The fight's figures with turn order `order`, weighted by its probability `p`.
+fn given_order(fight: &Fight, order: &[usize], p: f64) -> Result<ExactFight, String> {
+    let n = fight.fighters.len();
+    let sides = fight.sides.len();
+    let mut states: States = HashMap::from([(fight.start(), p)]);
     let mut ended = Ended {
         status: vec![[0.0; 5]; n],
         won: vec![0.0; sides + 1],
         lost_down: vec![0.0; sides],
         lost_dead: vec![0.0; sides],
     };
-    let mut out = ExactFight {
-        status: Vec::new(),
-        won: Vec::new(),
-        taken: Vec::new(),
-        dealt: Vec::new(),
-        ended_in: Vec::new(),
-        lost_down: Vec::new(),
-        lost_dead: Vec::new(),
-    };
+    let mut out = ExactFight::zero(fight);
     let (mut taken, mut dealt) = (vec![0.0; n], vec![0.0; n]);
-    for round in 1..=fight.rounds {
-        let mut ended_now = 0.0;
-        for position in 0..n {
+    for round in 1..=fight.rounds as usize {
+        for &actor in order {
             let mut next: States = HashMap::with_capacity(states.len());
-            for ((order, standings), p) in states {
-                let actor = orders[order as usize].0[position];
+            for (standings, p) in states {
                 let mut branches = vec![(standings, Turn::new(actor), p)];
                 while let Some((mut standings, mut turn, p)) = branches.pop() {
                     match fight.advance(&mut standings, &mut turn) {
                         Pending::Over => match fight.ended(&standings) {
                             Some(winner) => {
-                                ended_now += p;
+                                out.ended_in[round - 1] += p;
                                 ended.add(fight, &standings, winner, p);
                             }
-                            None => *next.entry((order, standings)).or_default() += p,
+                            None => *next.entry(standings).or_default() += p,
                         },
                         Pending::Attack { profile } => {
-                            let probs = fight.profiles[profile].probs.as_ref().expect("tabulated");
-                            for (index, &q) in probs.iter().enumerate().filter(|(_, q)| **q > 0.0) {
-                                let effect = fight.profiles[profile].effects[index];
+                            for &(effect, q) in &fight.profiles[profile].branches {
                                 let (mut s, mut t) = (standings.clone(), turn);
                                 let hit = fight.resolve_attack(&mut s, &mut t, profile, &effect);
                                 let w = p * q;
@@ -148,24 +151,59 @@ pub fn exact_fight(fight: &Fight) -> Result<ExactFight, String> {
             }
             states = next;
         }
-        out.ended_in.push(ended_now);
-        let mut status = ended.status.clone();
-        for ((_, standings), p) in &states {
+        let r = round - 1;
+        out.status[r].clone_from(&ended.status);
+        for (standings, p) in &states {
             for (who, s) in standings.iter().enumerate() {
-                status[who][fight.status(who, s) as usize] += p;
+                out.status[r][who][fight.status(who, s) as usize] += p;
             }
         }
-        out.status.push(status);
-        out.won.push(ended.won.clone());
-        out.taken.push(taken.clone());
-        out.dealt.push(dealt.clone());
+        out.won[r].clone_from(&ended.won);
+        out.taken[r].clone_from(&taken);
+        out.dealt[r].clone_from(&dealt);
     }
     out.lost_down = ended.lost_down;
     out.lost_dead = ended.lost_dead;
-    for ((_, standings), p) in &states {
+    for (standings, p) in &states {
         Ended::add_losses(fight, standings, *p, &mut out.lost_down, &mut out.lost_dead);
     }
     Ok(out)
+}
+
+impl ExactFight {
+    /// All zeros, shaped for `fight`.
+    fn zero(fight: &Fight) -> ExactFight {
+        let (n, sides, rounds) = (
+            fight.fighters.len(),
+            fight.sides.len(),
+            fight.rounds as usize,
+        );
+        ExactFight {
+            status: vec![vec![[0.0; 5]; n]; rounds],
+            won: vec![vec![0.0; sides + 1]; rounds],
+            taken: vec![vec![0.0; n]; rounds],
+            dealt: vec![vec![0.0; n]; rounds],
+            ended_in: vec![0.0; rounds],
+            lost_down: vec![0.0; sides],
+            lost_dead: vec![0.0; sides],
+        }
+    }
+
+    /// Adds another order's figures, element by element.
+    fn add(&mut self, other: &ExactFight) {
+        let add = |a: &mut [f64], b: &[f64]| a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+        for r in 0..self.status.len() {
+            for (mine, theirs) in self.status[r].iter_mut().zip(&other.status[r]) {
+                add(mine, theirs);
+            }
+            add(&mut self.won[r], &other.won[r]);
+            add(&mut self.taken[r], &other.taken[r]);
+            add(&mut self.dealt[r], &other.dealt[r]);
+        }
+        add(&mut self.ended_in, &other.ended_in);
+        add(&mut self.lost_down, &other.lost_down);
+        add(&mut self.lost_dead, &other.lost_dead);
+    }
 }
 
 impl Ended {

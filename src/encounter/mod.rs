@@ -113,6 +113,9 @@ struct Profile {
     effects: Vec<Effect>,
     /// Each outcome index's probability, when the exact table could be computed.
     probs: Option<Vec<f64>>,
+    /// The distinct effects with their probabilities (outcomes that do the same merged),
+    /// for the exact engine's branches; empty without a table.
+    branches: Vec<(Effect, f64)>,
     /// Mean damage to the target, for `best`.
     expected: f64,
     /// The combatant struck instead on a "struck" outcome.

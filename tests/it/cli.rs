@@ -138,9 +138,7 @@ fn thread_count_does_not_change_a_single_byte() {
         files
     };
     let (one, two) = (files("1"), files("2"));
-    let names = |files: &[(String, Vec<u8>)]| {
-        files.iter().map(|f| f.0.clone()).collect::<Vec<_>>()
-    };
+    let names = |files: &[(String, Vec<u8>)]| files.iter().map(|f| f.0.clone()).collect::<Vec<_>>();
     assert_eq!(names(&one), names(&two));
     for ((name, a), (_, b)) in one.iter().zip(&two) {
         assert!(a == b, "{name:?} differs between --threads 1 and 2");
