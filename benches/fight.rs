@@ -71,11 +71,12 @@ fn fights(c: &mut Criterion) {
             b.iter(|| black_box(simulate_fight(&party, &config, &|_| (), &stop)))
         });
     }
-    group.finish();
     let duel = one_against_two();
-    c.bench_function("fight/exact 1v2 60hp 10 rounds", |b| {
+    group.throughput(Throughput::Elements(1));
+    group.bench_function("exact 1v2 60hp 10 rounds", |b| {
         b.iter(|| black_box(exact_fight(&duel).unwrap()))
     });
+    group.finish();
 }
 
 criterion_group!(benches, fights);
