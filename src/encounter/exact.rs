@@ -12,6 +12,7 @@
 //! no exact figures and the reason says which bound.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, DefaultHasher};
 
 use rayon::prelude::*;
 
@@ -44,7 +45,14 @@ pub struct ExactFight {
 }
 
 /// Every fight still going, by every combatant's standing (the order is fixed per run).
-type States = HashMap<Vec<Standing>, f64>;
+type States = HashMap<Vec<Standing>, f64, Fixed>;
+
+/// A turn's branches still going, by standings and where the turn is.
+type Branches = HashMap<(Vec<Standing>, Turn), f64, Fixed>;
+
+/// A hasher with fixed keys: the maps' iteration order, and so the order in which
+/// probabilities are summed, is the same on every run.
+type Fixed = BuildHasherDefault<DefaultHasher>;
 
 /// Running totals of the fights that have ended.
 struct Ended {
@@ -88,7 +96,8 @@ pub fn exact_fight(fight: &Fight) -> Result<ExactFight, String> {
 fn given_order(fight: &Fight, order: &[usize], p: f64) -> Result<ExactFight, String> {
     let n = fight.fighters.len();
     let sides = fight.sides.len();
-    let mut states: States = HashMap::from([(fight.start(), p)]);
+    let mut states = States::default();
+    states.insert(fight.start(), p);
     let mut ended = Ended {
         status: vec![[0.0; 5]; n],
         won: vec![0.0; sides + 1],
@@ -99,10 +108,19 @@ fn given_order(fight: &Fight, order: &[usize], p: f64) -> Result<ExactFight, Str
     let (mut taken, mut dealt) = (vec![0.0; n], vec![0.0; n]);
     for round in 1..=fight.rounds as usize {
         for &actor in order {
-            let mut next: States = HashMap::with_capacity(states.len());
-            for (standings, p) in states {
-                let mut branches = vec![(standings, Turn::new(actor), p)];
-                while let Some((mut standings, mut turn, p)) = branches.pop() {
+            let mut next = States::with_capacity_and_hasher(states.len(), Fixed::default());
+            // The turn's branches, merged after every chance: a full attack's iteratives
+            // then cost the sum of their outcomes, not the product.
+            let mut frontier: Branches = (states.into_iter())
+                .map(|(standings, p)| ((standings, Turn::new(actor)), p))
+                .collect();
+            while !frontier.is_empty() {
+                let mut after =
+                    Branches::with_capacity_and_hasher(frontier.len(), Fixed::default());
+                for ((mut standings, mut turn), p) in frontier {
+                    let mut branch = |s: Vec<Standing>, t: Turn, w: f64| {
+                        *after.entry((s, t)).or_default() += w;
+                    };
                     match fight.advance(&mut standings, &mut turn) {
                         Pending::Over => match fight.ended(&standings) {
                             Some(winner) => {
@@ -122,7 +140,7 @@ fn given_order(fight: &Fight, order: &[usize], p: f64) -> Result<ExactFight, Str
                                     taken[other] += w * damage as f64;
                                     dealt[actor] += w * damage as f64;
                                 }
-                                branches.push((s, t, w));
+                                branch(s, t, w);
                             }
                         }
                         Pending::Dying { p_stable } => {
@@ -130,7 +148,7 @@ fn given_order(fight: &Fight, order: &[usize], p: f64) -> Result<ExactFight, Str
                                 if q > 0.0 {
                                     let (mut s, mut t) = (standings.clone(), turn);
                                     fight.resolve_dying(&mut s, &mut t, stable);
-                                    branches.push((s, t, p * q));
+                                    branch(s, t, p * q);
                                 }
                             }
                         }
@@ -138,11 +156,12 @@ fn given_order(fight: &Fight, order: &[usize], p: f64) -> Result<ExactFight, Str
                             for index in 0..among {
                                 let (s, mut t) = (standings.clone(), turn);
                                 fight.resolve_pick(&s, &mut t, index);
-                                branches.push((s, t, p / among as f64));
+                                branch(s, t, p / among as f64);
                             }
                         }
                     }
                 }
+                frontier = after;
             }
             if next.len() > MAX_EXACT_STATES {
                 return Err(format!(

@@ -83,7 +83,7 @@ pub(super) enum Pending {
     Over,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 enum Stage {
     Start,
     Choose,
@@ -93,7 +93,7 @@ enum Stage {
 }
 
 /// Where a turn is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(super) struct Turn {
     pub actor: usize,
     stage: Stage,
