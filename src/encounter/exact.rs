@@ -134,10 +134,8 @@ fn given_order(fight: &Fight, order: &[usize], p: f64) -> Result<ExactFight, Str
                                 let (mut s, mut t) = (standings.clone(), turn);
                                 let hit = fight.resolve_attack(&mut s, &mut t, profile, &effect);
                                 let w = p * q;
-                                taken[hit.target] += w * hit.to_target as f64;
-                                dealt[actor] += w * hit.to_target as f64;
-                                if let Some((other, damage)) = hit.struck {
-                                    taken[other] += w * damage as f64;
+                                for (who, damage) in hit.amounts() {
+                                    taken[who] += w * damage as f64;
                                     dealt[actor] += w * damage as f64;
                                 }
                                 branch(s, t, w);

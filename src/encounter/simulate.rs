@@ -68,31 +68,31 @@ impl FightTally {
 
     /// P(combatant `fighter` is in `status` at the end of round `round`, 1-based).
     pub fn status(&self, round: usize, fighter: usize, status: Status) -> Estimate {
-        let i = ((round - 1) * self.fighters + fighter) * Status::ALL.len() + status as usize;
+        let i = self.cell(round, fighter) * Status::ALL.len() + status as usize;
         Estimate::proportion(self.status[i], self.trials)
     }
 
     /// P(side `side` has won by the end of round `round`); `side` = the number of sides
     /// for "nobody is left able to act".
     pub fn won(&self, round: usize, side: usize) -> Estimate {
-        Estimate::proportion(self.won[(round - 1) * (self.sides + 1) + side], self.trials)
+        Estimate::proportion(self.won[self.won_cell(round, side)], self.trials)
     }
 
     /// P(the fight is still undecided at the end of round `round`).
     pub fn undecided(&self, round: usize) -> Estimate {
-        let row = &self.won[(round - 1) * (self.sides + 1)..round * (self.sides + 1)];
+        let row = &self.won[self.won_cell(round, 0)..self.won_cell(round + 1, 0)];
         Estimate::proportion(self.trials - row.iter().sum::<u64>(), self.trials)
     }
 
     /// Mean damage `fighter` has taken by the end of `round`.
     pub fn taken(&self, round: usize, fighter: usize) -> Estimate {
-        let (sum, sq) = self.taken[(round - 1) * self.fighters + fighter];
+        let (sum, sq) = self.taken[self.cell(round, fighter)];
         Estimate::mean(sum, sq, self.trials)
     }
 
     /// Mean damage `fighter` has dealt by the end of `round`.
     pub fn dealt(&self, round: usize, fighter: usize) -> Estimate {
-        let (sum, sq) = self.dealt[(round - 1) * self.fighters + fighter];
+        let (sum, sq) = self.dealt[self.cell(round, fighter)];
         Estimate::mean(sum, sq, self.trials)
     }
 
@@ -109,6 +109,16 @@ impl FightTally {
     /// P(at the end, side `side` has a dead member).
     pub fn lost_dead(&self, side: usize) -> Estimate {
         Estimate::proportion(self.lost_dead[side], self.trials)
+    }
+
+    /// Where `fighter`'s counts of round `round` (1-based) are kept.
+    fn cell(&self, round: usize, fighter: usize) -> usize {
+        (round - 1) * self.fighters + fighter
+    }
+
+    /// Where the wins of `side` (or "nobody") by round `round` (1-based) are kept.
+    fn won_cell(&self, round: usize, side: usize) -> usize {
+        (round - 1) * (self.sides + 1) + side
     }
 
     fn add(&mut self, other: &FightTally) {
@@ -193,9 +203,8 @@ impl FightModel<'_> {
                 }
             }
             for (who, s) in standings.iter().enumerate() {
-                let status = fight.status(who, s) as usize;
-                tally.status[(round * n + who) * Status::ALL.len() + status] += 1;
-                let cell = round * n + who;
+                let cell = tally.cell(round + 1, who);
+                tally.status[cell * Status::ALL.len() + fight.status(who, s) as usize] += 1;
                 let (t, d) = (taken[who] as u128, dealt[who] as u128);
                 tally.taken[cell].0 += t;
                 tally.taken[cell].1 += t * t;
@@ -203,8 +212,8 @@ impl FightModel<'_> {
                 tally.dealt[cell].1 += d * d;
             }
             if let Some(winner) = result {
-                let side = winner.unwrap_or(tally.sides);
-                tally.won[round * (tally.sides + 1) + side] += 1;
+                let cell = tally.won_cell(round + 1, winner.unwrap_or(tally.sides));
+                tally.won[cell] += 1;
             }
         }
         for side in 0..tally.sides {
@@ -236,10 +245,8 @@ impl FightModel<'_> {
                     };
                     let effect = fight.profiles[profile].effects[index];
                     let hit = fight.resolve_attack(standings, &mut turn, profile, &effect);
-                    taken[hit.target] += hit.to_target;
-                    dealt[actor] += hit.to_target;
-                    if let Some((other, damage)) = hit.struck {
-                        taken[other] += damage;
+                    for (who, damage) in hit.amounts() {
+                        taken[who] += damage;
                         dealt[actor] += damage;
                     }
                 }

@@ -127,6 +127,24 @@ struct Line<'a> {
     iteratives: usize,
 }
 
+impl AttackAt {
+    /// The profile to roll: the flat-footed one while the target is flat-footed.
+    fn profile(self, flat_footed: bool) -> ProfileId {
+        if flat_footed {
+            self.flat_footed
+        } else {
+            self.normal
+        }
+    }
+}
+
+impl Dealt {
+    /// Each creature hurt and the damage it took.
+    pub fn amounts(&self) -> impl Iterator<Item = (usize, i64)> + use<> {
+        std::iter::once((self.target, self.to_target)).chain(self.struck)
+    }
+}
+
 impl Turn {
     pub fn new(actor: usize) -> Turn {
         Turn {
@@ -229,12 +247,8 @@ impl Fight {
                 }
                 Stage::End => {
                     if turn.disabled {
-                        let s = &mut standings[turn.actor];
-                        let (taken, dead) = me.injury.after_disabled_action(s.taken);
-                        s.taken = taken;
-                        if dead {
-                            *s = Standing::DEAD;
-                        }
+                        // The action a disabled creature took costs it 1 hp (dying).
+                        self.hurt(standings, turn.actor, 1, false, false);
                     }
                     turn.stage = Stage::Over;
                 }
@@ -301,11 +315,7 @@ impl Fight {
             return None;
         };
         if turn.iterative >= line.iteratives || (turn.disabled && turn.attacks_made >= 1) {
-            if turn.disabled || turn.chosen.is_some() {
-                turn.stage = Stage::End;
-            } else {
-                self.next_line(turn);
-            }
+            self.skip_line(turn);
             return None;
         }
         let current = turn.target.or(line.scripted.map(|(t, _)| t));
@@ -327,29 +337,24 @@ impl Fight {
                         among: targets.len(),
                     });
                 }
-                let t = self.pick(
+                self.pick(
                     standings,
                     turn.actor,
                     me.tactic,
                     Some(line.attack),
                     turn.iterative,
                     &targets,
-                );
-                turn.target = Some(t);
-                t
+                )
             }
         };
         turn.target = Some(target);
         let at = self.attack_at(turn, &line, target)?;
-        let profile =
-            match standings[target].flags & ACTED == 0 && self.flat_footed_until_first_turn {
-                true => at.flat_footed,
-                false => at.normal,
-            };
-        Some(Pending::Attack { profile })
+        Some(Pending::Attack {
+            profile: at.profile(self.flat_footed(&standings[target])),
+        })
     }
 
-    /// Applies an attack's outcome (the one of index `outcome` of the pending profile).
+    /// Applies `effect`, an outcome of the pending attack's profile `profile`.
     pub(super) fn resolve_attack(
         &self,
         standings: &mut [Standing],
@@ -380,15 +385,10 @@ impl Fight {
 
     /// A dying check's result.
     pub(super) fn resolve_dying(&self, standings: &mut [Standing], turn: &mut Turn, stable: bool) {
-        let s = &mut standings[turn.actor];
         if stable {
-            s.flags |= STABLE;
+            standings[turn.actor].flags |= STABLE;
         } else {
-            let (taken, dead) = self.fighters[turn.actor].injury.take(s.taken, 1, false);
-            s.taken = taken;
-            if dead {
-                *s = Standing::DEAD;
-            }
+            self.hurt(standings, turn.actor, 1, false, false);
         }
         turn.stage = Stage::Over;
     }
@@ -407,6 +407,7 @@ impl Fight {
         }
     }
 
+    /// `who` takes `damage` (`drops`: a failed massive-damage save; `slays`: dead outright).
     fn hurt(&self, standings: &mut [Standing], who: usize, damage: i64, drops: bool, slays: bool) {
         let s = &mut standings[who];
         if s.flags & DEAD != 0 || (damage == 0 && !drops && !slays) {
@@ -532,13 +533,19 @@ impl Fight {
         target: usize,
         iterative: usize,
     ) -> f64 {
-        let flat = self.flat_footed_until_first_turn && standings[target].flags & ACTED == 0;
+        let flat = self.flat_footed(&standings[target]);
         me.options[attack][target].as_ref().map_or(0.0, |its| {
             its.iter()
                 .skip(iterative)
-                .map(|at| self.profiles[if flat { at.flat_footed } else { at.normal }].expected)
+                .map(|at| self.profiles[at.profile(flat)].expected)
                 .sum()
         })
+    }
+
+    /// Whether attacks at a combatant in standing `s` face it flat-footed: it has not had
+    /// its first turn yet, in a system where that matters.
+    fn flat_footed(&self, s: &Standing) -> bool {
+        self.flat_footed_until_first_turn && s.flags & ACTED == 0
     }
 
     /// A tactic's routine: at `target`, the attack with the most expected damage (ties:
