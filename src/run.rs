@@ -186,16 +186,20 @@ impl Prepared {
             fight,
             ..
         } = &self.experiment;
-        let runs = 1 + *sweep_points as u64 + u64::from(fight.is_some());
+        let runs = 1 + *sweep_points as u64;
         progress.start(Phase::Trials, self.config.trials.saturating_mul(runs));
         let mut notes = Vec::new();
         let mut done = 0;
-        let fight_report = fight.as_ref().map(|fight| {
+        let fight_results = fight.as_ref().map(|fight| {
             let tally = simulate_fight(fight, &self.config, &|n| progress.advance_to(n), stop);
             done += self.config.trials;
+            let widest = tally.widest_half_width();
+            notes.extend(precision_note(&self.config, stop, widest, tally.trials()));
             let exact = exact_fight(fight);
             let report = FightReport::new(fight, &tally, exact.as_ref().ok());
-            (report, exact.err())
+            let summary = FightReport::attack_rows(fight, &tally, exact.as_ref().ok());
+            let trials = tally.trials();
+            Results::of_fight(plan, self.config.seed, trials, summary, report, exact.err())
         });
         let mut simulate_one = |plan: &Plan| {
             let (results, note) =
@@ -204,17 +208,10 @@ impl Prepared {
             done += self.config.trials;
             results
         };
-        let mut results = simulate_one(plan);
-        if let Some((report, why_not_exact)) = fight_report {
-            // In a fight, the round table is the fight's; the plan's damage distribution
-            // (every order carried out as a plan line) would contradict it.
-            results.rounds = report.round_rows();
-            results.damage.clear();
-            results.fight = Some(report);
-            (results.exact_notes).extend(
-                why_not_exact.map(|why| format!("exact fight figures not computed: {why}")),
-            );
-        }
+        let mut results = match fight_results {
+            Some(results) => results,
+            None => simulate_one(plan),
+        };
         if *sweep_points > 0 {
             let mut sweep = SweepWriter::new(&scenario.sweeps, settings.formats, settings.json)?;
             for index in 0..*sweep_points {
@@ -251,16 +248,23 @@ pub fn simulate(
     stop: &AtomicBool,
 ) -> (Results, Option<String>) {
     let tally = simulate_until(plan, config, progress, stop);
-    let note = config
-        .precision
-        .filter(|_| !stop.load(Ordering::Relaxed))
-        .and_then(|precision| {
-            let widest = tally.widest_half_width(plan);
-            (widest > precision).then(|| format!(
-                "--precision {precision} not reached: after {} trials (--trials) the widest 95% half-width is {widest:.5}",
-                tally.trials()
-            ))
-        });
+    let note = precision_note(config, stop, tally.widest_half_width(plan), tally.trials());
     let exact = exact::compute(plan);
     (Results::new(plan, config.seed, &tally, &exact), note)
+}
+
+/// The note that `config.precision` was not reached: the run gave `trials` trials and its
+/// widest 95% half-width is `widest` (none after a stop, which is noted on its own).
+fn precision_note(
+    config: &EngineConfig,
+    stop: &AtomicBool,
+    widest: f64,
+    trials: u64,
+) -> Option<String> {
+    config
+        .precision
+        .filter(|&precision| !stop.load(Ordering::Relaxed) && widest > precision)
+        .map(|precision| format!(
+            "--precision {precision} not reached: after {trials} trials (--trials) the widest 95% half-width is {widest:.5}"
+        ))
 }

@@ -5,11 +5,14 @@
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
-use super::{AttackAt, Effect, Fight, Fighter, Order, Profile};
+use super::{
+    AttackAt, Effect, FLAT_FOOTED, Fight, Fighter, Order, PLAIN, Profile, ProfileId, SlotSource,
+};
 use crate::error::InputError;
+use crate::exact::SlotExact;
 use crate::injury::{Target, Vitals};
 use crate::map::distance;
-use crate::plan::{Plan, Planned, Slot};
+use crate::plan::{Plan, Planned, Slot, TargetId};
 use crate::scenario::{Action, AttackKind, Overrides, PlanLine, Scenario};
 
 /// Draws that estimate a profile's mean damage when its exact table is too large.
@@ -45,6 +48,7 @@ impl Fight {
             profiles: Vec::new(),
             dying: rules.injury.dying,
             flat_footed_until_first_turn: rules.injury.flat_footed_until_first_turn,
+            plans: [plain.plan.clone(), flat.plan.clone()],
         };
         let n = scenario.combatants.len();
         for id in scenario.combatant_ids() {
@@ -81,9 +85,9 @@ impl Fight {
             };
             let iteratives = slots(&plain.plan, made.index())
                 .zip(slots(&flat.plan, made_flat.index()))
-                .map(|(normal, flat_footed)| AttackAt {
-                    normal: fight.add_profile(normal, &plain),
-                    flat_footed: fight.add_profile(flat_footed, &flat),
+                .map(|((normal, _), (flat_footed, _))| AttackAt {
+                    normal: fight.add_profile(normal, &plain, PLAIN),
+                    flat_footed: fight.add_profile(flat_footed, &flat, FLAT_FOOTED),
                 })
                 .collect::<Vec<_>>();
             let attacker = &mut fight.fighters[line.attacker.index()];
@@ -100,7 +104,17 @@ impl Fight {
         Ok(Some(fight))
     }
 
-    fn add_profile(&mut self, slot: &Slot, planned: &Planned) -> usize {
+    /// The profile of slot `slot` of `self.plans[plan]`: an existing one when an attack
+    /// with the same description was added before (an order and a tactic's routine at
+    /// the same target, or a target whose flat-footed AC is its AC), so the summary counts
+    /// each attack once.
+    fn add_profile(&mut self, slot: usize, planned: &Planned, plan: usize) -> ProfileId {
+        let source = SlotSource { plan, slot };
+        if let Some(same) = (self.profiles.iter()).position(|p| self.same_attack(p.source, source))
+        {
+            return same;
+        }
+        let slot = &self.plans[plan].slots()[slot];
         let layout = slot.profile.layout();
         let table = slot.profile.outcomes();
         let effects = (0..layout.len())
@@ -131,6 +145,8 @@ impl Fight {
             }
         }
         self.profiles.push(Profile {
+            source,
+            exact: table.as_ref().map(SlotExact::of),
             attack: slot.profile.clone(),
             effects,
             branches,
@@ -142,11 +158,28 @@ impl Fight {
         });
         self.profiles.len() - 1
     }
+
+    /// Whether two slots describe the same attack: the same attacker, attack, iterative,
+    /// target and situation, so the same profile.
+    fn same_attack(&self, a: SlotSource, b: SlotSource) -> bool {
+        let (plan_a, plan_b) = (&self.plans[a.plan], &self.plans[b.plan]);
+        let (slot_a, slot_b) = (&plan_a.slots()[a.slot], &plan_b.slots()[b.slot]);
+        let (line_a, line_b) = (plan_a.line(slot_a.line), plan_b.line(slot_b.line));
+        let label = |plan: &Plan, t: Option<TargetId>| t.map(|t| plan.target(t).label.clone());
+        line_a.attacker == line_b.attacker
+            && line_a.attack == line_b.attack
+            && line_a.modifiers == line_b.modifiers
+            && slot_a.index == slot_b.index
+            && slot_a.base_bonus == slot_b.base_bonus
+            && slot_a.profile == slot_b.profile
+            && label(plan_a, Some(slot_a.target)) == label(plan_b, Some(slot_b.target))
+            && label(plan_a, slot_a.covering) == label(plan_b, slot_b.covering)
+    }
 }
 
-/// The slots of line `line`, in routine order.
-fn slots(plan: &Plan, line: usize) -> impl Iterator<Item = &Slot> {
-    plan.slots().iter().filter(move |s| s.line.index() == line)
+/// The slots of line `line`, with their indices, in routine order.
+fn slots(plan: &Plan, line: usize) -> impl Iterator<Item = (usize, &Slot)> {
+    (plan.slots().iter().enumerate()).filter(move |(_, s)| s.line.index() == line)
 }
 
 /// The scenario's plan lines, then one full attack of every attack-rolling attack of every

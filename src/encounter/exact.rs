@@ -42,6 +42,8 @@ pub struct ExactFight {
     pub lost_down: Vec<f64>,
     /// [side]: P(at the end a member is dead).
     pub lost_dead: Vec<f64>,
+    /// [profile] (see [`Fight::attacks`]): mean attacks made with it in a fight.
+    pub made: Vec<f64>,
 }
 
 /// Every fight still going, by every combatant's standing (the order is fixed per run).
@@ -130,6 +132,7 @@ fn given_order(fight: &Fight, order: &[usize], p: f64) -> Result<ExactFight, Str
                             None => *next.entry(standings).or_default() += p,
                         },
                         Pending::Attack { profile } => {
+                            out.made[profile] += p;
                             for &(effect, q) in &fight.profiles[profile].branches {
                                 let (mut s, mut t) = (standings.clone(), turn);
                                 let hit = fight.resolve_attack(&mut s, &mut t, profile, &effect);
@@ -203,6 +206,7 @@ impl ExactFight {
             ended_in: vec![0.0; rounds],
             lost_down: vec![0.0; sides],
             lost_dead: vec![0.0; sides],
+            made: vec![0.0; fight.profiles.len()],
         }
     }
 
@@ -220,6 +224,7 @@ impl ExactFight {
         add(&mut self.ended_in, &other.ended_in);
         add(&mut self.lost_down, &other.lost_down);
         add(&mut self.lost_dead, &other.lost_dead);
+        add(&mut self.made, &other.made);
     }
 }
 

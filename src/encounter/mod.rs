@@ -18,7 +18,9 @@ mod tests;
 mod turn;
 
 use crate::attack::AttackProfile;
+use crate::exact::SlotExact;
 use crate::injury::Target;
+use crate::plan::Plan;
 use crate::rules::{DyingRule, SystemId};
 use crate::scenario::{Initiative, Tactic};
 
@@ -45,10 +47,62 @@ pub struct Fight {
     dying: DyingRule,
     /// Attacks against a combatant that has not had a turn yet use its flat-footed profile.
     flat_footed_until_first_turn: bool,
+    /// Every attack planned as written ([`PLAIN`]) and with every combatant flat-footed
+    /// ([`FLAT_FOOTED`]): where each profile's situation is described.
+    plans: [Plan; 2],
+}
+
+/// [`Fight::plans`]' plan as written.
+const PLAIN: usize = 0;
+/// [`Fight::plans`]' plan with every combatant flat-footed.
+const FLAT_FOOTED: usize = 1;
+
+/// Where a profile was planned: slot `slot` of `Fight::plans[plan]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct SlotSource {
+    plan: usize,
+    slot: usize,
 }
 
 /// Index of a profile in [`Fight::profiles`].
 type ProfileId = usize;
+
+/// One attack a fight can make (an attacker's iterative at a target, in one situation),
+/// as the summary table lists it.
+#[derive(Debug, Clone, Copy)]
+pub struct FightAttack<'a> {
+    /// Its id in [`FightTally::attack`] and [`ExactFight::made`].
+    pub id: usize,
+    /// The plan it was planned in, and its slot there: its line, modifiers and profile.
+    pub plan: &'a Plan,
+    /// The slot's index in `plan`.
+    pub slot: usize,
+    /// Made against a target that has not had its first turn (flat-footed).
+    pub flat_footed: bool,
+    /// Its exact per-attack figures, when its outcome table could be computed.
+    pub exact: Option<SlotExact>,
+}
+
+impl Fight {
+    /// Every attack the fight can make, by plan line (orders first, then the routines a
+    /// tactic may choose), as written before flat-footed, by iterative.
+    pub fn attacks(&self) -> Vec<FightAttack<'_>> {
+        let mut attacks: Vec<FightAttack> = (self.profiles.iter().enumerate())
+            .map(|(id, p)| FightAttack {
+                id,
+                plan: &self.plans[p.source.plan],
+                slot: p.source.slot,
+                flat_footed: p.source.plan == FLAT_FOOTED,
+                exact: p.exact,
+            })
+            .collect();
+        attacks.sort_by_key(|a| {
+            let slot = &a.plan.slots()[a.slot];
+            (slot.line.index(), a.flat_footed, slot.index)
+        });
+        attacks
+    }
+}
 
 /// One attack of a routine against one target: its profile while the target has not
 /// acted yet (flat-footed) and after.
@@ -108,6 +162,10 @@ struct Effect {
 /// One attack's numbers as the engines need them.
 #[derive(Debug, Clone)]
 struct Profile {
+    /// The slot it was planned as (the first, when several describe the same attack).
+    source: SlotSource,
+    /// Its exact per-attack figures, when its outcome table could be computed.
+    exact: Option<SlotExact>,
     attack: AttackProfile,
     /// Each outcome index's effect.
     effects: Vec<Effect>,

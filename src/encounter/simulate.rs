@@ -12,7 +12,7 @@ use rand_pcg::Pcg64Mcg;
 use super::turn::{Pending, Standing, Turn};
 use super::{Fight, initiative};
 use crate::attack::{AttackProfile, OutcomeLayout};
-use crate::engine::{AliasTable, EngineConfig, Model, SamplerKind, run_model};
+use crate::engine::{AliasTable, EngineConfig, Model, SamplerKind, SlotFigures, run_model};
 use crate::scenario::Initiative;
 use crate::stats::Estimate;
 
@@ -37,6 +37,8 @@ pub struct FightTally {
     /// [side]: trials where, at the end, a member is not able to act / is dead.
     lost_down: Vec<u64>,
     lost_dead: Vec<u64>,
+    /// [profile][outcome index]: attacks made with that profile, by outcome.
+    outcomes: Vec<Vec<u64>>,
 }
 
 impl FightTally {
@@ -58,6 +60,9 @@ impl FightTally {
             ended_in: vec![0; r],
             lost_down: vec![0; s],
             lost_dead: vec![0; s],
+            outcomes: (fight.profiles.iter())
+                .map(|p| vec![0; p.effects.len()])
+                .collect(),
         }
     }
 
@@ -111,6 +116,24 @@ impl FightTally {
         Estimate::proportion(self.lost_dead[side], self.trials)
     }
 
+    /// The attacks made with profile `profile` (see [`Fight::attacks`]), by outcome.
+    pub fn attack<'a>(&'a self, fight: &Fight, profile: usize) -> SlotFigures<'a> {
+        SlotFigures::new(
+            &self.outcomes[profile],
+            fight.profiles[profile].attack.layout(),
+        )
+    }
+
+    /// The widest 95% half-width of the figures `--precision` bounds: each side's
+    /// chance to have won and each combatant's status at the last round.
+    pub fn widest_half_width(&self) -> f64 {
+        let last = self.rounds;
+        let sides = (0..self.sides).map(|s| self.won(last, s).half_width());
+        let statuses = (0..self.fighters)
+            .flat_map(|f| Status::ALL.map(|s| self.status(last, f, s).half_width()));
+        sides.chain(statuses).fold(0.0, f64::max)
+    }
+
     /// Where `fighter`'s counts of round `round` (1-based) are kept.
     fn cell(&self, round: usize, fighter: usize) -> usize {
         (round - 1) * self.fighters + fighter
@@ -129,6 +152,9 @@ impl FightTally {
         add(&mut self.ended_in, &other.ended_in);
         add(&mut self.lost_down, &other.lost_down);
         add(&mut self.lost_dead, &other.lost_dead);
+        for (mine, theirs) in self.outcomes.iter_mut().zip(&other.outcomes) {
+            add(mine, theirs);
+        }
         for (mine, theirs) in [
             (&mut self.taken, &other.taken),
             (&mut self.dealt, &other.dealt),
@@ -194,7 +220,14 @@ impl FightModel<'_> {
         for round in 0..tally.rounds {
             if result.is_none() {
                 for &actor in &order {
-                    self.turn(&mut standings, actor, rng, taken, dealt);
+                    self.turn(
+                        &mut standings,
+                        actor,
+                        rng,
+                        taken,
+                        dealt,
+                        &mut tally.outcomes,
+                    );
                     if let Some(winner) = fight.ended(&standings) {
                         result = Some(winner);
                         tally.ended_in[round] += 1;
@@ -232,6 +265,7 @@ impl FightModel<'_> {
         rng: &mut Pcg64Mcg,
         taken: &mut [i64],
         dealt: &mut [i64],
+        outcomes: &mut [Vec<u64>],
     ) {
         let fight = self.fight;
         let mut turn = Turn::new(actor);
@@ -243,6 +277,7 @@ impl FightModel<'_> {
                         Draw::Table(table) => table.pick(rng.next_u64()),
                         Draw::Dice(attack, layout) => layout.index(attack.roll(rng)),
                     };
+                    outcomes[profile][index] += 1;
                     let effect = fight.profiles[profile].effects[index];
                     let hit = fight.resolve_attack(standings, &mut turn, profile, &effect);
                     for (who, damage) in hit.amounts() {
@@ -288,15 +323,12 @@ impl Model for FightModel<'_> {
     }
 
     fn widest_half_width(&self, tally: &FightTally) -> f64 {
-        let last = tally.rounds;
-        let sides = (0..tally.sides).map(|s| tally.won(last, s).half_width());
-        let statuses = (0..tally.fighters)
-            .flat_map(|f| Status::ALL.map(|s| tally.status(last, f, s).half_width()));
-        sides.chain(statuses).fold(0.0, f64::max)
+        tally.widest_half_width()
     }
 
     fn tally_cells(&self) -> u64 {
         let f = FightTally::new(self.fight);
-        (f.status.len() + f.won.len() + 4 * f.taken.len() + f.ended_in.len()) as u64
+        let outcomes: usize = f.outcomes.iter().map(Vec::len).sum();
+        (f.status.len() + f.won.len() + 4 * f.taken.len() + f.ended_in.len() + outcomes) as u64
     }
 }

@@ -9,6 +9,7 @@ use rand_pcg::Pcg64Mcg;
 use super::*;
 use crate::engine::{EngineConfig, SamplerKind};
 use crate::scenario::Scenario;
+use crate::stats::proportion_z;
 
 fn fight(text: &str) -> Fight {
     let scenario = Scenario::parse("fight.toml", text).unwrap_or_else(|e| panic!("{e}"));
@@ -77,6 +78,15 @@ fn listed_duel() {
     // Nobody attacks a disabled combatant, and the fight ended before its turn.
     assert!(close(e.status[2][1][Status::Dying as usize], 0.0));
     assert!(close(e.taken[0][1], 5.0 * 11.0 / 20.0));
+    // Attacks made: A's club every round the fight is still on at its turn, 1 + 81/400 +
+    // (81/400)²; B's after each miss of A's, 9/20 of that. Neither has a Dex bonus, so the
+    // flat-footed club is the same attack: one summary row each.
+    let attacks = f.attacks();
+    assert_eq!(attacks.len(), 2);
+    let rounds_on = 1.0 + 81.0 / 400.0 + (81.0f64 / 400.0).powi(2);
+    assert!(close(e.made[attacks[0].id], rounds_on), "{:?}", e.made);
+    assert!(close(e.made[attacks[1].id], rounds_on * 9.0 / 20.0));
+    assert!(close(attacks[0].exact.unwrap().p_hit, 11.0 / 20.0));
 }
 
 /// Rolled, both init +2 (B's from its dex): each goes first half the time. B has AC 12
@@ -91,6 +101,17 @@ fn rolled_duel_with_flat_footed() {
     let e = exact_fight(&f).unwrap();
     assert!(close(e.won[0][0], 301.0 / 800.0), "{:?}", e.won[0]);
     assert!(close(e.won[0][1], 319.0 / 800.0), "{:?}", e.won[0]);
+    // A's club at flat-footed B is its own attack (AC 10, not 12), made only when A goes
+    // first (1/2); A's at B after B's first turn is a second row; A has no Dex, so B's
+    // club at A is one.
+    let attacks = f.attacks();
+    assert_eq!(attacks.len(), 3);
+    let flat = attacks
+        .iter()
+        .find(|a| a.flat_footed)
+        .expect("a flat-footed row");
+    assert!(close(e.made[flat.id], 1.0 / 2.0), "{:?}", e.made);
+    assert!(close(flat.exact.unwrap().p_hit, 11.0 / 20.0));
 }
 
 /// A three-way fight where A always hits (+100: all but a natural 1, 19/20) for 6 and
@@ -368,6 +389,45 @@ fn agrees(f: &Fight, tally: &FightTally, e: &ExactFight, what: &str) {
             format!("side {side} lost dead"),
             z(tally.lost_dead(side), e.lost_dead[side]),
         ));
+    }
+    // Attacks made: a profile is used at most once per order and routine of a turn, so a
+    // trial's count X ≤ most = rounds × (orders + 1) and Var X ≤ E[X²] ≤ most · E[X].
+    let most =
+        f.rounds as f64 * (f.fighters.iter().map(|x| x.orders.len()).max().unwrap_or(0) + 1) as f64;
+    let trials = tally.trials() as f64;
+    for a in f.attacks() {
+        let figures = tally.attack(f, a.id);
+        let (exact_made, mean) = (e.made[a.id], figures.made() as f64 / trials);
+        let se = (most * exact_made / trials).sqrt();
+        let z_made = if se > 0.0 {
+            (mean - exact_made) / se
+        } else if mean == 0.0 {
+            0.0
+        } else {
+            f64::INFINITY
+        };
+        checked.push((format!("attack {} made", a.id), z_made));
+        // Per attack made: the proportions against their exact variance; the mean
+        // damage, whose interval uses the sample variance, from 100 attacks on.
+        let exact = a.exact.expect("generated attacks have tables");
+        let made = figures.made();
+        if made > 0 {
+            let (hit, crit) = (figures.hit(), figures.crit());
+            checked.push((
+                format!("attack {} hit", a.id),
+                proportion_z(hit.successes, made, exact.p_hit),
+            ));
+            checked.push((
+                format!("attack {} crit", a.id),
+                proportion_z(crit.successes, made, exact.p_crit),
+            ));
+        }
+        if made >= 100 {
+            checked.push((
+                format!("attack {} damage", a.id),
+                z(figures.damage().estimate(), exact.mean_damage),
+            ));
+        }
     }
     for (name, z) in checked {
         assert!(z.abs() <= 5.0, "{what}: {name}: z = {z}");

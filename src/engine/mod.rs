@@ -37,7 +37,9 @@ pub use alias::AliasTable;
 use plan_model::PlanModel;
 pub use runner::MAX_THREADS;
 pub(crate) use runner::{Model, run as run_model};
-pub use tally::{MeanSample, Proportion, Tally, check_tally_size, max_damage_taken, tally_cells};
+pub use tally::{
+    MeanSample, Proportion, SlotFigures, Tally, check_tally_size, max_damage_taken, tally_cells,
+};
 
 /// How one attack is drawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -60,6 +60,15 @@ pub struct SlotFigures<'a> {
 }
 
 impl SlotFigures<'_> {
+    /// The figures of outcome counts `counts`, laid out by `layout`.
+    pub fn new(counts: &[u64], layout: OutcomeLayout) -> SlotFigures<'_> {
+        SlotFigures {
+            counts,
+            layout,
+            made: counts.iter().sum(),
+        }
+    }
+
     /// Attacks the slot made.
     pub fn made(&self) -> u64 {
         self.made
@@ -185,12 +194,7 @@ impl Tally {
 
     /// The attacks of `plan`'s slot `slot` (this tally's plan).
     pub fn slot(&self, plan: &Plan, slot: usize) -> SlotFigures<'_> {
-        let counts = &self.outcomes[slot];
-        SlotFigures {
-            counts,
-            layout: plan.slots()[slot].profile.layout(),
-            made: counts.iter().sum(),
-        }
+        SlotFigures::new(&self.outcomes[slot], plan.slots()[slot].profile.layout())
     }
 
     /// Target `target` by the end of round `round` (both from 0).

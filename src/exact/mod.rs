@@ -19,6 +19,7 @@
 //! assert_eq!(rounds[0].p_down, 0.5); // hits on 11+
 //! ```
 
+use crate::attack::OutcomeTable;
 use crate::engine::max_damage_taken;
 use crate::injury::Acting;
 use crate::plan::{Plan, Target, TargetId};
@@ -41,6 +42,19 @@ pub struct SlotExact {
     pub p_struck: f64,
     /// Mean damage the creature struck instead takes.
     pub mean_struck_damage: f64,
+}
+
+impl SlotExact {
+    /// The figures of one attack's outcome table.
+    pub fn of(table: &OutcomeTable) -> SlotExact {
+        SlotExact {
+            p_hit: table.p_hit(),
+            p_crit: table.p_crit(),
+            mean_damage: table.mean_damage(),
+            p_struck: table.p_struck(),
+            mean_struck_damage: table.mean_struck_damage(),
+        }
+    }
 }
 
 /// Exact figures of one target at the end of one round (cumulative).
@@ -128,15 +142,7 @@ pub fn compute(plan: &Plan) -> Exact {
     let tables: Vec<_> = plan.slots().iter().map(|s| s.profile.outcomes()).collect();
     let slots = tables
         .iter()
-        .map(|t| {
-            t.as_ref().map(|t| SlotExact {
-                p_hit: t.p_hit(),
-                p_crit: t.p_crit(),
-                mean_damage: t.mean_damage(),
-                p_struck: t.p_struck(),
-                mean_struck_damage: t.mean_struck_damage(),
-            })
-        })
+        .map(|t| t.as_ref().map(SlotExact::of))
         .collect();
     let mut targets: Vec<Option<Result<TargetExact, String>>> = vec![None; plan.targets().len()];
     let linked = links::linked_targets(plan);

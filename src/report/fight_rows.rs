@@ -3,7 +3,7 @@
 //! (`fight_length.csv`) and each side at the end (`sides.csv`), every figure beside its
 //! exact value where the exact fight was computed.
 
-use super::rows::RoundRow;
+use super::rows::{AttackRow, RoundRow, attack_row};
 use super::table::{Column, Row};
 use crate::encounter::{ExactFight, Fight, FightTally, Status};
 use crate::stats::Estimate;
@@ -56,6 +56,12 @@ pub struct SideRow {
     pub p_lost_member_down: Estimate,
     pub p_lost_member_dead: Estimate,
 }
+
+/// The heading of a fight's attacks table.
+pub const FIGHT_ATTACKS: &str = "Attacks made in the fight (figures per attack made)";
+
+/// Added to an attack's name in the summary when its target had not acted yet.
+pub const FLAT_FOOTED_TARGET: &str = " (flat-footed target)";
 
 /// The name of the rows of fights nobody won (no side left able to act).
 pub const NOBODY: &str = "nobody";
@@ -137,6 +143,29 @@ impl FightReport {
             length,
             sides,
         }
+    }
+
+    /// `summary.csv` of a fight: one row per attack made in some trial, or made with a
+    /// probability above 0 by the exact fight, its figures per attack made; an attack at a
+    /// flat-footed target is its own row, marked in the attack's name.
+    pub fn attack_rows(
+        fight: &Fight,
+        tally: &FightTally,
+        exact: Option<&ExactFight>,
+    ) -> Vec<AttackRow> {
+        (fight.attacks().into_iter())
+            .filter_map(|a| {
+                let figures = tally.attack(fight, a.id);
+                let made_exactly = exact.is_some_and(|e| e.made[a.id] > 0.0);
+                (figures.made() > 0 || made_exactly).then(|| {
+                    let mut row = attack_row(a.plan, a.slot, figures, a.exact);
+                    if a.flat_footed {
+                        row.attack += FLAT_FOOTED_TARGET;
+                    }
+                    row
+                })
+            })
+            .collect()
     }
 
     /// `rounds.csv` of a fight: every combatant's P(not able to act), P(dead) and damage

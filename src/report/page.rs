@@ -2,7 +2,7 @@
 //! number formatted here, so the templates in [`super::charts`] hold no logic.
 
 use super::charts::{Chart, PageSection, PageTable, ReportInput, SectionContent};
-use super::fight_rows::{FightReport, NOBODY, UNDECIDED};
+use super::fight_rows::{FIGHT_ATTACKS, FightReport, NOBODY, UNDECIDED};
 use super::figures::{DAMAGE_DRAWN_FROM, Figures, MAX_SWEEP_CHART_SERIES, group};
 use super::inputs::Inputs;
 use super::results::Results;
@@ -133,13 +133,13 @@ fn svg(chart: &Chart) -> SectionContent {
     SectionContent::Svg(chart.svg.clone())
 }
 
-/// The fight's tables first, when there is one; then the attacks table (the orders as
-/// plan lines), and the down/dead table when some target has hit points.
+/// The fight's tables first, when there is one; then the attacks table (in a fight, the
+/// attacks it made), and the down/dead table when some target has hit points.
 fn tables(results: &Results) -> impl Iterator<Item = PageSection> {
     let fight = results.fight.iter().flat_map(fight_tables);
     let attacks = (!results.summary.is_empty()).then(|| {
         let heading = match results.fight {
-            Some(_) => "The orders as plan lines (every attack made while its attacker is up)",
+            Some(_) => FIGHT_ATTACKS,
             None => "Attacks",
         };
         section(

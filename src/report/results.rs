@@ -78,6 +78,37 @@ impl Results {
         }
     }
 
+    /// The results of a fight: its tables, the attacks it made as the summary, its
+    /// status table as the round table (no damage distribution: the plan's, every order
+    /// carried out as a plan line, would contradict the fight), and why it has no exact
+    /// figures, if it has none. `plan` gives the rule notes of the orders.
+    pub fn of_fight(
+        plan: &Plan,
+        seed: u64,
+        trials: u64,
+        summary: Vec<AttackRow>,
+        fight: FightReport,
+        why_not_exact: Option<String>,
+    ) -> Self {
+        Self {
+            title: plan.title().to_string(),
+            system: plan.system().key().to_string(),
+            seed,
+            trials,
+            summary,
+            rounds: fight.round_rows(),
+            damage: Vec::new(),
+            sweep: None,
+            heatmap: None,
+            fight: Some(fight),
+            exact_notes: (why_not_exact.into_iter())
+                .map(|why| format!("exact fight figures not computed: {why}"))
+                .collect(),
+            rule_notes: plan.notes().to_vec(),
+            interrupted: false,
+        }
+    }
+
     /// Every table of the report kept in memory (all but the sweep's), in file order.
     pub(super) fn tables(&self) -> Vec<Box<dyn Output + '_>> {
         let mut tables: Vec<Box<dyn Output + '_>> = vec![

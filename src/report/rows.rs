@@ -3,8 +3,8 @@
 //! names its columns once, in its [`Row`] implementation.
 
 use super::table::{Column, Row};
-use crate::engine::Tally;
-use crate::exact::Exact;
+use crate::engine::{SlotFigures, Tally};
+use crate::exact::{Exact, SlotExact};
 use crate::plan::{Plan, TargetId};
 use crate::stats::Estimate;
 
@@ -146,57 +146,51 @@ impl Row for DamageRow {
 
 /// One row per attack of the plan.
 pub(super) fn attack_rows(plan: &Plan, tally: &Tally, exact: &Exact) -> Vec<AttackRow> {
-    let label = |target: TargetId| plan.target(target).label.clone();
-    plan.slots()
-        .iter()
-        .zip(&exact.slots)
-        .enumerate()
-        .map(|(i, (slot, slot_exact))| {
-            let line = plan.line(slot.line);
-            let modifiers = &line.modifiers;
-            let figures = tally.slot(plan, i);
-            let guess = slot.profile.guess;
-            AttackRow {
-                attacker: line.attacker.clone(),
-                target: label(slot.target),
-                attack: line.attack.clone(),
-                index: slot.index + 1,
-                bonus: slot.base_bonus,
-                cover: modifiers.cover.key().to_string(),
-                concealment: modifiers.concealment,
-                flanking: modifiers.flanking,
-                attack_mod: modifiers.attack_mod,
-                ac_mod: modifiers.ac_mod,
-                effective_bonus: slot.profile.bonus,
-                effective_ac: slot.profile.ac,
-                miss_chance: slot.profile.miss_chance,
-                made: figures.made(),
-                p_hit: figures
-                    .hit()
-                    .estimate()
-                    .with_exact(slot_exact.map(|e| e.p_hit)),
-                p_crit: figures
-                    .crit()
-                    .estimate()
-                    .with_exact(slot_exact.map(|e| e.p_crit)),
-                mean_damage: figures
-                    .damage()
-                    .estimate()
-                    .with_exact(slot_exact.map(|e| e.mean_damage)),
-                square_guess: format!("{}/{}", guess.right, guess.candidates),
-                save: modifiers.save.map(|s| s.describe()),
-                covering: slot.covering.map(label),
-                p_cover_hit: figures
-                    .struck()
-                    .estimate()
-                    .with_exact(slot_exact.map(|e| e.p_struck)),
-                cover_mean_damage: figures
-                    .struck_damage()
-                    .estimate()
-                    .with_exact(slot_exact.map(|e| e.mean_struck_damage)),
-            }
-        })
+    (exact.slots.iter().enumerate())
+        .map(|(i, slot_exact)| attack_row(plan, i, tally.slot(plan, i), *slot_exact))
         .collect()
+}
+
+/// The row of `plan`'s slot `slot`: its situation, and `figures` beside `exact`.
+pub(super) fn attack_row(
+    plan: &Plan,
+    slot: usize,
+    figures: SlotFigures,
+    exact: Option<SlotExact>,
+) -> AttackRow {
+    let label = |target: TargetId| plan.target(target).label.clone();
+    let slot = &plan.slots()[slot];
+    let line = plan.line(slot.line);
+    let modifiers = &line.modifiers;
+    let guess = slot.profile.guess;
+    AttackRow {
+        attacker: line.attacker.clone(),
+        target: label(slot.target),
+        attack: line.attack.clone(),
+        index: slot.index + 1,
+        bonus: slot.base_bonus,
+        cover: modifiers.cover.key().to_string(),
+        concealment: modifiers.concealment,
+        flanking: modifiers.flanking,
+        attack_mod: modifiers.attack_mod,
+        ac_mod: modifiers.ac_mod,
+        effective_bonus: slot.profile.bonus,
+        effective_ac: slot.profile.ac,
+        miss_chance: slot.profile.miss_chance,
+        made: figures.made(),
+        p_hit: figures.hit().estimate().with_exact(exact.map(|e| e.p_hit)),
+        p_crit: figures
+            .crit()
+            .estimate()
+            .with_exact(exact.map(|e| e.p_crit)),
+        mean_damage: (figures.damage().estimate()).with_exact(exact.map(|e| e.mean_damage)),
+        square_guess: format!("{}/{}", guess.right, guess.candidates),
+        save: modifiers.save.map(|s| s.describe()),
+        covering: slot.covering.map(label),
+        p_cover_hit: (figures.struck().estimate()).with_exact(exact.map(|e| e.p_struck)),
+        cover_mean_damage: (figures.struck_damage().estimate())
+            .with_exact(exact.map(|e| e.mean_struck_damage)),
+    }
 }
 
 /// One row per round of each target that has hit points or covers another.

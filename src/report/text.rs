@@ -1,6 +1,6 @@
 //! The summary printed on the terminal: the same rows, a few of their figures, aligned.
 
-use super::fight_rows::{FightReport, NOBODY, UNDECIDED};
+use super::fight_rows::{FIGHT_ATTACKS, FightReport, NOBODY, UNDECIDED};
 use super::results::Results;
 use super::rows::AttackRow;
 use crate::encounter::Status;
@@ -23,7 +23,7 @@ pub fn summary_text(results: &Results) -> String {
         if results.summary.is_empty() {
             return out + &notes(results);
         }
-        out += "\nThe orders as plan lines (every attack made while its attacker is up):\n";
+        out += &format!("\n{FIGHT_ATTACKS}:\n");
     }
     let mut rows = vec![row(&[
         "attack",

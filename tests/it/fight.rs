@@ -56,8 +56,27 @@ fn a_fight_writes_its_tables_and_opens_with_who_wins() {
     let wins = report
         .find("Who wins")
         .expect("the report names the winner");
-    let attacks = report.find("The orders as plan lines").expect("the orders");
+    let attacks = (report.find("Attacks made in the fight")).expect("the attacks made");
     assert!(wins < attacks, "who wins comes first");
+    // The summary counts the attacks made: the ogre's greatclub at the rogue before the
+    // rogue's first turn is a row of its own (AC 14 instead of 18), and no fighter's
+    // attack is made more than once per round of the 20,000 fights.
+    let summary = read("summary.csv");
+    let rows: Vec<Vec<&str>> = summary
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect();
+    let flat = (rows.iter())
+        .find(|r| {
+            r[0] == "Ogre (O)" && r[1] == "Rogue (R)" && r[2] == "greatclub (flat-footed target)"
+        })
+        .expect("the flat-footed rogue's row");
+    assert_eq!(flat[11], "14", "{flat:?}");
+    for row in rows.iter().filter(|r| r[0] == "Fighter (F)") {
+        let made: u64 = row[13].parse().unwrap();
+        assert!(made > 0 && made <= 20_000 * 8, "{row:?}");
+    }
     assert!(read("summary.md").contains("Who wins"));
 }
 
