@@ -55,11 +55,15 @@ impl Experiment {
         })
     }
 
-    /// The fields sweep point `index` sets and its plan.
-    pub fn sweep_point(&self, index: usize) -> Result<(Assignments, Plan), InputError> {
+    /// The fields sweep point `index` sets, its plan, and its fight when the file has an
+    /// `[encounter]`.
+    pub fn sweep_point(
+        &self,
+        index: usize,
+    ) -> Result<(Assignments, Plan, Option<Fight>), InputError> {
         let (assignments, point) = self.scenario.sweep_point(index)?;
         let plan = plan_point(&self.scenario, &assignments, &point)?;
-        Ok((assignments, plan))
+        Ok((assignments, plan, Fight::from_scenario(&point)?))
     }
 }
 

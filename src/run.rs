@@ -13,7 +13,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::encounter::{exact_fight, simulate_fight};
+use crate::encounter::{Fight, exact_fight, simulate_fight};
 use crate::engine::{EngineConfig, MAX_THREADS, SamplerKind, simulate_until};
 use crate::error::{Error, InputError};
 use crate::exact;
@@ -190,36 +190,29 @@ impl Prepared {
         progress.start(Phase::Trials, self.config.trials.saturating_mul(runs));
         let mut notes = Vec::new();
         let mut done = 0;
-        let fight_results = fight.as_ref().map(|fight| {
-            let tally = simulate_fight(fight, &self.config, &|n| progress.advance_to(n), stop);
-            done += self.config.trials;
-            let widest = tally.widest_half_width();
-            notes.extend(precision_note(&self.config, stop, widest, tally.trials()));
-            let exact = exact_fight(fight);
-            let report = FightReport::new(fight, &tally, exact.as_ref().ok());
-            let summary = FightReport::attack_rows(fight, &tally, exact.as_ref().ok());
-            let trials = tally.trials();
-            Results::of_fight(plan, self.config.seed, trials, summary, report, exact.err())
-        });
-        let mut simulate_one = |plan: &Plan| {
-            let (results, note) =
-                simulate(plan, &self.config, &|n| progress.advance_to(done + n), stop);
+        let mut simulate_one = |plan: &Plan, fight: Option<&Fight>, exact: bool| {
+            let advance = |n| progress.advance_to(done + n);
+            let (results, note) = match fight {
+                Some(fight) => {
+                    simulate_fight_results(fight, plan, &self.config, &advance, stop, exact)
+                }
+                None => simulate(plan, &self.config, &advance, stop),
+            };
             notes.extend(note);
             done += self.config.trials;
             results
         };
-        let mut results = match fight_results {
-            Some(results) => results,
-            None => simulate_one(plan),
-        };
+        let mut results = simulate_one(plan, fight.as_ref(), true);
         if *sweep_points > 0 {
             let mut sweep = SweepWriter::new(&scenario.sweeps, settings.formats, settings.json)?;
             for index in 0..*sweep_points {
                 if stop.load(Ordering::Relaxed) {
                     break;
                 }
-                let (assignments, point) = self.experiment.sweep_point(index)?;
-                sweep.push(&assignments, &simulate_one(&point).summary)?;
+                let (assignments, point, point_fight) = self.experiment.sweep_point(index)?;
+                // A fight's point is simulated only: its exact fight may take minutes.
+                let point_results = simulate_one(&point, point_fight.as_ref(), false);
+                sweep.push(&assignments, &point_results.summary)?;
             }
             results.sweep = sweep.finish()?;
         }
@@ -251,6 +244,37 @@ pub fn simulate(
     let note = precision_note(config, stop, tally.widest_half_width(plan), tally.trials());
     let exact = exact::compute(plan);
     (Results::new(plan, config.seed, &tally, &exact), note)
+}
+
+/// Simulates `fight` (and, when `exact`, computes its exact figures): the fight's
+/// results (`plan`, its orders as plan lines, gives the rule notes), and a note when
+/// `config.precision` was not reached within the trials allowed.
+fn simulate_fight_results(
+    fight: &Fight,
+    plan: &Plan,
+    config: &EngineConfig,
+    progress: &(dyn Fn(u64) + Sync),
+    stop: &AtomicBool,
+    exact: bool,
+) -> (Results, Option<String>) {
+    let tally = simulate_fight(fight, config, progress, stop);
+    let note = precision_note(config, stop, tally.widest_half_width(), tally.trials());
+    let exact = if exact {
+        exact_fight(fight)
+    } else {
+        Err("a sweep point's fight is simulated only".to_string())
+    };
+    let report = FightReport::new(fight, &tally, exact.as_ref().ok());
+    let summary = FightReport::attack_rows(fight, &tally, exact.as_ref().ok());
+    let results = Results::of_fight(
+        plan,
+        config.seed,
+        tally.trials(),
+        summary,
+        report,
+        exact.err(),
+    );
+    (results, note)
 }
 
 /// The note that `config.precision` was not reached: the run gave `trials` trials and its

@@ -27,7 +27,7 @@ pub(super) struct Figures {
     pub(super) damage: Option<Chart>,
     /// P(hit) against the first swept field, when the experiment sweeps.
     pub(super) sweep: Option<SweepFigure>,
-    /// P(hit) on the first target with the heatmap's combatant on each square.
+    /// The heatmap's figure with its combatant on each square.
     pub(super) heatmap: Option<Chart>,
 }
 
@@ -492,11 +492,10 @@ fn map_input(results: &Results, inputs: &Inputs) -> Option<LinesChart> {
     })
 }
 
-/// The heatmap's P(hit) on its first target drawn over the map, when the run has a
-/// heatmap.
+/// The heatmap's figure (`[heatmap] target`/`measure`) drawn over the map, when the run
+/// has a heatmap.
 fn heatmap_input(results: &Results, inputs: &Inputs) -> Option<HeatmapChart> {
     let heatmap = results.heatmap.as_ref()?;
-    let target = heatmap.targets.first()?;
     let mut values =
         vec![vec![None; inputs.map.iter().map(|r| r.chars().count()).max()?]; inputs.map.len()];
     for row in &heatmap.rows {
@@ -506,18 +505,18 @@ fn heatmap_input(results: &Results, inputs: &Inputs) -> Option<HeatmapChart> {
             .and_then(|y| values.get_mut(y))
             .and_then(|r| usize::try_from(x).ok().and_then(|x| r.get_mut(x)))
         {
-            *cell = row.targets[0].p_hit;
+            *cell = row.value(heatmap.shown);
         }
     }
     Some(HeatmapChart {
         title: format!(
-            "{} — P(hit) on {target}, the heatmap's combatant on each square",
-            results.title
+            "{} — {}, the heatmap's combatant on each square",
+            results.title, heatmap.label
         ),
         size: map_size(inputs)?,
         map: battle_map(inputs),
         values,
-        value_label: format!("P(hit) on {target}"),
+        value_label: heatmap.label.clone(),
     })
 }
 

@@ -3,12 +3,26 @@
 
 use super::table::{Column, Row, Rows};
 
-/// The heatmap: its target tokens, and one row per square tried.
+/// The heatmap: its target tokens (in a fight, every combatant's) and sides, what the
+/// chart shows, and one row per square tried.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Heatmap {
-    /// The tokens of the targets, in the order of each row's [`HeatmapRow::targets`].
-    pub targets: Vec<String>,
+    /// The targets and sides the rows hold figures of.
+    pub layout: HeatmapLayout,
+    /// The figure the chart shows on each square.
+    pub shown: Shown,
+    /// That figure's name, e.g. `P(hit) on Ogre (O)`.
+    pub label: String,
     pub rows: Vec<HeatmapRow>,
+}
+
+/// The figure a heatmap chart shows: a target's (by its place in [`Heatmap::targets`])
+/// or a side's (in [`Heatmap::sides`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shown {
+    PHit(usize),
+    PDown(usize),
+    Won(usize),
 }
 
 /// The heatmap's combatant on one square.
@@ -20,10 +34,12 @@ pub struct HeatmapRow {
     pub method: String,
     /// Each target's figures, in the order of [`Heatmap::targets`].
     pub targets: Vec<HeatmapCell>,
+    /// A fight's P(each side has won) by the last round, in the order of [`Heatmap::sides`].
+    pub won: Vec<f64>,
 }
 
 /// One target's figures with the heatmap's combatant on one square.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct HeatmapCell {
     /// Mean P(hit) of the attacks at the target; `None` when none can be made.
     pub p_hit: Option<f64>,
@@ -34,22 +50,50 @@ pub struct HeatmapCell {
     /// Miss chance in percent.
     pub concealment: u8,
     pub flanking: bool,
-    /// A plan line at this target cannot be made from this square.
-    pub refused: bool,
+    /// Why a plan line at this target cannot be made from this square (out of reach,
+    /// total cover…); `None` when every one can.
+    pub why_refused: Option<String>,
+}
+
+impl HeatmapRow {
+    /// The figure `shown` on this square; `None` where it is not defined (no attack at
+    /// the target can be made from there).
+    pub fn value(&self, shown: Shown) -> Option<f64> {
+        match shown {
+            Shown::PHit(t) => self.targets[t].p_hit,
+            Shown::PDown(t) => Some(self.targets[t].p_down),
+            Shown::Won(side) => self.won.get(side).copied(),
+        }
+    }
+}
+
+/// The columns of `heatmap.csv`: the target tokens, and a fight's sides.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HeatmapLayout {
+    /// The tokens of the targets, in the order of each row's [`HeatmapRow::targets`].
+    pub targets: Vec<String>,
+    /// A fight's sides, in the order of each row's [`HeatmapRow::won`]; empty for a plan.
+    pub sides: Vec<String>,
 }
 
 impl Row for HeatmapRow {
     const NAME: &'static str = "heatmap";
-    /// The target tokens.
-    type Layout = Vec<String>;
+    type Layout = HeatmapLayout;
 
-    fn columns(targets: &Vec<String>) -> Vec<Column<Self>> {
+    /// `x,y,method`; in a fight each side's `p_won`, then each combatant's P(hit), P(down)
+    /// and damage taken; for a plan each target's figures and the map's verdict.
+    fn columns(layout: &HeatmapLayout) -> Vec<Column<Self>> {
         let mut columns = vec![
             Column::int("x", |r: &Self| r.x),
             Column::int("y", |r: &Self| r.y),
             Column::text("method", |r: &Self| r.method.clone()),
         ];
-        for (t, token) in targets.iter().enumerate() {
+        for (s, side) in layout.sides.iter().enumerate() {
+            columns.push(Column::float(format!("{side}_p_won"), move |r: &Self| {
+                r.won.get(s).copied()
+            }));
+        }
+        for (t, token) in layout.targets.iter().enumerate() {
             columns.extend([
                 Column::float(format!("{token}_p_hit"), move |r: &Self| r.targets[t].p_hit),
                 Column::float(format!("{token}_p_down"), move |r: &Self| {
@@ -58,19 +102,26 @@ impl Row for HeatmapRow {
                 Column::float(format!("{token}_mean_damage"), move |r: &Self| {
                     Some(r.targets[t].mean_damage)
                 }),
-                Column::text(format!("{token}_cover"), move |r: &Self| {
-                    r.targets[t].cover.clone()
-                }),
-                Column::int(format!("{token}_concealment"), move |r: &Self| {
-                    i64::from(r.targets[t].concealment)
-                }),
-                Column::bool(format!("{token}_flanking"), move |r: &Self| {
-                    r.targets[t].flanking
-                }),
-                Column::bool(format!("{token}_refused"), move |r: &Self| {
-                    r.targets[t].refused
-                }),
             ]);
+            if layout.sides.is_empty() {
+                columns.extend([
+                    Column::text(format!("{token}_cover"), move |r: &Self| {
+                        r.targets[t].cover.clone()
+                    }),
+                    Column::int(format!("{token}_concealment"), move |r: &Self| {
+                        i64::from(r.targets[t].concealment)
+                    }),
+                    Column::bool(format!("{token}_flanking"), move |r: &Self| {
+                        r.targets[t].flanking
+                    }),
+                    Column::bool(format!("{token}_refused"), move |r: &Self| {
+                        r.targets[t].why_refused.is_some()
+                    }),
+                    Column::text(format!("{token}_why_refused"), move |r: &Self| {
+                        r.targets[t].why_refused.clone().unwrap_or_default()
+                    }),
+                ]);
+            }
         }
         columns
     }
@@ -79,7 +130,7 @@ impl Row for HeatmapRow {
 impl Heatmap {
     /// The rows as the serializer takes them.
     pub(super) fn rows(&self) -> Rows<'_, HeatmapRow> {
-        Rows::new(&self.targets, &self.rows)
+        Rows::new(&self.layout, &self.rows)
     }
 }
 
@@ -88,43 +139,60 @@ mod tests {
     use super::*;
     use crate::report::table::Output;
 
-    /// Two squares, one target: the CSV has `x,y,method`, then the target's seven
-    /// columns, in that order.
+    /// Two squares, one target: the CSV has `x,y,method`, then the target's eight
+    /// columns, in that order (an empty reason, last on its line, quoted by the writer).
     #[test]
     fn rows_write_the_target_columns_after_the_square() {
         let cell =
-            |p_hit, p_down, mean_damage, cover: &str, concealment, flanking, refused| HeatmapCell {
-                p_hit,
-                p_down,
-                mean_damage,
-                cover: cover.to_string(),
-                concealment,
-                flanking,
-                refused,
+            |p_hit, p_down, mean_damage, cover: &str, concealment, flanking, why: Option<&str>| {
+                HeatmapCell {
+                    p_hit,
+                    p_down,
+                    mean_damage,
+                    cover: cover.to_string(),
+                    concealment,
+                    flanking,
+                    why_refused: why.map(str::to_string),
+                }
             };
         let heatmap = Heatmap {
-            targets: vec!["O".to_string()],
+            layout: HeatmapLayout {
+                targets: vec!["O".to_string()],
+                sides: Vec::new(),
+            },
+            shown: Shown::PHit(0),
+            label: "P(hit) on Ogre (O)".to_string(),
             rows: vec![
                 HeatmapRow {
                     x: 1,
                     y: 3,
                     method: "exact".to_string(),
-                    targets: vec![cell(Some(0.5), 0.25, 4.5, "none", 0, true, false)],
+                    targets: vec![cell(Some(0.5), 0.25, 4.5, "none", 0, true, None)],
+                    won: Vec::new(),
                 },
                 HeatmapRow {
                     x: 2,
                     y: 4,
                     method: "simulated".to_string(),
-                    targets: vec![cell(None, 0.0, 0.0, "partial", 20, false, true)],
+                    targets: vec![cell(
+                        None,
+                        0.0,
+                        0.0,
+                        "partial",
+                        20,
+                        false,
+                        Some("out of reach"),
+                    )],
+                    won: Vec::new(),
                 },
             ],
         };
         let csv = String::from_utf8(heatmap.rows().csv().unwrap()).unwrap();
         assert_eq!(
             csv,
-            "x,y,method,O_p_hit,O_p_down,O_mean_damage,O_cover,O_concealment,O_flanking,O_refused\n\
-             1,3,exact,0.5,0.25,4.5,none,0,true,false\n\
-             2,4,simulated,,0.0,0.0,partial,20,false,true\n"
+            "x,y,method,O_p_hit,O_p_down,O_mean_damage,O_cover,O_concealment,O_flanking,O_refused,O_why_refused\n\
+             1,3,exact,0.5,0.25,4.5,none,0,true,false,\"\"\n\
+             2,4,simulated,,0.0,0.0,partial,20,false,true,out of reach\n"
         );
     }
 }

@@ -27,7 +27,7 @@ use crate::error::Error;
 pub use check::check;
 pub use destination::{REPORT_MARKER, check_folder, report_folder};
 pub use fight_rows::FightReport;
-pub use heatmap_rows::{Heatmap, HeatmapCell, HeatmapRow};
+pub use heatmap_rows::{Heatmap, HeatmapCell, HeatmapLayout, HeatmapRow, Shown};
 pub use inputs::Inputs;
 pub use results::{Results, one_or_array, write_json};
 pub use sweep::SweepWriter;

@@ -1,13 +1,11 @@
 //! The map: the [`Battlefield`] a `map` draws (terrain from the built-in symbols and the
-//! `[legend]`, each combatant's space, the terrain a combatant stands in) and the
-//! `[heatmap]` combatant moved over it.
+//! `[legend]`, each combatant's space, the terrain a combatant stands in).
 
 use toml::Spanned;
 
 use super::Validator;
 use super::combatant::{Combatant, CombatantId};
-use super::keyword::combatant_id;
-use super::raw::{RawExperiment, RawHeatmap, RawTerrain};
+use super::raw::{RawExperiment, RawTerrain};
 use crate::error::InputError;
 use crate::map::{self, Grid, Space, Terrain};
 
@@ -17,10 +15,6 @@ pub struct Battlefield {
     pub grid: Grid,
     pub spaces: Vec<Space>,
 }
-
-/// Most squares × rounds a `[heatmap]` may compute: each square is a whole exact
-/// computation (or a short simulation), so this keeps a heatmap within minutes.
-pub const MAX_HEATMAP_WORK: u64 = 10_000_000;
 
 impl Battlefield {
     /// Where a combatant stands.
@@ -215,37 +209,6 @@ impl Validator<'_> {
                 ),
             )),
         }
-    }
-
-    /// `[heatmap]`: the combatant tried on every open square, on a map, within
-    /// [`MAX_HEATMAP_WORK`].
-    pub(super) fn heatmap(
-        &self,
-        raw: Option<&Spanned<RawHeatmap>>,
-        combatants: &[Combatant],
-        battlefield: Option<&Battlefield>,
-        rounds: u32,
-    ) -> Result<Option<CombatantId>, InputError> {
-        let Some(h) = raw else {
-            return Ok(None);
-        };
-        let token = &h.get_ref().token;
-        let index = combatant_id(token.get_ref(), combatants, " to try on the heatmap")
-            .map_err(|message| self.err(token.span(), message))?;
-        let Some(field) = battlefield else {
-            return Err(self.err(h.span(), "a heatmap needs a map to move the combatant on"));
-        };
-        let squares = field.placements(index).len() as u64;
-        let work = squares * u64::from(rounds);
-        if work > MAX_HEATMAP_WORK {
-            return Err(self.err(
-                h.span(),
-                format!(
-                    "the heatmap would compute {squares} squares × {rounds} rounds = {work}, more than the bound of {MAX_HEATMAP_WORK}; use a smaller map or fewer rounds"
-                ),
-            ));
-        }
-        Ok(Some(index))
     }
 }
 

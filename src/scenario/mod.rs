@@ -42,6 +42,7 @@ mod combatant;
 mod damage;
 mod encounter;
 mod grapple;
+mod heatmap;
 mod keyword;
 mod plan_line;
 mod raw;
@@ -61,6 +62,7 @@ pub use attack::{AreaSave, ArmorClass, Attack, AttackKind, SaveKind};
 pub use battlefield::Battlefield;
 pub use combatant::{Combatant, CombatantId, Evasion};
 pub use encounter::{Encounter, Initiative, Tactic};
+pub use heatmap::{HeatmapMeasure, HeatmapSpec};
 pub use plan_line::{Action, Overrides, PlanLine};
 use raw::RawExperiment;
 pub use raw::RawTerrain;
@@ -95,8 +97,8 @@ pub struct Scenario {
     /// Terrain and where each combatant stands; `None` without a map (then only the
     /// plan's overrides set cover, concealment and flanking).
     pub battlefield: Option<Battlefield>,
-    /// `[heatmap]`: the combatant tried on every open square.
-    pub heatmap: Option<CombatantId>,
+    /// `[heatmap]`: the combatant tried on every open square, and what the chart shows.
+    pub heatmap: Option<HeatmapSpec>,
     /// Legend additions and overrides, by symbol.
     pub legend: Vec<(char, RawTerrain)>,
     /// Every `[[combatant]]`, in file order (indexed by [`CombatantId`]).
@@ -201,14 +203,16 @@ impl Validator<'_> {
         self.unique_tokens(&raw.combatants)?;
         self.grapples(&raw.combatants, &mut combatants, rules)?;
         let (map, battlefield) = self.map(&raw, &legend, &combatants)?;
+        let plan = self.plan(&raw, &combatants, battlefield.as_ref())?;
+        self.check_fight(&raw, &combatants, &plan)?;
         let heatmap = self.heatmap(
             raw.heatmap.as_ref(),
             &combatants,
             battlefield.as_ref(),
             rounds,
+            &plan,
+            encounter,
         )?;
-        let plan = self.plan(&raw, &combatants, battlefield.as_ref())?;
-        self.check_fight(&raw, &combatants, &plan)?;
         let (sweeps, sweep_base) = self.sweeps(&raw.sweep, &combatants)?;
         Ok(Scenario {
             source: self.source.clone(),

@@ -47,11 +47,14 @@ pub struct RawOptions {
     pub partial_cover: Option<Spanned<bool>>,
 }
 
-/// `[heatmap] token = "R"`: the combatant tried on every open square.
+/// `[heatmap] token = "R"`: the combatant tried on every open square; `target` and
+/// `measure` say what the chart shows.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawHeatmap {
     pub token: Spanned<String>,
+    pub target: Option<Spanned<String>>,
+    pub measure: Option<Spanned<String>>,
 }
 
 /// One swept field: `set = "O.ac"`, `values = [16, 18, 20]`.

@@ -73,6 +73,16 @@ fn a_fight_writes_its_tables_and_opens_with_who_wins() {
         })
         .expect("the flat-footed rogue's row");
     assert_eq!(flat[11], "14", "{flat:?}");
+    // The heatmap moves the wizard: each square is the whole fight, and the chart shows
+    // the wizard's chance to be down.
+    let heatmap = read("heatmap.csv");
+    assert!(
+        heatmap
+            .starts_with("x,y,method,party_p_won,monsters_p_won,F_p_hit,F_p_down,F_mean_damage,"),
+        "{}",
+        heatmap.lines().next().unwrap_or_default()
+    );
+    assert!(read("heatmap.svg").contains("P(Wizard (W) down) by round 8"));
     for row in rows.iter().filter(|r| r[0] == "Fighter (F)") {
         let made: u64 = row[13].parse().unwrap();
         assert!(made > 0 && made <= 20_000 * 8, "{row:?}");
@@ -135,4 +145,68 @@ fn a_fight_is_the_same_on_one_and_two_threads() {
     for ((name, a), (_, b)) in one.iter().zip(&two) {
         assert!(a == b, "{name} differs between --threads 1 and 2");
     }
+}
+
+/// A sweep point of a fight is the fight: A (1,000 hp, never down) clubs B, a hit on 10+
+/// (11/20) for 5, in 3 listed rounds. B with 1,000 hp never drops: A attacks 3 times a
+/// fight. B with 5 hp is disabled by the first hit and the fight ends, so A attacks
+/// X = 1, 2, 3 times with 11/20, 9/20 · 11/20 and (9/20)²: E X = 1 + 9/20 + 81/400 =
+/// 1.6525, Var X = 3.3625 − 1.6525² = 0.63174375. (As plan lines, A would attack 3 times
+/// in both.)
+#[test]
+fn a_sweep_point_of_a_fight_counts_the_attacks_the_fight_made() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = r#"
+system = "pf1"
+trials = 20000
+seed = 5
+[encounter]
+initiative = "listed"
+rounds = 3
+[[combatant]]
+token = "A"
+side = "a"
+ac = 10
+hp = 1000
+immune_to_crits = true
+[[combatant.attack]]
+name = "club"
+bonus = 0
+damage = "5"
+[[combatant]]
+token = "B"
+side = "b"
+ac = 10
+hp = 5
+con = 10
+immune_to_crits = true
+[[combatant.attack]]
+name = "club"
+bonus = 0
+damage = "5"
+[[sweep]]
+set = "B.hp"
+values = [5, 1000]
+"#;
+    std::fs::write(dir.path().join("duel.toml"), text).unwrap();
+    let out = d20odds(&["run", "duel.toml", "--quiet"], dir.path());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let sweep = std::fs::read_to_string(dir.path().join("reports/duel/sweep.csv")).unwrap();
+    let header: Vec<&str> = sweep.lines().next().unwrap().split(',').collect();
+    let col = |name: &str| header.iter().position(|c| *c == name).unwrap();
+    let made = |hp: &str| -> f64 {
+        let row = (sweep.lines().skip(1))
+            .map(|l| l.split(',').collect::<Vec<_>>())
+            .find(|r| r[col("B.hp")] == hp && r[col("attacker")] == "A (A)")
+            .unwrap_or_else(|| panic!("A's row at B.hp = {hp}\n{sweep}"));
+        row[col("trials")].parse().unwrap()
+    };
+    assert_eq!(made("1000"), 3.0 * 20_000.0);
+    let mean = made("5") / 20_000.0;
+    let z = (mean - 1.6525) / (0.631_743_75f64 / 20_000.0).sqrt();
+    assert!(z.abs() <= 5.0, "mean {mean}, z = {z}");
 }
