@@ -20,7 +20,7 @@ use crate::exact;
 use crate::experiment::Experiment;
 use crate::heatmap::{heatmap, heatmap_squares};
 use crate::plan::Plan;
-use crate::report::{FightReport, Formats, Inputs, Results, SweepWriter};
+use crate::report::{FightReport, Formats, Inputs, PointRows, Results, SweepWriter};
 use crate::scenario::{MAX_TRIALS, Scenario};
 
 /// How to run, as the command line's flags set it; `None` keeps the experiment's value.
@@ -212,7 +212,12 @@ impl Prepared {
                 let (assignments, point, point_fight) = self.experiment.sweep_point(index)?;
                 // A fight's point is simulated only: its exact fight may take minutes.
                 let point_results = simulate_one(&point, point_fight.as_ref(), false);
-                sweep.push(&assignments, &point_results.summary)?;
+                let rows = PointRows {
+                    attacks: &point_results.summary,
+                    rounds: &point_results.rounds,
+                    sides: point_results.fight.as_ref().map_or(&[], |f| &f.sides),
+                };
+                sweep.push(&assignments, rows)?;
             }
             results.sweep = sweep.finish()?;
         }

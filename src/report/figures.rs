@@ -322,7 +322,7 @@ impl SweepCurves {
         for row in rows {
             let at = self.series_at;
             self.series_at += 1;
-            let attack = &row.attack;
+            let attack = &row.row;
             let roll = roll_fingerprint(
                 attack.effective_bonus,
                 attack.effective_ac,
@@ -414,7 +414,7 @@ impl SweepCurves {
 }
 
 /// The sweep chart's input, when the experiment sweeps.
-fn sweep_input(results: &Results) -> Option<SweepDrawing> {
+pub(super) fn sweep_input(results: &Results) -> Option<SweepDrawing> {
     results.sweep.as_ref()?.curves.chart(&results.title)
 }
 
@@ -428,7 +428,7 @@ fn roll_fingerprint(bonus: i32, ac: i32, miss_chance: u8, exact_p_hit: Option<u6
 
 /// `F → O: sword #1`, with the values of the second and further swept fields.
 fn series_label(fields: &[SweptField], row: &SweepRow) -> String {
-    let mut label = attack_label(&row.attack);
+    let mut label = attack_label(&row.row);
     let others: Vec<String> = fields
         .iter()
         .zip(&row.values)

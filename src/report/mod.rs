@@ -30,7 +30,7 @@ pub use fight_rows::FightReport;
 pub use heatmap_rows::{Heatmap, HeatmapCell, HeatmapLayout, HeatmapRow, Shown};
 pub use inputs::Inputs;
 pub use results::{Results, one_or_array, write_json};
-pub use sweep::SweepWriter;
+pub use sweep::{PointRows, SweepWriter};
 pub use text::summary_text;
 
 /// What a report folder holds besides the files every report has.
@@ -58,10 +58,13 @@ pub fn report_files<'a>(
             files.push((format!("{}.parquet", table.name()), table.parquet()?.into()));
         }
     }
-    if let Some(sweep) = &results.sweep {
-        files.push(("sweep.csv".into(), Contents::Spilled(&sweep.csv)));
-        if let Some(parquet) = &sweep.parquet {
-            files.push(("sweep.parquet".into(), Contents::Spilled(parquet)));
+    for table in results.sweep.iter().flat_map(|s| &s.tables) {
+        files.push((format!("{}.csv", table.name), Contents::Spilled(&table.csv)));
+        if let Some(parquet) = &table.parquet {
+            files.push((
+                format!("{}.parquet", table.name),
+                Contents::Spilled(parquet),
+            ));
         }
     }
     let figures = figures::Figures::draw(results, inputs)?;

@@ -156,26 +156,25 @@ pub struct JsonDocument {
     sweep: Option<SweepRows>,
 }
 
-/// Prints one document, or several as an array, pretty-printed: the sweep rows are
-/// streamed into their place from disk.
+/// Prints one document, or several as an array, pretty-printed: the sweep tables' rows
+/// are streamed into their places from disk.
 pub fn write_json(documents: Vec<JsonDocument>, out: &mut impl Write) -> Result<(), Error> {
-    let placeholder = |i: usize| format!("{SWEEP_PLACEHOLDER}{i}");
+    let placeholder = |i: usize, name: &str| format!("{SWEEP_PLACEHOLDER}{i}-{name}");
     let mut values = Vec::with_capacity(documents.len());
-    let mut sweeps = Vec::new();
+    let mut spilled = Vec::new();
     for (i, mut document) in documents.into_iter().enumerate() {
-        if let Some(sweep) = document.sweep {
-            document
-                .fields
-                .insert("sweep".into(), Value::from(placeholder(i)));
-            sweeps.push((i, sweep));
+        for table in document.sweep.into_iter().flat_map(|s| s.tables) {
+            let key = placeholder(i, table.name);
+            document.fields.insert(table.name.into(), Value::from(key));
+            spilled.push((i, table));
         }
         values.push(Value::Object(document.fields));
     }
     let text = format!("{:#}", one_or_array(values));
     let out_error = |e: std::io::Error| Error::io("standard output", e);
     let mut rest = text.as_str();
-    for (i, sweep) in sweeps {
-        let quoted = format!("\"{}\"", placeholder(i));
+    for (i, table) in spilled {
+        let quoted = format!("\"{}\"", placeholder(i, table.name));
         let Some(at) = rest.find(&quoted) else {
             continue;
         };
@@ -185,7 +184,7 @@ pub fn write_json(documents: Vec<JsonDocument>, out: &mut impl Write) -> Result<
             .take_while(|c| *c == ' ')
             .collect();
         out.write_all(&rest.as_bytes()[..at]).map_err(out_error)?;
-        sweep.write_json_array(&indent, out)?;
+        table.write_json_array(&indent, out)?;
         rest = &rest[at + quoted.len()..];
     }
     writeln!(out, "{rest}").map_err(out_error)?;

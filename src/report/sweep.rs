@@ -1,7 +1,8 @@
-//! The sweep table, streamed: each point's summary rows go to unnamed temporary files as
-//! the point finishes (`sweep.csv`, and `sweep.parquet` and the `--json` rows when asked),
-//! and only what the sweep chart draws stays in memory, so a sweep of 100,000 points needs
-//! no more memory for its table than a sweep of ten.
+//! The sweep tables, streamed: each point's rows go to unnamed temporary files as the
+//! point finishes (`sweep.csv` its attacks, `sweep_rounds.csv` its targets' down/dead by
+//! round, `sweep_sides.csv` a fight's sides; each `.parquet` and the `--json` rows when
+//! asked), and only what the sweep chart draws stays in memory, so a sweep of 100,000
+//! points needs no more memory for its tables than a sweep of ten.
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
@@ -10,8 +11,9 @@ use polars::io::parquet::write::BatchedWriter;
 use polars::prelude::{CsvWriter, ParquetWriter, SerWriter};
 
 use super::Formats;
+use super::fight_rows::SideRow;
 use super::figures::SweepCurves;
-use super::rows::AttackRow;
+use super::rows::{AttackRow, RoundRow};
 use super::table::{Column, Row, Rows, output_error};
 use crate::error::Error;
 use crate::scenario::{Assignments, Sweep, display_value};
@@ -26,13 +28,14 @@ const BATCH_ROWS: usize = 4096;
 pub struct Spill {
     file: File,
     /// What the file will become, for errors.
-    name: &'static str,
+    name: String,
 }
 
 impl Spill {
-    fn new(name: &'static str) -> Result<Self, Error> {
+    fn new(name: impl Into<String>) -> Result<Self, Error> {
+        let name = name.into();
         let file = tempfile::tempfile().map_err(|e| Error::Output {
-            what: name.to_string(),
+            what: name.clone(),
             message: format!(
                 "cannot create its temporary file in {}: {e}",
                 std::env::temp_dir().display()
@@ -55,7 +58,7 @@ impl Spill {
 
     fn error(&self, e: io::Error) -> Error {
         Error::Output {
-            what: self.name.to_string(),
+            what: self.name.clone(),
             message: format!("its temporary file: {e}"),
         }
     }
@@ -111,12 +114,12 @@ impl SweptField {
     }
 
     /// The column of the `i`-th swept field.
-    fn column(&self, i: usize) -> Column<SweepRow> {
+    fn column<R: 'static>(&self, i: usize) -> Column<Swept<R>> {
         let name = self.name.clone();
         match self.kind {
-            Kind::Int => Column::int(name, move |r: &SweepRow| integer(&r.values[i])),
-            Kind::Float => Column::float(name, move |r: &SweepRow| float(&r.values[i])),
-            Kind::Text => Column::text(name, move |r: &SweepRow| display_value(&r.values[i])),
+            Kind::Int => Column::int(name, move |r: &Swept<R>| integer(&r.values[i])),
+            Kind::Float => Column::float(name, move |r: &Swept<R>| float(&r.values[i])),
+            Kind::Text => Column::text(name, move |r: &Swept<R>| display_value(&r.values[i])),
         }
     }
 }
@@ -129,77 +132,88 @@ fn float(value: &toml::Value) -> Option<f64> {
     value.as_float().or(value.as_integer().map(|i| i as f64))
 }
 
-/// One attack at one sweep point: a row of `sweep.csv`.
+/// A row of a table the sweep repeats per point: the swept fields' values at the point,
+/// then the row (an attack of `sweep.csv`, a round of `sweep_rounds.csv`, a side of
+/// `sweep_sides.csv`).
 #[derive(Debug, Clone, PartialEq)]
-pub struct SweepRow {
+pub struct Swept<R> {
     /// The value each swept field has at this point, in sweep order.
     pub values: Vec<toml::Value>,
-    pub attack: AttackRow,
+    pub row: R,
 }
 
-impl Row for SweepRow {
-    const NAME: &'static str = "sweep";
+/// One attack at one sweep point: a row of `sweep.csv`.
+pub type SweepRow = Swept<AttackRow>;
+
+/// A table whose rows a sweep writes per point, under its own name.
+pub trait PerPoint: Row<Layout = ()> + Clone {
+    /// The sweep table's file stem and `--json` key.
+    const SWEEP_NAME: &'static str;
+}
+
+impl PerPoint for AttackRow {
+    const SWEEP_NAME: &'static str = "sweep";
+}
+
+impl PerPoint for RoundRow {
+    const SWEEP_NAME: &'static str = "sweep_rounds";
+}
+
+impl PerPoint for SideRow {
+    const SWEEP_NAME: &'static str = "sweep_sides";
+}
+
+impl<R: PerPoint> Row for Swept<R> {
+    const NAME: &'static str = R::SWEEP_NAME;
     type Layout = Vec<SweptField>;
 
     fn columns(fields: &Vec<SweptField>) -> Vec<Column<Self>> {
         let swept = fields.iter().enumerate().map(|(i, field)| field.column(i));
-        let attack = AttackRow::columns(&())
+        let row = R::columns(&())
             .into_iter()
-            .map(|column| column.within(|r: &SweepRow| &r.attack));
-        swept.chain(attack).collect()
+            .map(|column| column.within(|r: &Swept<R>| &r.row));
+        swept.chain(row).collect()
     }
 }
 
-/// Writes the sweep table point by point; [`SweepWriter::finish`] hands over the rows.
-pub struct SweepWriter {
+/// One table streamed point by point to its spills: the CSV, and the Parquet and the
+/// JSON rows when asked.
+struct TableWriter<R: PerPoint> {
     fields: Vec<SweptField>,
     /// Rows not written yet.
-    batch: Vec<SweepRow>,
+    batch: Vec<Swept<R>>,
     csv: Spill,
     parquet: Option<(Spill, Option<BatchedWriter<File>>)>,
     json: Option<(Spill, BufWriter<File>)>,
-    curves: SweepCurves,
     rows: usize,
 }
 
-impl SweepWriter {
-    /// A writer for the points of `sweeps`, with `sweep.parquet` when `formats` asks and
-    /// the JSON rows when `json`.
-    pub fn new(sweeps: &[Sweep], formats: Formats, json: bool) -> Result<Self, Error> {
+impl<R: PerPoint> TableWriter<R> {
+    fn new(fields: Vec<SweptField>, formats: Formats, json: bool) -> Result<Self, Error> {
         let parquet = match formats.parquet {
-            true => Some((Spill::new("sweep.parquet")?, None)),
+            true => Some((Spill::new(format!("{}.parquet", R::SWEEP_NAME))?, None)),
             false => None,
         };
         let json = match json {
             true => {
-                let spill = Spill::new("the --json sweep rows")?;
+                let spill = Spill::new(format!("the --json {} rows", R::SWEEP_NAME))?;
                 let writer = BufWriter::new(spill.handle()?);
                 Some((spill, writer))
             }
             false => None,
         };
         Ok(Self {
-            fields: sweeps.iter().map(SweptField::of).collect(),
+            fields,
             batch: Vec::new(),
-            csv: Spill::new("sweep.csv")?,
+            csv: Spill::new(format!("{}.csv", R::SWEEP_NAME))?,
             parquet,
             json,
-            curves: SweepCurves::of(sweeps),
             rows: 0,
         })
     }
 
-    /// Adds one point: the fields it set, then its summary rows.
-    pub fn push(&mut self, assignments: &Assignments, summary: &[AttackRow]) -> Result<(), Error> {
-        let values: Vec<toml::Value> = assignments.iter().map(|(_, v)| v.clone()).collect();
-        let point: Vec<SweepRow> = summary
-            .iter()
-            .map(|attack| SweepRow {
-                values: values.clone(),
-                attack: attack.clone(),
-            })
-            .collect();
-        self.curves.add_point(&self.fields, &point);
+    /// Adds one point's rows, writing them out once a batch is full.
+    fn push(&mut self, point: Vec<Swept<R>>) -> Result<(), Error> {
         self.batch.extend(point);
         if self.batch.len() >= BATCH_ROWS {
             self.flush()?;
@@ -212,25 +226,27 @@ impl SweepWriter {
         if self.batch.is_empty() {
             return Ok(());
         }
+        let (csv_name, parquet_name) =
+            (self.csv.name.clone(), format!("{}.parquet", R::SWEEP_NAME));
         let batch = std::mem::take(&mut self.batch);
         let rows = Rows::new(&self.fields, &batch);
-        let mut frame = rows.frame("sweep.csv")?;
+        let mut frame = rows.frame(&csv_name)?;
         CsvWriter::new(self.csv.handle()?)
             .include_header(self.rows == 0)
             .finish(&mut frame)
-            .map_err(|e| output_error("sweep.csv", &e))?;
+            .map_err(|e| output_error(&csv_name, &e))?;
         if let Some((spill, writer)) = &mut self.parquet {
             let writer = match writer {
                 Some(writer) => writer,
                 None => writer.insert(
                     ParquetWriter::new(spill.handle()?)
                         .batched(frame.schema())
-                        .map_err(|e| output_error("sweep.parquet", &e))?,
+                        .map_err(|e| output_error(&parquet_name, &e))?,
                 ),
             };
             writer
                 .write_batch(&frame)
-                .map_err(|e| output_error("sweep.parquet", &e))?;
+                .map_err(|e| output_error(&parquet_name, &e))?;
         }
         if let Some((spill, writer)) = &mut self.json {
             for row in rows.json_rows() {
@@ -244,18 +260,13 @@ impl SweepWriter {
         Ok(())
     }
 
-    /// The rows written, or `None` when no point ran.
-    pub fn finish(mut self) -> Result<Option<SweepRows>, Error> {
+    /// The table written.
+    fn finish(mut self) -> Result<SpilledTable, Error> {
         self.flush()?;
-        if self.rows == 0 {
-            return Ok(None);
-        }
         let parquet = match self.parquet {
             Some((spill, writer)) => {
                 if let Some(writer) = writer {
-                    writer
-                        .finish()
-                        .map_err(|e| output_error("sweep.parquet", &e))?;
+                    writer.finish().map_err(|e| output_error(&spill.name, &e))?;
                 }
                 Some(spill)
             }
@@ -270,34 +281,112 @@ impl SweepWriter {
             }
             None => None,
         };
-        Ok(Some(SweepRows {
+        Ok(SpilledTable {
+            name: R::SWEEP_NAME,
             csv: self.csv,
             parquet,
             json,
-            curves: self.curves,
             rows: self.rows,
+        })
+    }
+}
+
+/// Writes the sweep's tables point by point; [`SweepWriter::finish`] hands over the rows.
+pub struct SweepWriter {
+    fields: Vec<SweptField>,
+    attacks: TableWriter<AttackRow>,
+    rounds: TableWriter<RoundRow>,
+    sides: TableWriter<SideRow>,
+    curves: SweepCurves,
+}
+
+/// What one sweep point reports: its attacks, its targets (in a fight, its combatants)
+/// by round, and a fight's sides.
+#[derive(Debug, Clone, Copy)]
+pub struct PointRows<'a> {
+    pub attacks: &'a [AttackRow],
+    pub rounds: &'a [RoundRow],
+    pub sides: &'a [SideRow],
+}
+
+impl SweepWriter {
+    /// A writer for the points of `sweeps`, with `.parquet` files when `formats` asks and
+    /// the JSON rows when `json`.
+    pub fn new(sweeps: &[Sweep], formats: Formats, json: bool) -> Result<Self, Error> {
+        let fields: Vec<SweptField> = sweeps.iter().map(SweptField::of).collect();
+        Ok(Self {
+            attacks: TableWriter::new(fields.clone(), formats, json)?,
+            rounds: TableWriter::new(fields.clone(), formats, json)?,
+            sides: TableWriter::new(fields.clone(), formats, json)?,
+            fields,
+            curves: SweepCurves::of(sweeps),
+        })
+    }
+
+    /// Adds one point: the fields it set, then its rows.
+    pub fn push(&mut self, assignments: &Assignments, point: PointRows) -> Result<(), Error> {
+        let values: Vec<toml::Value> = assignments.iter().map(|(_, v)| v.clone()).collect();
+        let attacks = swept(&values, point.attacks);
+        self.curves.add_point(&self.fields, &attacks);
+        self.attacks.push(attacks)?;
+        self.rounds.push(swept(&values, point.rounds))?;
+        self.sides.push(swept(&values, point.sides))
+    }
+
+    /// The tables written, or `None` when no point ran.
+    pub fn finish(self) -> Result<Option<SweepRows>, Error> {
+        let tables: Vec<SpilledTable> = [
+            self.attacks.finish()?,
+            self.rounds.finish()?,
+            self.sides.finish()?,
+        ]
+        .into_iter()
+        .filter(|t| t.rows > 0)
+        .collect();
+        Ok((!tables.is_empty()).then_some(SweepRows {
+            tables,
+            curves: self.curves,
         }))
     }
 }
 
-/// A finished sweep table: its files on disk, the chart's figures in memory.
+/// `rows`, each beside the swept fields' `values`.
+fn swept<R: Clone>(values: &[toml::Value], rows: &[R]) -> Vec<Swept<R>> {
+    (rows.iter())
+        .map(|row| Swept {
+            values: values.to_vec(),
+            row: row.clone(),
+        })
+        .collect()
+}
+
+/// One finished sweep table on disk.
 #[derive(Debug)]
-pub struct SweepRows {
+pub struct SpilledTable {
+    /// Its file stem and `--json` key.
+    pub(super) name: &'static str,
     pub(super) csv: Spill,
     pub(super) parquet: Option<Spill>,
     json: Option<Spill>,
-    pub(super) curves: SweepCurves,
     rows: usize,
 }
 
-impl SweepRows {
+/// A finished sweep: its tables that have rows, on disk, in the order `sweep`,
+/// `sweep_rounds`, `sweep_sides`; the chart's figures in memory.
+#[derive(Debug)]
+pub struct SweepRows {
+    pub(super) tables: Vec<SpilledTable>,
+    pub(super) curves: SweepCurves,
+}
+
+impl SpilledTable {
     /// Writes the rows as the elements of a pretty-printed JSON array whose `]` is
     /// indented by `indent`, as `serde_json` would print them there.
     pub(super) fn write_json_array(&self, indent: &str, out: &mut impl Write) -> Result<(), Error> {
         let Some(spill) = &self.json else {
             return Err(Error::Output {
                 what: "--json".into(),
-                message: "the sweep rows were not kept for JSON".into(),
+                message: format!("the {} rows were not kept for JSON", self.name),
             });
         };
         let out_error = |e: io::Error| Error::io("standard output", e);
@@ -369,16 +458,27 @@ mod tests {
                 ("F.sword.damage".to_string(), sweeps[1].values[0].clone()),
             ];
             let rows = summary(point, 2);
-            writer.push(&assignments, &rows).unwrap();
-            whole.extend(rows.into_iter().map(|attack| SweepRow {
+            let point = PointRows {
+                attacks: &rows,
+                rounds: &[],
+                sides: &[],
+            };
+            writer.push(&assignments, point).unwrap();
+            whole.extend(rows.into_iter().map(|row| SweepRow {
                 values: vec![ac.clone(), sweeps[1].values[0].clone()],
-                attack,
+                row,
             }));
         }
         let fields: Vec<SweptField> = sweeps.iter().map(SweptField::of).collect();
         let whole = Rows::new(&fields, &whole);
-        let rows = writer.finish().unwrap().unwrap();
-        assert_eq!(rows.rows, 6000);
+        let sweep = writer.finish().unwrap().unwrap();
+        assert_eq!(
+            sweep.tables.len(),
+            1,
+            "no rounds or sides rows: no such tables"
+        );
+        let rows = &sweep.tables[0];
+        assert_eq!((rows.name, rows.rows), ("sweep", 6000));
         let csv = String::from_utf8(read(&rows.csv)).unwrap();
         assert_eq!(csv, String::from_utf8(whole.csv().unwrap()).unwrap());
         assert!(csv.starts_with("O.ac,F.sword.damage,attacker,target,attack,index,"));

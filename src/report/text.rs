@@ -1,5 +1,6 @@
 //! The summary printed on the terminal: the same rows, a few of their figures, aligned.
 
+use super::charts::SweepAxis;
 use super::fight_rows::{FIGHT_ATTACKS, FightReport, NOBODY, UNDECIDED};
 use super::results::Results;
 use super::rows::AttackRow;
@@ -64,7 +65,50 @@ pub fn summary_text(results: &Results) -> String {
         out += "\n";
         out += &aligned(&rows);
     }
-    out + &notes(results)
+    out + &sweep_text(results) + &notes(results)
+}
+
+/// Most sweep values and attacks the terminal shows; the sweep tables hold them all.
+const SWEEP_SHOWN: usize = 8;
+
+/// The sweep chart as a table: P(hit) of its first attacks at some of the values drawn
+/// (evenly spaced, the first and the last among them), and the tables that hold the rest.
+fn sweep_text(results: &Results) -> String {
+    let Some(sweep) = results.sweep.as_ref() else {
+        return String::new();
+    };
+    let tables: Vec<String> = (sweep.tables.iter())
+        .map(|t| format!("{}.csv", t.name))
+        .collect();
+    let mut out = format!("\nSweep (every point in {}):\n", tables.join(", "));
+    let Some(drawing) = super::figures::sweep_input(results) else {
+        return out;
+    };
+    let chart = &drawing.chart;
+    let labels: Vec<String> = match &chart.x {
+        SweepAxis::Numeric(v) => v.iter().map(|x| x.to_string()).collect(),
+        SweepAxis::Categories(v) => v.clone(),
+    };
+    let n = labels.len();
+    let shown: Vec<usize> = match n {
+        0..=SWEEP_SHOWN => (0..n).collect(),
+        _ => (0..SWEEP_SHOWN)
+            .map(|i| i * (n - 1) / (SWEEP_SHOWN - 1))
+            .collect(),
+    };
+    let mut header = vec![format!("P(hit) at {}", chart.x_label)];
+    header.extend(shown.iter().map(|&i| labels[i].clone()));
+    let mut rows = vec![header];
+    for series in chart.series.iter().take(SWEEP_SHOWN) {
+        let mut cells = vec![series.label.clone()];
+        cells.extend(shown.iter().map(|&i| {
+            (series.points.get(i).copied().flatten())
+                .map_or_else(|| "-".to_string(), |e| format!("{:.4}", e.point))
+        }));
+        rows.push(cells);
+    }
+    out += &aligned(&rows);
+    out
 }
 
 fn notes(results: &Results) -> String {

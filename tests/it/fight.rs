@@ -209,4 +209,31 @@ values = [5, 1000]
     let mean = made("5") / 20_000.0;
     let z = (mean - 1.6525) / (0.631_743_75f64 / 20_000.0).sqrt();
     assert!(z.abs() <= 5.0, "mean {mean}, z = {z}");
+    // Each point's sides and combatants by round: A's side has won by round 3 unless A
+    // missed three times, 1 − (9/20)³ = 7271/8000, at B.hp = 5; never at B.hp = 1,000
+    // (nobody drops in 3 rounds).
+    let read = |f: &str| std::fs::read_to_string(dir.path().join("reports/duel").join(f)).unwrap();
+    let sides = read("sweep_sides.csv");
+    assert!(sides.starts_with("B.hp,side,p_won,"), "{sides}");
+    let won = |hp: &str| -> f64 {
+        let line = (sides.lines())
+            .find(|l| l.starts_with(&format!("{hp},a,")))
+            .unwrap();
+        line.split(',').nth(2).unwrap().parse().unwrap()
+    };
+    assert_eq!(won("1000"), 0.0);
+    let p = 7271.0 / 8000.0;
+    let z = (won("5") - p) / (p * (1.0 - p) / 20_000.0).sqrt();
+    assert!(z.abs() <= 5.0, "P(won) {}, z = {z}", won("5"));
+    // 2 points × 2 combatants × 3 rounds.
+    let rounds = read("sweep_rounds.csv");
+    assert!(rounds.starts_with("B.hp,target,round,p_down,"), "{rounds}");
+    assert_eq!(rounds.lines().count(), 1 + 2 * 2 * 3);
+    // The terminal shows the sweep and names its tables.
+    let out = d20odds(&["run", "duel.toml", "--trials", "2000"], dir.path());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("Sweep (every point in sweep.csv, sweep_rounds.csv, sweep_sides.csv):"),
+        "{text}"
+    );
 }

@@ -46,7 +46,7 @@ fn sweep_table(xs: Vec<Value>, second: Option<Vec<Value>>) -> (Vec<SweptField>, 
             values.extend(second.as_ref().map(|hp| hp[i].clone()));
             SweepRow {
                 values,
-                attack: AttackRow::example("F", "O", i as f64 / 10.0),
+                row: AttackRow::example("F", "O", i as f64 / 10.0),
             }
         })
         .collect();
@@ -60,8 +60,8 @@ fn with_targets(
     acs: &[i32],
 ) -> (Vec<SweptField>, Vec<SweepRow>) {
     for ((row, target), ac) in rows.iter_mut().zip(targets).zip(acs) {
-        row.attack.target = target.to_string();
-        row.attack.effective_ac = *ac;
+        row.row.target = target.to_string();
+        row.row.effective_ac = *ac;
     }
     (fields, rows)
 }
