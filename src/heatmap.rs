@@ -362,3 +362,52 @@ token = "A"
         assert_eq!(squares, 7);
     }
 }
+
+#[cfg(test)]
+mod refusal_tests {
+    use super::*;
+    use crate::scenario::Scenario;
+
+    /// F's sword reaches 5 ft: from the squares beside O the line is made (a hit on 10+,
+    /// 11/20); from the two squares 10 and 15 ft away it is refused, and the row says why
+    /// (the planner's reason).
+    #[test]
+    fn a_refused_square_says_why() {
+        let text = r#"
+system = "pf1"
+map = "F..O."
+[[combatant]]
+token = "F"
+ac = 10
+[[combatant.attack]]
+name = "sword"
+bonus = 0
+damage = "5"
+[[combatant]]
+token = "O"
+ac = 10
+hp = 10
+[[plan]]
+attacker = "F"
+target = "O"
+attack = "sword"
+[heatmap]
+token = "F"
+"#;
+        let scenario = Scenario::parse("reach.toml", text).unwrap_or_else(|e| panic!("{e}"));
+        let map = heatmap(&scenario, 1, &|_| (), &AtomicBool::new(false)).unwrap();
+        assert_eq!(map.rows.len(), 4);
+        for row in &map.rows {
+            let why = row.targets[0].why_refused.as_deref();
+            if row.x == 2 || row.x == 4 {
+                assert_eq!(why, None, "x = {}", row.x);
+                let p_hit = row.targets[0].p_hit.expect("made");
+                assert!((p_hit - 0.55).abs() < 1e-12, "{p_hit}");
+            } else {
+                let why = why.unwrap_or_else(|| panic!("x = {} refused", row.x));
+                assert!(why.contains("cannot reach `O` with `sword`"), "{why}");
+                assert_eq!(row.targets[0].p_hit, None);
+            }
+        }
+    }
+}
