@@ -182,10 +182,70 @@ impl FightReport {
             .collect()
     }
 
+    /// The fight in a sentence: who wins how often, and how soon it is over, e.g. "party
+    /// wins 99.97% of fights within 8 rounds (monsters 0.00%, undecided 0.03%). Most end
+    /// in round 3 (38.10%); half are over by round 3." Each figure is its exact value
+    /// where computed, else the simulated one.
+    pub fn verdict(&self) -> String {
+        let mut sides: Vec<&SideRow> = self.sides.iter().collect();
+        sides.sort_by(|a, b| best(&b.p_won).total_cmp(&best(&a.p_won)));
+        let Some(leader) = sides.first() else {
+            return String::new();
+        };
+        let mut others: Vec<String> = (sides[1..].iter())
+            .map(|s| format!("{} {}", s.side, percent(best(&s.p_won))))
+            .collect();
+        for other in [NOBODY, UNDECIDED] {
+            if let Some(r) = self.at_end(other).filter(|r| best(&r.p_won) > 0.0) {
+                others.push(format!("{other} {}", percent(best(&r.p_won))));
+            }
+        }
+        let mut out = format!(
+            "{} wins {} of fights within {} rounds",
+            leader.side,
+            percent(best(&leader.p_won)),
+            self.rounds
+        );
+        if !others.is_empty() {
+            out += &format!(" ({})", others.join(", "));
+        }
+        out += ".";
+        let likeliest = (self.length.iter())
+            .max_by(|a, b| best(&a.p_ended).total_cmp(&best(&b.p_ended)))
+            .filter(|l| best(&l.p_ended) > 0.0);
+        if let Some(l) = likeliest {
+            out += &format!(
+                " Most end in round {} ({})",
+                l.round,
+                percent(best(&l.p_ended))
+            );
+            let mut ended = 0.0;
+            let half = self.length.iter().find(|l| {
+                ended += best(&l.p_ended);
+                ended >= 0.5
+            });
+            out += &match half {
+                Some(h) => format!("; half are over by round {}.", h.round),
+                None => format!("; more than half are not over by round {}.", self.rounds),
+            };
+        }
+        out
+    }
+
     /// The row of `side` (a side's name, [`NOBODY`] or [`UNDECIDED`]) at the last round.
     pub fn at_end(&self, side: &str) -> Option<&EncounterRow> {
         (self.encounter.iter()).find(|r| r.round == self.rounds && r.side == side)
     }
+}
+
+/// A figure's exact value where computed, else its simulated one.
+fn best(e: &Estimate) -> f64 {
+    e.exact.unwrap_or(e.point)
+}
+
+/// A probability as a percentage with two decimals.
+fn percent(p: f64) -> String {
+    format!("{:.2}%", 100.0 * p)
 }
 
 impl CombatantRow {

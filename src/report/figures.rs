@@ -6,9 +6,11 @@ use std::hash::{Hash, Hasher};
 
 use super::charts::{
     BattleMap, Chart, ChartError, ChartSize, Creature, DamageChart, DamagePoint, HeatmapChart,
-    LinesChart, RoundPoint, RoundsChart, SweepAxis, SweepChart, SweepSeries, TargetDamage,
-    TargetRounds, damage_chart, down_dead_chart, heatmap_chart, lines_chart, sweep_chart,
+    LengthChart, LinesChart, RoundPoint, RoundsChart, SideWins, SweepAxis, SweepChart, SweepSeries,
+    TargetDamage, TargetRounds, WinsChart, damage_chart, down_dead_chart, heatmap_chart,
+    length_chart, lines_chart, sweep_chart, wins_chart,
 };
+use super::fight_rows::NOBODY;
 use super::inputs::Inputs;
 use super::results::Results;
 use super::sweep::{SweepRow, SweptField};
@@ -29,6 +31,10 @@ pub(super) struct Figures {
     pub(super) sweep: Option<SweepFigure>,
     /// The heatmap's figure with its combatant on each square.
     pub(super) heatmap: Option<Chart>,
+    /// A fight's P(won by the end of each round), per side.
+    pub(super) wins: Option<Chart>,
+    /// A fight's P(ending in each round).
+    pub(super) length: Option<Chart>,
 }
 
 /// The sweep chart and what the report says about it.
@@ -75,11 +81,17 @@ impl Figures {
             heatmap: heatmap_input(results, inputs)
                 .map(|c| drawn("heatmap.svg/heatmap.png", heatmap_chart(&c)))
                 .transpose()?,
+            wins: wins_input(results)
+                .map(|c| drawn("wins.svg/wins.png", wins_chart(&c)))
+                .transpose()?,
+            length: length_input(results)
+                .map(|c| drawn("fight_length.svg/fight_length.png", length_chart(&c)))
+                .transpose()?,
         })
     }
 
-    /// The chart files: `map.svg`, `map.png`, and likewise `rounds`, `damage`, `sweep`
-    /// and `heatmap`.
+    /// The chart files: `map.svg`, `map.png`, and likewise `rounds`, `damage`, `sweep`,
+    /// `heatmap`, `wins` and `fight_length`.
     pub(super) fn files(&self) -> Vec<(String, Vec<u8>)> {
         let charts = [
             ("map", self.map.as_ref()),
@@ -87,6 +99,8 @@ impl Figures {
             ("damage", self.damage.as_ref()),
             ("sweep", self.sweep.as_ref().map(|s| &s.chart)),
             ("heatmap", self.heatmap.as_ref()),
+            ("wins", self.wins.as_ref()),
+            ("fight_length", self.length.as_ref()),
         ];
         charts
             .into_iter()
@@ -148,6 +162,39 @@ fn rounds_input(results: &Results) -> Option<RoundsChart> {
             .into_iter()
             .map(|(label, rounds)| TargetRounds { label, rounds })
             .collect(),
+    })
+}
+
+/// Who has won a fight by each round: one line per side, then "nobody" where some
+/// fight ends with no side able to act, then "undecided".
+fn wins_input(results: &Results) -> Option<WinsChart> {
+    let fight = results.fight.as_ref()?;
+    let rounds = fight.encounter.iter().map(|row| {
+        let round = u32::try_from(row.round).unwrap_or(0);
+        (row.side.clone(), (round, row.p_won))
+    });
+    let shows = |side: &SideWins| {
+        side.label != NOBODY
+            || (side.rounds.iter()).any(|(_, e)| e.point > 0.0 || e.exact.is_some_and(|x| x > 0.0))
+    };
+    Some(WinsChart {
+        title: format!("{} — who has won by each round", results.title),
+        size: ChartSize::default(),
+        sides: group(rounds)
+            .into_iter()
+            .map(|(label, rounds)| SideWins { label, rounds })
+            .filter(shows)
+            .collect(),
+    })
+}
+
+/// How long a fight lasts: P(it ends in each round).
+fn length_input(results: &Results) -> Option<LengthChart> {
+    let fight = results.fight.as_ref()?;
+    Some(LengthChart {
+        title: format!("{} — the round the fight ends in", results.title),
+        size: ChartSize::default(),
+        ended: fight.length.iter().map(|l| l.p_ended).collect(),
     })
 }
 

@@ -18,16 +18,42 @@ const DAMAGE_SHOWN_FROM: f64 = 0.0005;
 /// Shown where an exact value was not computed.
 const NOT_COMPUTED: &str = "—";
 
-/// The printable report: the map, tables, charts, notes, the experiment file and the
-/// rule readings.
+/// The printable report: a fight's verdict on a page of its own; the map (a plan's),
+/// the fight's charts, tables, charts, notes and the rule readings; the experiment file
+/// in an appendix.
 pub(super) fn report(results: &Results, inputs: &Inputs, figures: &Figures) -> ReportInput {
     let mut sections = Vec::new();
-    if let Some(map) = &figures.map {
-        sections.push(section("Map", svg(map)));
-    }
-    sections.extend(tables(results));
-    if let Some(chart) = &figures.rounds {
-        sections.push(section("Chart: down and dead by round", svg(chart)));
+    let mut verdict = Vec::new();
+    match &results.fight {
+        Some(fight) => {
+            verdict = verdict_sections(fight);
+            if let Some(map) = &figures.map {
+                verdict.push(section("The map, with everyone where they start", svg(map)));
+            }
+            let charts = [
+                ("Chart: who has won by each round", &figures.wins),
+                (
+                    "Chart: each combatant down and dead by round",
+                    &figures.rounds,
+                ),
+                ("Chart: how long the fight lasts", &figures.length),
+            ];
+            for (heading, chart) in charts {
+                if let Some(chart) = chart {
+                    sections.push(section(heading, svg(chart)));
+                }
+            }
+            sections.extend(tables(results));
+        }
+        None => {
+            if let Some(map) = &figures.map {
+                sections.push(section("Map", svg(map)));
+            }
+            sections.extend(tables(results));
+            if let Some(chart) = &figures.rounds {
+                sections.push(section("Chart: down and dead by round", svg(chart)));
+            }
+        }
     }
     let mut notes = notes(results, inputs);
     if let Some(chart) = &figures.damage {
@@ -83,20 +109,22 @@ pub(super) fn report(results: &Results, inputs: &Inputs, figures: &Figures) -> R
             .into(),
     );
     sections.push(section("Notes", SectionContent::Notes(notes)));
-    sections.push(section(
-        &format!("Experiment file: {}", inputs.file),
-        SectionContent::Preformatted(inputs.text.clone()),
-    ));
     ReportInput {
+        verdict,
         sections,
         rule_readings: inputs.rule_readings.clone(),
+        appendix: vec![section(
+            &format!("Appendix: the experiment file, {}", inputs.file),
+            SectionContent::Preformatted(inputs.text.clone()),
+        )],
         ..header(results)
     }
 }
 
-/// The short Markdown version: the attack and round tables and the notes.
+/// The short Markdown version: a fight's verdict, the tables and the notes.
 pub(super) fn summary(results: &Results, inputs: &Inputs) -> ReportInput {
-    let mut sections: Vec<PageSection> = tables(results).collect();
+    let mut sections: Vec<PageSection> = results.fight.iter().flat_map(verdict_sections).collect();
+    sections.extend(tables(results));
     let mut notes = notes(results, inputs);
     notes.push(
         "Charts, the damage distribution and the inputs are in report.html; every number is \
@@ -154,6 +182,33 @@ fn tables(results: &Results) -> impl Iterator<Item = PageSection> {
         )
     });
     fight.chain(attacks).chain(rounds)
+}
+
+/// A fight at a glance: who wins and how soon, and each combatant's chance to be down
+/// and to be dead when it is over.
+fn verdict_sections(fight: &FightReport) -> Vec<PageSection> {
+    let rows = measure_rows(
+        &(fight.combatants.iter())
+            .filter(|c| c.round == fight.rounds)
+            .collect::<Vec<_>>(),
+        |c| vec![c.combatant.clone(), c.side.clone()],
+        |c| [c.p_down(), c.status[Status::Dead as usize]],
+    );
+    let table = page_table(
+        &["combatant", "side", "P(down)", "exact", "P(dead)", "exact"],
+        2,
+        rows,
+    );
+    vec![
+        section("Verdict", SectionContent::Paragraph(fight.verdict())),
+        section(
+            &format!(
+                "Each combatant when the fight is over (at the latest, round {})",
+                fight.rounds
+            ),
+            SectionContent::Table(table),
+        ),
+    ]
 }
 
 /// Who wins, how long the fight lasts, and every combatant by round.

@@ -120,7 +120,11 @@ fn notes(results: &Results) -> String {
 /// The fight first: who wins, how long it lasts, what each side risks, and every
 /// combatant's status at the end.
 fn fight_text(fight: &FightReport) -> String {
-    let mut out = format!("Who wins (within {} rounds):\n", fight.rounds);
+    let mut out = format!(
+        "{}\n\nWho wins (within {} rounds):\n",
+        fight.verdict(),
+        fight.rounds
+    );
     let mut rows = vec![row(&[
         "side",
         "P(won)",

@@ -226,6 +226,167 @@ fn overflowing(html: &Path, width: u32, work: &Path, extra: &str) -> (u32, Vec<S
     (viewport, lines.map(str::to_string).collect())
 }
 
+/// CSS pixels in a point (72 points and 96 CSS pixels an inch).
+const PX_PER_PT: f64 = 96.0 / 72.0;
+
+/// The smallest chart text the printed report may have, in points.
+const MIN_CHART_TEXT_PT: f64 = 8.0;
+
+/// An inline chart of the report: its width in user units, every text's font size, and
+/// its first (the title) and last (the legend's last entry) texts.
+struct InlineChart {
+    width: f64,
+    font_sizes: Vec<f64>,
+    texts: Vec<String>,
+}
+
+/// The value of attribute `name` in the tag that starts `tag`.
+fn attribute<'a>(tag: &'a str, name: &str) -> Option<&'a str> {
+    let end = tag.find('>')?;
+    let start = tag[..end].find(&format!(" {name}=\""))? + name.len() + 3;
+    let len = tag[start..].find('"')?;
+    Some(&tag[start..start + len])
+}
+
+/// Undoes the escapes an SVG's text content may hold.
+fn unescape(text: &str) -> String {
+    text.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&apos;", "'")
+        .replace("&amp;", "&")
+}
+
+/// Every `<svg>` of the page, in order.
+fn inline_charts(page: &str) -> Vec<InlineChart> {
+    page.split("<svg ")
+        .skip(1)
+        .map(|rest| {
+            let svg = &rest[..rest.find("</svg>").expect("an svg ends")];
+            let width = attribute(&format!(" {svg}"), "width")
+                .and_then(|w| w.parse().ok())
+                .expect("an svg has a width");
+            let mut font_sizes = Vec::new();
+            let mut texts = Vec::new();
+            for text in svg.split("<text").skip(1) {
+                let size = attribute(text, "font-size").and_then(|v| v.parse().ok());
+                font_sizes.push(size.expect("a text has a font size"));
+                let content = &text[text.find('>').unwrap() + 1..text.find("</text>").unwrap()];
+                texts.push(unescape(content.trim()));
+            }
+            InlineChart {
+                width,
+                font_sizes,
+                texts,
+            }
+        })
+        .collect()
+}
+
+/// Each page's lowest inked row as a share of the page height, from a greyscale
+/// rendering at 20 dpi (poppler's PGM: a text header, then one byte a pixel).
+fn inked_depths(pdf: &Path, work: &Path) -> Vec<f64> {
+    let prefix = work.join("depth");
+    tool(
+        "pdftoppm",
+        &[
+            "-r",
+            "20",
+            "-gray",
+            &pdf.display().to_string(),
+            &prefix.display().to_string(),
+        ],
+    );
+    let mut pages: Vec<PathBuf> = std::fs::read_dir(work)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            name.starts_with("depth") && name.ends_with(".pgm")
+        })
+        .collect();
+    pages.sort();
+    let depths = pages
+        .iter()
+        .map(|page| {
+            let bytes = std::fs::read(page).unwrap();
+            let mut fields = Vec::new();
+            let mut at = 0;
+            while fields.len() < 4 {
+                while bytes[at].is_ascii_whitespace() {
+                    at += 1;
+                }
+                let start = at;
+                while !bytes[at].is_ascii_whitespace() {
+                    at += 1;
+                }
+                fields.push(String::from_utf8_lossy(&bytes[start..at]).into_owned());
+            }
+            assert_eq!(fields[0], "P5", "a binary greyscale PGM");
+            let (w, h): (usize, usize) = (fields[1].parse().unwrap(), fields[2].parse().unwrap());
+            let pixels = &bytes[at + 1..];
+            let last_inked = (0..h)
+                .rev()
+                .find(|&y| pixels[y * w..(y + 1) * w].iter().any(|&v| v < 160))
+                .map_or(0, |y| y + 1);
+            last_inked as f64 / h as f64
+        })
+        .collect();
+    for page in pages {
+        std::fs::remove_file(page).unwrap();
+    }
+    depths
+}
+
+/// No page but the last ends in its top third: a page left near-blank by a chart or a
+/// table pushed whole onto the next.
+const MIN_PAGE_DEPTH: f64 = 1.0 / 3.0;
+
+/// The texts of `chart` that print under [`MIN_CHART_TEXT_PT`] when the chart is scaled
+/// down to `width` CSS pixels, with their size in points.
+fn small_texts(chart: &InlineChart, width: u32) -> Vec<String> {
+    let scale = (f64::from(width) / chart.width).min(1.0);
+    (chart.font_sizes.iter().zip(&chart.texts))
+        .map(|(size, text)| (size * scale / PX_PER_PT, text))
+        .filter(|(points, _)| *points < MIN_CHART_TEXT_PT - 1e-9)
+        .map(|(points, text)| format!("`{text}` at {points:.2} pt"))
+        .collect()
+}
+
+/// The pages (1-based) but the last whose ink ends in their top third.
+fn near_blank_pages(depths: &[f64]) -> Vec<usize> {
+    (depths.iter().enumerate())
+        .take(depths.len().saturating_sub(1))
+        .filter(|(_, depth)| **depth < MIN_PAGE_DEPTH)
+        .map(|(i, _)| i + 1)
+        .collect()
+}
+
+/// The charts whose title (first text) and legend's last entry (last text) are not on
+/// one page, title first; charts are looked for in page order.
+fn split_charts(charts: &[InlineChart], texts: &[String]) -> Vec<String> {
+    let words = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut split = Vec::new();
+    let mut page = 0;
+    for chart in charts {
+        let (first, last) = (words(&chart.texts[0]), words(chart.texts.last().unwrap()));
+        let Some(found) = (page..texts.len()).find(|&p| texts[p].contains(&first)) else {
+            split.push(format!("`{first}`: on no page"));
+            continue;
+        };
+        page = found;
+        let title_at = texts[page].find(&first).unwrap();
+        if !texts[page][title_at..].contains(&last) {
+            split.push(format!(
+                "`{first}`: its legend's last entry `{last}` is not on page {} after it",
+                page + 1
+            ));
+        }
+    }
+    split
+}
+
 /// Prints one report on A4 and Letter and checks the pages, then that nothing is wider
 /// than the narrower printable area.
 fn check_printed(stem: &str) {
@@ -281,6 +442,19 @@ fn check_printed(stem: &str) {
             "{stem} on {}: the last page lacks the footer",
             paper.css
         );
+        let near_blank = near_blank_pages(&inked_depths(&pdf, work));
+        assert!(
+            near_blank.is_empty(),
+            "{stem} on {}: pages {near_blank:?} are near-blank (ink only in their top third)",
+            paper.css
+        );
+        let split = split_charts(&inline_charts(&page), &texts);
+        assert!(
+            split.is_empty(),
+            "{stem} on {}: charts split across pages:\n{}",
+            paper.css,
+            split.join("\n")
+        );
         let prefix = work.join(format!("page1-{}", paper.css));
         tool(
             "pdftoppm",
@@ -311,6 +485,14 @@ fn check_printed(stem: &str) {
         assert!(png.len() > 10_000, "{stem}: page 1 has a drawing");
     }
     let width = A4.printable_px().min(LETTER.printable_px());
+    let small: Vec<String> = (inline_charts(&page).iter())
+        .flat_map(|chart| small_texts(chart, width))
+        .collect();
+    assert!(
+        small.is_empty(),
+        "{stem}: chart text under {MIN_CHART_TEXT_PT} pt:\n{}",
+        small.join("\n")
+    );
     let (viewport, wide) = overflowing(&html, width, work, "");
     assert_eq!(
         viewport, width,
@@ -336,6 +518,78 @@ fn the_report_with_most_targets_prints_on_a4_and_letter() {
 #[test]
 fn the_sweep_report_prints_on_a4_and_letter() {
     check_printed("crit-fishing");
+}
+
+#[test]
+fn the_fight_report_prints_its_verdict_on_page_one() {
+    check_printed("pf1-party-vs-ogre");
+    let (dir, html) = report("pf1-party-vs-ogre");
+    let page = std::fs::read_to_string(&html).unwrap();
+    let charts = inline_charts(&page);
+    let map = &charts[0];
+    assert!(map.texts[0].contains("the map"), "{}", map.texts[0]);
+    for paper in [A4, LETTER] {
+        let pdf = print(&html, &paper, dir.path());
+        let texts = page_texts(&pdf);
+        let first = &texts[0];
+        for text in [
+            "Verdict",
+            "party wins",
+            "Each combatant when the fight is over",
+            "Fighter (F) party",
+            "Goblin sniper (H) monsters",
+            "The map, with everyone where they start",
+            map.texts.last().unwrap().as_str(),
+        ] {
+            assert!(
+                first.contains(text),
+                "page 1 on {} lacks `{text}`:\n{first}",
+                paper.css
+            );
+        }
+        assert!(
+            !first.contains("Rule readings") && texts[1].contains("Rule readings"),
+            "on {} the contents open page 2",
+            paper.css
+        );
+        let all = texts.join(" ");
+        let appendix = all.rfind("Appendix: the experiment file").unwrap();
+        assert!(
+            all.rfind("Rule readings").unwrap() < appendix
+                && all[appendix..].contains("[encounter]"),
+            "on {} the experiment file is in the appendix, after the rule readings",
+            paper.css
+        );
+    }
+}
+
+#[test]
+fn the_print_checks_find_a_near_blank_page_and_a_split_chart() {
+    assert_eq!(near_blank_pages(&[0.9, 0.2, 0.5, 0.1]), [2]);
+    assert!(
+        near_blank_pages(&[0.1]).is_empty(),
+        "the last page may be short"
+    );
+    let chart = InlineChart {
+        width: 720.0,
+        font_sizes: vec![16.0, 12.0],
+        texts: vec!["Ogre — who has won".into(), "exact value".into()],
+    };
+    let whole = ["intro Ogre — who has won 0.5 party exact value".to_string()];
+    assert!(split_charts(std::slice::from_ref(&chart), &whole).is_empty());
+    let split = [
+        "intro Ogre — who has won 0.5".to_string(),
+        "party exact value".to_string(),
+    ];
+    assert_eq!(split_charts(std::slice::from_ref(&chart), &split).len(), 1);
+    // 12 user units in a chart 720 px wide, printed 703 px wide: 12 × 703/720 × 0.75 =
+    // 8.79 pt; in a chart 960 px wide, 6.59 pt.
+    assert!(small_texts(&chart, 703).is_empty());
+    let wide = InlineChart {
+        width: 960.0,
+        ..chart
+    };
+    assert_eq!(small_texts(&wide, 703), ["`exact value` at 6.59 pt"]);
 }
 
 #[test]

@@ -8,7 +8,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::style::{FONT_FAMILY, INK, Marker, Pattern};
+use super::style::{FONT_FAMILY, INK, MIN_TEXT_PX, Marker, Pattern};
 
 /// Result of a drawing step; backend errors are carried as text because their
 /// types differ between backends.
@@ -191,8 +191,9 @@ impl<'a, DB: DrawingBackend> Canvas<'a, DB> {
             .map_err(err)
     }
 
-    /// Horizontal text.
+    /// Horizontal text, never smaller than [`MIN_TEXT_PX`] so it prints at 8 pt or more.
     pub(super) fn text(&self, s: &str, at: Px, px: u32, color: RGBColor, anchor: Anchor) -> Drawn {
+        let px = px.max(MIN_TEXT_PX);
         let style = text_style(px, color, anchor);
         let dy = (self.text_shift * f64::from(px)).round() as i32;
         self.root
@@ -200,8 +201,10 @@ impl<'a, DB: DrawingBackend> Canvas<'a, DB> {
             .map_err(err)
     }
 
-    /// Text rotated to read bottom-to-top, for vertical axis descriptions.
+    /// Text rotated to read bottom-to-top, for vertical axis descriptions; never smaller
+    /// than [`MIN_TEXT_PX`].
     pub(super) fn vertical_text(&self, s: &str, at: Px, px: u32, color: RGBColor) -> Drawn {
+        let px = px.max(MIN_TEXT_PX);
         let style = text_style(px, color, CENTER).transform(FontTransform::Rotate270);
         // Rotated a quarter turn anticlockwise, the glyphs' "down" is screen right.
         let dx = (self.text_shift * f64::from(px)).round() as i32;

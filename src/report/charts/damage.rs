@@ -1,6 +1,6 @@
-//! The total-damage distribution: one panel per target stacked vertically on a
-//! shared damage axis, bars for the simulated probabilities, whiskers for their
-//! intervals and black ticks at the exact values.
+//! Distributions drawn as bars for the simulated probabilities, whiskers for their
+//! intervals and black ticks at the exact values: total damage taken (one panel per
+//! target stacked vertically on a shared damage axis) and the round a fight ends in.
 
 use plotters::prelude::*;
 
@@ -9,7 +9,7 @@ use super::legend::{Entry, Swatch};
 use super::render::{Figure, render};
 use super::style::{BAR, INK, Pattern};
 use super::xy::{self, Axis, Frame};
-use super::{Chart, ChartError, ChartSize};
+use super::{Chart, ChartError, ChartSize, Estimate};
 
 /// Input of [`damage_chart`]: the rows of `damage.csv`, grouped by target.
 #[derive(Debug, Clone, PartialEq)]
@@ -50,6 +50,38 @@ pub fn damage_chart(data: &DamageChart) -> Result<Chart, ChartError> {
     render(data, data.size)
 }
 
+/// Input of [`length_chart`]: a fight's `fight_length.csv`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LengthChart {
+    /// Chart title.
+    pub title: String,
+    /// Output size.
+    pub size: ChartSize,
+    /// P(the fight ends in round r), for r = 1, 2, … in order.
+    pub ended: Vec<Estimate>,
+}
+
+/// Draws the fight-length chart: P(the fight ends in each round).
+pub fn length_chart(data: &LengthChart) -> Result<Chart, ChartError> {
+    render(data, data.size)
+}
+
+impl Figure for LengthChart {
+    fn draw<DB: DrawingBackend>(&self, canvas: &Canvas<'_, DB>) -> Result<(), String> {
+        let bars: Vec<DamagePoint> = (1u32..)
+            .zip(&self.ended)
+            .map(|(round, e)| DamagePoint {
+                damage: round,
+                probability: e.point,
+                interval: Some((e.lo, e.hi)),
+                exact: e.exact,
+            })
+            .collect();
+        let panel = ("P(the fight ends in the round)", bars.as_slice());
+        draw_bar_panels(canvas, &self.title, ("round", 1), &[panel])
+    }
+}
+
 /// Smallest panel height that still shows caption, axis and some bars.
 const MIN_PANEL_H: i32 = 120;
 
@@ -77,49 +109,68 @@ fn top_of(points: &[DamagePoint]) -> f64 {
 
 impl Figure for DamageChart {
     fn draw<DB: DrawingBackend>(&self, canvas: &Canvas<'_, DB>) -> Result<(), String> {
-        let entries = vec![
-            Entry::new(Swatch::Bar, "simulated probability"),
-            Entry::new(Swatch::Whisker, "95% interval"),
-            Entry::new(Swatch::ExactTick, "exact value"),
-        ];
-        let frame = Frame::new(canvas, &self.title, entries)?;
-        let (_, plot_h) = frame.plot.dim_in_pixel();
-        let plot_h = i32::try_from(plot_h).unwrap_or(i32::MAX);
-        let fit = usize::try_from(plot_h / MIN_PANEL_H).unwrap_or(1).max(1);
-        let shown = self.targets.len().clamp(1, fit);
-        let hidden = self.targets.len().saturating_sub(shown);
-
-        let max_damage = self
-            .targets
-            .iter()
-            .flat_map(|t| t.points.iter().map(|p| p.damage))
-            .max()
-            .unwrap_or(0);
-        let x = Axis::nice(-0.5, f64::from(max_damage) + 0.5, 12, true, "damage (hp)");
-
-        let panels = frame.plot.split_evenly((shown, 1));
-        for (index, area) in panels.iter().enumerate() {
-            let target = self.targets.get(index);
-            let points = target.map_or(&[][..], |t| t.points.as_slice());
-            let top = top_of(points);
-            let y = if top > 0.0 {
-                Axis::nice(0.0, top * 1.08, 5, false, "probability")
-            } else {
-                Axis::probability("probability")
-            };
-            let mut caption = target.map_or_else(|| "no targets".to_string(), |t| t.label.clone());
-            if hidden > 0 && index + 1 == shown {
-                caption = format!("{caption} ({hidden} more targets not shown: enlarge the chart)");
-            }
-            let chart = xy::panel(canvas, area, Some(&caption), &x, &y)?;
-            if points.is_empty() {
-                let (cx, cy) = xy::to_pixels(&chart, (x.lo + x.hi) / 2.0, (y.lo + y.hi) / 2.0);
-                xy::note(canvas, "no data", (cx as i32, cy as i32))?;
-            }
-            draw_bars(canvas, &chart, points)?;
-        }
-        frame.draw_legend(canvas)
+        let panels: Vec<(&str, &[DamagePoint])> = (self.targets.iter())
+            .map(|t| (t.label.as_str(), t.points.as_slice()))
+            .collect();
+        draw_bar_panels(canvas, &self.title, ("damage (hp)", 0), &panels)
     }
+}
+
+/// Draws one panel of bars per (caption, bars), stacked on a shared x axis given as its
+/// description and its first value; panels that do not fit at a readable height are left out and named in the
+/// last caption, a panel without bars says "no data".
+fn draw_bar_panels<DB: DrawingBackend>(
+    canvas: &Canvas<'_, DB>,
+    title: &str,
+    (axis, first): (&str, u32),
+    panels: &[(&str, &[DamagePoint])],
+) -> Result<(), String> {
+    let entries = vec![
+        Entry::new(Swatch::Bar, "simulated probability"),
+        Entry::new(Swatch::Whisker, "95% interval"),
+        Entry::new(Swatch::ExactTick, "exact value"),
+    ];
+    let frame = Frame::new(canvas, title, entries)?;
+    let (_, plot_h) = frame.plot.dim_in_pixel();
+    let plot_h = i32::try_from(plot_h).unwrap_or(i32::MAX);
+    let fit = usize::try_from(plot_h / MIN_PANEL_H).unwrap_or(1).max(1);
+    let shown = panels.len().clamp(1, fit);
+    let hidden = panels.len().saturating_sub(shown);
+
+    let max_x = (panels.iter())
+        .flat_map(|(_, points)| points.iter().map(|p| p.damage))
+        .max()
+        .unwrap_or(0);
+    let x = Axis::nice(
+        f64::from(first) - 0.5,
+        f64::from(max_x.max(first)) + 0.5,
+        12,
+        true,
+        axis,
+    );
+
+    let areas = frame.plot.split_evenly((shown, 1));
+    for (index, area) in areas.iter().enumerate() {
+        let panel = panels.get(index);
+        let points = panel.map_or(&[][..], |p| p.1);
+        let top = top_of(points);
+        let y = if top > 0.0 {
+            Axis::nice(0.0, top * 1.08, 5, false, "probability")
+        } else {
+            Axis::probability("probability")
+        };
+        let mut caption = panel.map_or_else(|| "no targets".to_string(), |p| p.0.to_string());
+        if hidden > 0 && index + 1 == shown {
+            caption = format!("{caption} ({hidden} more targets not shown: enlarge the chart)");
+        }
+        let chart = xy::panel(canvas, area, Some(&caption), &x, &y)?;
+        if points.is_empty() {
+            let (cx, cy) = xy::to_pixels(&chart, (x.lo + x.hi) / 2.0, (y.lo + y.hi) / 2.0);
+            xy::note(canvas, "no data", (cx as i32, cy as i32))?;
+        }
+        draw_bars(canvas, &chart, points)?;
+    }
+    frame.draw_legend(canvas)
 }
 
 fn draw_bars<DB: DrawingBackend>(

@@ -8,7 +8,7 @@ use super::canvas::{CENTER, Canvas, Drawn, LEFT};
 use super::legend::{Entry, Swatch};
 use super::map::{self, BattleMap, Layout, TerrainGrid, TerrainKind};
 use super::render::{Figure, render};
-use super::style::{AXIS_PX, INK, Pattern, TICK_PX, luminance};
+use super::style::{AXIS_PX, INK, MIN_TEXT_PX, Pattern, TICK_PX, luminance};
 use super::xy::{self, Frame};
 use super::{Chart, ChartError, ChartSize};
 
@@ -63,8 +63,6 @@ fn heat(v: f64) -> RGBColor {
 /// Width kept right of the map for the colour bar, its ticks and its label.
 const BAR_STRIP: i32 = 130;
 const BAR_W: i32 = 18;
-/// Squares at least this large get their value printed.
-const MIN_TEXT_CELL: i32 = 30;
 
 impl HeatmapChart {
     fn value(&self, x: usize, y: usize) -> Option<f64> {
@@ -78,10 +76,12 @@ impl HeatmapChart {
         grid: &TerrainGrid,
         layout: &Layout,
     ) -> Drawn {
-        if layout.cell < MIN_TEXT_CELL {
+        // Values are printed only where the widest one fits its square at the smallest
+        // print size.
+        let px = MIN_TEXT_PX;
+        if canvas.text_width("100%", px) + 4 > layout.cell {
             return Ok(());
         }
-        let px = u32::try_from((layout.cell * 3 / 10).clamp(9, 14)).unwrap_or(11);
         for (y, row) in grid.cells.iter().enumerate() {
             for (x, &terrain) in row.iter().enumerate() {
                 let Some(v) = self.value(x, y).filter(|_| terrain != TerrainKind::Wall) else {

@@ -18,10 +18,15 @@ pub struct ReportInput {
     pub trials: String,
     /// d20odds version, so a printed sheet says what produced it.
     pub version: String,
+    /// The verdict, before the contents; in print it fills the first page alone, so it
+    /// can be handed round. Empty: the contents follow the settings.
+    pub verdict: Vec<PageSection>,
     /// The report body, in order.
     pub sections: Vec<PageSection>,
-    /// How each rule was read (one sentence each), listed at the end.
+    /// How each rule was read (one sentence each), listed after the body.
     pub rule_readings: Vec<String>,
+    /// Sections after the rule readings (the experiment file).
+    pub appendix: Vec<PageSection>,
 }
 
 /// One section of the report; in print a heading stays with what follows it and a
@@ -46,6 +51,8 @@ pub enum SectionContent {
     Preformatted(String),
     /// Short notes (what a table leaves out, what could not be computed), as a list.
     Notes(Vec<String>),
+    /// One paragraph of text.
+    Paragraph(String),
 }
 
 /// A table with one header row.
@@ -87,26 +94,29 @@ fn escape(text: &str, quotes: bool) -> String {
 
 /// Builds the printable report page.
 pub fn report_html(input: &ReportInput) -> String {
-    let contents: String = input
-        .sections
-        .iter()
-        .enumerate()
-        .map(|(i, s)| {
-            format!(
-                "<li><a href=\"#section-{}\">{}</a></li>\n",
-                i + 1,
-                escape_html(&s.heading)
-            )
-        })
-        .chain(std::iter::once(
-            "<li><a href=\"#rule-readings\">Rule readings</a></li>".to_string(),
-        ))
+    let body = input.sections.iter().enumerate();
+    let appendix = input.appendix.iter().enumerate();
+    let entry = |id: String, heading: &str| {
+        format!("<li><a href=\"#{id}\">{}</a></li>\n", escape_html(heading))
+    };
+    let contents: String = (body.clone())
+        .map(|(i, s)| entry(format!("section-{}", i + 1), &s.heading))
+        .chain([entry("rule-readings".into(), "Rule readings")])
+        .chain((appendix.clone()).map(|(i, s)| entry(format!("appendix-{}", i + 1), &s.heading)))
         .collect();
-    let sections: String = input
-        .sections
-        .iter()
-        .enumerate()
-        .map(|(i, s)| section_html(i + 1, s))
+    let verdict: String = if input.verdict.is_empty() {
+        String::new()
+    } else {
+        let sections: String = (input.verdict.iter().enumerate())
+            .map(|(i, s)| section_html(&format!("verdict-{}", i + 1), s))
+            .collect();
+        format!("<div class=\"verdict\">\n{sections}</div>\n")
+    };
+    let sections: String = body
+        .map(|(i, s)| section_html(&format!("section-{}", i + 1), s))
+        .collect();
+    let appendix: String = appendix
+        .map(|(i, s)| section_html(&format!("appendix-{}", i + 1), s))
         .collect();
     let readings: String = if input.rule_readings.is_empty() {
         "<li>No rule needed interpreting.</li>".to_string()
@@ -121,9 +131,11 @@ pub fn report_html(input: &ReportInput) -> String {
             ("seed", escape_html(&input.seed)),
             ("trials", escape_html(&input.trials)),
             ("version", escape_html(&input.version)),
+            ("verdict", verdict),
             ("contents", contents),
             ("sections", sections),
             ("rule_readings", readings),
+            ("appendix", appendix),
         ],
     )
 }
@@ -162,7 +174,7 @@ fn fill(template: &str, values: &[(&str, String)]) -> String {
     out
 }
 
-fn section_html(number: usize, section: &PageSection) -> String {
+fn section_html(id: &str, section: &PageSection) -> String {
     let body = match &section.content {
         SectionContent::Table(t) => table_html(t),
         SectionContent::Svg(svg) => format!("<figure>\n{}\n</figure>", inline_svg(svg)),
@@ -170,9 +182,10 @@ fn section_html(number: usize, section: &PageSection) -> String {
         SectionContent::Notes(notes) => {
             format!("<ul class=\"notes\">\n{}</ul>", list_items(notes))
         }
+        SectionContent::Paragraph(text) => format!("<p>{}</p>", escape_html(text)),
     };
     format!(
-        "<section id=\"section-{number}\">\n<h2>{}</h2>\n{body}\n</section>\n",
+        "<section id=\"{id}\">\n<h2>{}</h2>\n{body}\n</section>\n",
         escape_html(&section.heading)
     )
 }
@@ -288,7 +301,33 @@ mod tests {
                 },
             ],
             rule_readings: vec!["Soft cover: +4 AC against ranged attacks only.".into()],
+            verdict: vec![PageSection {
+                heading: "Verdict".into(),
+                content: SectionContent::Paragraph("The party <wins>.".into()),
+            }],
+            appendix: vec![PageSection {
+                heading: "Appendix: experiment file".into(),
+                content: SectionContent::Preformatted("seed = 7".into()),
+            }],
         }
+    }
+
+    #[test]
+    fn the_verdict_comes_before_the_contents_and_the_appendix_after_the_rule_readings() {
+        let page = report_html(&sample());
+        let at = |text: &str| page.find(text).unwrap_or_else(|| panic!("{text}"));
+        assert!(page.contains("<div class=\"verdict\">\n<section id=\"verdict-1\">"));
+        assert!(page.contains("<p>The party &lt;wins&gt;.</p>"));
+        assert!(at("The party &lt;wins&gt;.") < at("<nav>"));
+        assert!(at("<h2>Rule readings</h2>") < at("<h2>Appendix: experiment file</h2>"));
+        assert!(at("<h2>Appendix: experiment file</h2>") < at("<footer>"));
+        assert!(page.contains("<a href=\"#appendix-1\">Appendix: experiment file</a>"));
+        assert!(
+            !page.contains("#verdict-1"),
+            "the contents do not list the verdict"
+        );
+        let plain = report_html(&ReportInput::default());
+        assert!(!plain.contains("class=\"verdict\""));
     }
 
     #[test]
@@ -355,6 +394,7 @@ mod tests {
             "@media print",
             "break-after: avoid",
             "figure { break-inside: avoid; }",
+            ".verdict { break-after: page; }",
             "tr { break-inside: avoid; }",
             "max-width: 100%",
         ] {

@@ -9,7 +9,7 @@ use super::canvas::{CENTER, Canvas, Drawn, Px};
 use super::legend::{Entry, Swatch};
 use super::map::{self, BattleMap, Layout, TerrainGrid};
 use super::render::{Figure, render};
-use super::style::{INK, Pattern};
+use super::style::{INK, MIN_TEXT_PX, Pattern};
 use super::xy::{self, Frame};
 use super::{Chart, ChartError, ChartSize};
 
@@ -89,13 +89,75 @@ pub(super) fn draw_segment<DB: DrawingBackend>(
     canvas.line(&[a, b], colour.to_rgba(), width, dash)
 }
 
+/// Half the width and height of badge `n` in pixels: its digits at [`MIN_TEXT_PX`]
+/// (about 9 px each) with a margin.
+fn badge_half_size(n: usize) -> (i32, i32) {
+    let digits = i32::try_from(n.to_string().len()).unwrap_or(1);
+    ((digits * 9 + 1) / 2 + 6, 11)
+}
+
+/// Fractions along a group's first line tried in turn for its badge: nearer the
+/// attacker's end, and never the midpoint, where a flanking line's target stands.
+const BADGE_SPOTS: [f64; 9] = [0.3, 0.2, 0.4, 0.15, 0.6, 0.7, 0.1, 0.8, 0.9];
+
+/// Pixel steps tried above and below a spot when every spot along the line is taken.
+const BADGE_NUDGES: [i32; 8] = [20, -20, 40, -40, 60, -60, 80, -80];
+
+/// A rectangle in pixels: (left, top, right, bottom).
+type Rect = (f64, f64, f64, f64);
+
+fn overlaps(a: Rect, b: Rect) -> bool {
+    a.0 < b.2 && b.0 < a.2 && a.1 < b.3 && b.1 < a.3
+}
+
+fn badge_rect(at: Px, n: usize) -> Rect {
+    let (w, h) = badge_half_size(n);
+    let (x, y) = (f64::from(at.0), f64::from(at.1));
+    (
+        x - f64::from(w),
+        y - f64::from(h),
+        x + f64::from(w),
+        y + f64::from(h),
+    )
+}
+
+/// Where badge `n` goes on a line from `from` to `to` (pixels): the first spot of
+/// [`BADGE_SPOTS`], then of those spots nudged up or down, that covers no creature's
+/// letter and no badge placed before; the first spot if every one is taken.
+fn badge_spot(from: (f64, f64), to: (f64, f64), n: usize, letters: &[Rect], used: &[Rect]) -> Px {
+    let along = |f: f64| {
+        let x = from.0 + (to.0 - from.0) * f;
+        let y = from.1 + (to.1 - from.1) * f;
+        (x.round() as i32, y.round() as i32)
+    };
+    let free = |at: Px| {
+        let rect = badge_rect(at, n);
+        !letters.iter().chain(used).any(|&r| overlaps(rect, r))
+    };
+    let straight = BADGE_SPOTS.iter().map(|&f| along(f));
+    let nudged = BADGE_NUDGES.iter().flat_map(|&dy| {
+        BADGE_SPOTS.iter().map(move |&f| {
+            let (x, y) = along(f);
+            (x, y + dy)
+        })
+    });
+    straight
+        .chain(nudged)
+        .find(|&at| free(at))
+        .unwrap_or_else(|| along(BADGE_SPOTS[0]))
+}
+
 /// Draws a numbered badge centred on `at`.
 pub(super) fn draw_badge<DB: DrawingBackend>(canvas: &Canvas<'_, DB>, at: Px, n: usize) -> Drawn {
     let text = n.to_string();
-    let r = (canvas.text_width(&text, 12) / 2 + 5).max(9);
-    canvas.rect((at.0 - r, at.1 - 9), (at.0 + r, at.1 + 9), WHITE.to_rgba())?;
-    canvas.frame((at.0 - r, at.1 - 9), (at.0 + r, at.1 + 9), INK.to_rgba(), 1)?;
-    canvas.text(&text, at, 12, INK, CENTER)
+    let (half_w, half_h) = badge_half_size(n);
+    let (top_left, bottom_right) = (
+        (at.0 - half_w, at.1 - half_h),
+        (at.0 + half_w, at.1 + half_h),
+    );
+    canvas.rect(top_left, bottom_right, WHITE.to_rgba())?;
+    canvas.frame(top_left, bottom_right, INK.to_rgba(), 1)?;
+    canvas.text(&text, at, MIN_TEXT_PX, INK, CENTER)
 }
 
 impl LinesChart {
@@ -108,6 +170,27 @@ impl LinesChart {
             }
         }
         labels
+    }
+
+    /// Each group's badge position, by group index: on the group's first drawable line,
+    /// clear of every creature's letter and of the badges before it.
+    fn badges(&self, grid: &TerrainGrid, layout: &Layout) -> Vec<(usize, Px)> {
+        let letters: Vec<Rect> = (self.map.creatures.iter())
+            .filter_map(|c| Some(map::letter(c, grid, layout)?.bounds()))
+            .collect();
+        let segments = self.drawable(layout);
+        let mut used: Vec<Rect> = Vec::new();
+        let mut badges = Vec::new();
+        for (i, label) in self.groups().iter().enumerate() {
+            let Some(first) = segments.iter().find(|s| s.label == *label) else {
+                continue;
+            };
+            let (from, to) = (layout.point(first.from), layout.point(first.to));
+            let at = badge_spot(from, to, i + 1, &letters, &used);
+            used.push(badge_rect(at, i + 1));
+            badges.push((i, at));
+        }
+        badges
     }
 
     fn drawable(&self, layout: &Layout) -> Vec<&Segment> {
@@ -159,28 +242,74 @@ impl Figure for LinesChart {
         for s in &segments {
             draw_segment(canvas, layout.point(s.from), layout.point(s.to), s.kind)?;
         }
-        let mut used: Vec<Px> = Vec::new();
-        for (i, label) in groups.iter().enumerate() {
-            let Some(first) = segments.iter().find(|s| s.label == *label) else {
-                continue;
-            };
-            // Not the midpoint: a flanking line's midpoint is the target's centre,
-            // where the badge would hide the target's letter.
-            let spot = (
-                first.from.0 + (first.to.0 - first.from.0) * 0.3,
-                first.from.1 + (first.to.1 - first.from.1) * 0.3,
-            );
-            let (mx, my) = layout.point(spot);
-            let mut at = (mx.round() as i32, my.round() as i32);
-            while used
-                .iter()
-                .any(|u| (u.0 - at.0).abs() < 22 && (u.1 - at.1).abs() < 20)
-            {
-                at.1 += 20;
-            }
-            used.push(at);
+        for (i, at) in self.badges(&grid, &layout) {
             draw_badge(canvas, at, i + 1)?;
         }
         frame.draw_legend(canvas)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::charts::Creature;
+
+    /// A row of ten squares with creatures at x = 0, 3 and 9: a line from A's centre to
+    /// C's centre passes over B's letter at 0.3 of its length, the first spot tried.
+    fn row_of_three() -> LinesChart {
+        let creature = |letter, x| Creature {
+            letter,
+            squares: vec![(x, 0)],
+        };
+        let line = |label: &str| Segment {
+            from: (0.5, 0.5),
+            to: (9.5, 0.5),
+            kind: LineKind::Clear,
+            label: label.into(),
+        };
+        LinesChart {
+            title: String::new(),
+            size: ChartSize::default(),
+            map: BattleMap {
+                rows: vec!["A..B.....C".into()],
+                creatures: vec![creature('A', 0), creature('B', 3), creature('C', 9)],
+            },
+            segments: vec![line("first"), line("second"), line("third")],
+        }
+    }
+
+    #[test]
+    fn badges_cover_no_letter_and_no_other_badge() {
+        let chart = row_of_three();
+        let grid = TerrainGrid::new(&chart.map);
+        let layout = Layout::fit((0, 0), (400, 40), 10, 1).unwrap();
+        let letters: Vec<Rect> = (chart.map.creatures.iter())
+            .map(|c| map::letter(c, &grid, &layout).unwrap().bounds())
+            .collect();
+        // Squares of 40 px: the line runs from x = 20 to 380 px; B's letter (24 px)
+        // spans 130.9..149.1 px. The badge at 0.3 (x = 128, 117..139 px) would cover it;
+        // at 0.2 (x = 92) it is clear.
+        assert_eq!(layout.cell, 40);
+        let badges = chart.badges(&grid, &layout);
+        assert_eq!(badges.len(), 3);
+        assert_eq!(badges[0], (0, (92, 20)));
+        let rects: Vec<Rect> = badges
+            .iter()
+            .map(|&(i, at)| badge_rect(at, i + 1))
+            .collect();
+        for (i, rect) in rects.iter().enumerate() {
+            for letter in &letters {
+                assert!(!overlaps(*rect, *letter), "badge {i} covers a letter");
+            }
+            for other in &rects[..i] {
+                assert!(!overlaps(*rect, *other), "badge {i} covers another");
+            }
+        }
+    }
+
+    #[test]
+    fn a_badge_goes_to_the_first_spot_when_nothing_is_there() {
+        let at = badge_spot((0.0, 0.0), (100.0, 0.0), 1, &[], &[]);
+        assert_eq!(at, (30, 0));
     }
 }

@@ -8,7 +8,7 @@ use plotters::prelude::*;
 
 use super::canvas::{CENTER, Canvas, Drawn, Px};
 use super::legend::{Entry, Swatch};
-use super::style::{INK, Pattern};
+use super::style::{INK, MIN_TEXT_PX, Pattern};
 
 /// A battle map as the experiment file draws it.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -310,6 +310,53 @@ pub(super) fn paint_creature_square<DB: DrawingBackend>(
     canvas.frame((x + 1, y + 1), (x + s - 1, y + s - 1), INK.to_rgba(), 2)
 }
 
+/// A creature's squares that lie on the map.
+fn squares_on_map(creature: &Creature, grid: &TerrainGrid) -> Vec<(usize, usize)> {
+    creature
+        .squares
+        .iter()
+        .filter_map(|&(x, y)| Some((usize::try_from(x).ok()?, usize::try_from(y).ok()?)))
+        .filter(|&(x, y)| x < grid.cols && y < grid.rows())
+        .collect()
+}
+
+/// Where a creature's letter is drawn: centred on its block, sized to the block.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct Letter {
+    /// The block's centre in pixels.
+    pub(super) centre: (f64, f64),
+    /// Text size in pixels, at least [`MIN_TEXT_PX`].
+    pub(super) px: u32,
+}
+
+impl Letter {
+    /// The pixels the glyph covers, as (left, top, right, bottom): a capital is about
+    /// 0.7 of the text size wide and high.
+    pub(super) fn bounds(&self) -> (f64, f64, f64, f64) {
+        let half = f64::from(self.px) * 0.38;
+        let (x, y) = self.centre;
+        (x - half, y - half, x + half, y + half)
+    }
+}
+
+/// The letter of a creature with a square on the map.
+pub(super) fn letter(creature: &Creature, grid: &TerrainGrid, layout: &Layout) -> Option<Letter> {
+    let squares = squares_on_map(creature, grid);
+    let min_x = squares.iter().map(|s| s.0).min()?;
+    let max_x = squares.iter().map(|s| s.0).max()?;
+    let min_y = squares.iter().map(|s| s.1).min()?;
+    let max_y = squares.iter().map(|s| s.1).max()?;
+    let side = (max_x - min_x + 1).min(max_y - min_y + 1);
+    let px = (f64::from(layout.cell) * 0.6 * side as f64) as u32;
+    Some(Letter {
+        centre: layout.point((
+            (min_x + max_x + 1) as f64 / 2.0,
+            (min_y + max_y + 1) as f64 / 2.0,
+        )),
+        px: px.max(MIN_TEXT_PX),
+    })
+}
+
 /// Draws each creature as one white block with an outline around its squares and
 /// its letter once, centred, sized to the block.
 pub(super) fn draw_creatures<DB: DrawingBackend>(
@@ -320,20 +367,7 @@ pub(super) fn draw_creatures<DB: DrawingBackend>(
 ) -> Drawn {
     let ink = INK.to_rgba();
     for creature in &map.creatures {
-        let squares: Vec<(usize, usize)> = creature
-            .squares
-            .iter()
-            .filter_map(|&(x, y)| Some((usize::try_from(x).ok()?, usize::try_from(y).ok()?)))
-            .filter(|&(x, y)| x < grid.cols && y < grid.rows())
-            .collect();
-        let (Some(min_x), Some(max_x), Some(min_y), Some(max_y)) = (
-            squares.iter().map(|s| s.0).min(),
-            squares.iter().map(|s| s.0).max(),
-            squares.iter().map(|s| s.1).min(),
-            squares.iter().map(|s| s.1).max(),
-        ) else {
-            continue;
-        };
+        let squares = squares_on_map(creature, grid);
         for &(x, y) in &squares {
             let ((px, py), s) = layout.cell_at(x, y);
             canvas.rect((px, py), (px + s, py + s), WHITE.to_rgba())?;
@@ -363,17 +397,12 @@ pub(super) fn draw_creatures<DB: DrawingBackend>(
                 }
             }
         }
-        let side = (max_x - min_x + 1).min(max_y - min_y + 1);
-        let px = (f64::from(layout.cell) * 0.6 * side as f64) as u32;
-        if px >= 7 {
-            let (cx, cy) = layout.point((
-                (min_x + max_x + 1) as f64 / 2.0,
-                (min_y + max_y + 1) as f64 / 2.0,
-            ));
+        if let Some(letter) = letter(creature, grid, layout) {
+            let (cx, cy) = letter.centre;
             canvas.text(
                 &creature.letter.to_string(),
                 (cx as i32, cy as i32),
-                px,
+                letter.px,
                 INK,
                 CENTER,
             )?;

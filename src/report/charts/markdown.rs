@@ -21,6 +21,7 @@ pub fn summary_markdown(input: &ReportInput) -> String {
             SectionContent::Notes(notes) => {
                 notes.iter().map(|n| format!("- {}\n", inline(n))).collect()
             }
+            SectionContent::Paragraph(text) => format!("{}\n", inline(text)),
             SectionContent::Svg(_) | SectionContent::Preformatted(_) => continue,
         };
         out.push_str(&format!("\n## {}\n\n{body}", inline(&section.heading)));
@@ -95,6 +96,7 @@ mod tests {
                 }),
             }],
             rule_readings: vec![],
+            ..ReportInput::default()
         };
         let markdown = summary_markdown(&input);
         assert!(!markdown.contains('<'), "{markdown}");
@@ -143,6 +145,7 @@ mod tests {
                 },
             ],
             rule_readings: vec![],
+            ..ReportInput::default()
         };
         let md = summary_markdown(&input);
         let expected = "# Ogre in the corridor\n\n\

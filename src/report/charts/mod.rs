@@ -26,13 +26,15 @@ mod xy;
 #[cfg(test)]
 mod tests;
 
-pub use damage::{DamageChart, DamagePoint, TargetDamage, damage_chart};
+pub use damage::{DamageChart, DamagePoint, LengthChart, TargetDamage, damage_chart, length_chart};
 pub use heatmap::{HeatmapChart, heatmap_chart};
 pub use html::{PageSection, PageTable, ReportInput, SectionContent, report_html};
 pub use lines::{LineKind, LinesChart, Segment, lines_chart};
 pub use map::{BattleMap, Creature};
 pub use markdown::summary_markdown;
-pub use rounds::{RoundPoint, RoundsChart, TargetRounds, down_dead_chart};
+pub use rounds::{
+    RoundPoint, RoundsChart, SideWins, TargetRounds, WinsChart, down_dead_chart, wins_chart,
+};
 pub use sweep::{SweepAxis, SweepChart, SweepSeries, sweep_chart};
 
 use std::fmt;
@@ -69,11 +71,12 @@ impl ChartSize {
 }
 
 impl Default for ChartSize {
-    /// A landscape size that reads well on screen and fills an A4 or Letter page width.
+    /// A landscape size that reads well on screen and is about the printable width of A4
+    /// and Letter at 96 px an inch (703 and 720 CSS px), so text prints at its own size.
     fn default() -> Self {
         Self {
-            width: 960,
-            height: 600,
+            width: 720,
+            height: 450,
         }
     }
 }

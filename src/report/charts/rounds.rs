@@ -1,5 +1,6 @@
-//! Down and dead by round: two side-by-side panels (cumulative P(down), P(dead))
-//! with one line per target, its 95% band, and rings at the exact values.
+//! Figures by round, one line per target or side with its 95% band and rings at the
+//! exact values: down and dead (two side-by-side panels, cumulative P(down) and
+//! P(dead)), and who has won a fight by each round (one panel).
 
 use plotters::prelude::*;
 
@@ -47,74 +48,129 @@ pub fn down_dead_chart(data: &RoundsChart) -> Result<Chart, ChartError> {
     render(data, data.size)
 }
 
-/// Picks one measure (down or dead) from a round.
-type Measure = fn(&RoundPoint) -> Estimate;
+/// Input of [`wins_chart`]: a fight's `encounter.csv`, grouped by side.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WinsChart {
+    /// Chart title.
+    pub title: String,
+    /// Output size.
+    pub size: ChartSize,
+    /// One line per side (and "undecided"), in legend order.
+    pub sides: Vec<SideWins>,
+}
 
-/// Splits a target's points into runs of consecutive rounds, so a missing round
-/// breaks the line instead of being bridged.
-fn runs(points: &[RoundPoint], pick: Measure) -> Vec<Vec<(f64, Estimate)>> {
-    let mut sorted: Vec<&RoundPoint> = points.iter().collect();
-    sorted.sort_by_key(|p| p.round);
-    sorted.dedup_by_key(|p| p.round);
+/// One side's P(won by the end of each round).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SideWins {
+    /// Legend label, e.g. "party".
+    pub label: String,
+    /// (round from 1, P(won by the end of it)), in any order.
+    pub rounds: Vec<(u32, Estimate)>,
+}
+
+/// Draws the who-has-won-by-round chart of a fight.
+pub fn wins_chart(data: &WinsChart) -> Result<Chart, ChartError> {
+    render(data, data.size)
+}
+
+/// Splits a line's points into runs of consecutive rounds, so a missing round breaks
+/// the line instead of being bridged.
+fn runs(points: impl Iterator<Item = (u32, Estimate)>) -> Vec<Vec<(f64, Estimate)>> {
+    let mut sorted: Vec<(u32, Estimate)> = points.collect();
+    sorted.sort_by_key(|p| p.0);
+    sorted.dedup_by_key(|p| p.0);
     let mut out: Vec<Vec<(f64, Estimate)>> = Vec::new();
     let mut previous: Option<u32> = None;
-    for p in sorted {
-        let Some(e) = xy::clean(pick(p)) else {
+    for (round, e) in sorted {
+        let Some(e) = xy::clean(e) else {
             previous = None;
             continue;
         };
-        let point = (f64::from(p.round), e);
+        let point = (f64::from(round), e);
         match (previous, out.last_mut()) {
-            (Some(r), Some(run)) if r + 1 == p.round => run.push(point),
+            (Some(r), Some(run)) if r + 1 == round => run.push(point),
             _ => out.push(vec![point]),
         }
-        previous = Some(p.round);
+        previous = Some(round);
     }
     out
 }
 
+/// One panel of a by-round chart: its caption and, per line, that line's runs.
+struct Panel<'a> {
+    caption: &'a str,
+    lines: Vec<Vec<Vec<(f64, Estimate)>>>,
+}
+
+/// Draws labelled lines by round in side-by-side panels over a shared legend.
+fn draw_by_round<DB: DrawingBackend>(
+    canvas: &Canvas<'_, DB>,
+    title: &str,
+    labels: &[&str],
+    panels: &[Panel<'_>],
+) -> Result<(), String> {
+    let mut entries: Vec<Entry> = (labels.iter().enumerate())
+        .map(|(i, label)| Entry::new(Swatch::Series(series_style(i)), *label))
+        .collect();
+    entries.push(Entry::new(Swatch::Band, "95% interval"));
+    entries.push(Entry::new(Swatch::Ring, "exact value"));
+    let frame = Frame::new(canvas, title, entries)?;
+
+    let rounds =
+        (panels.iter().flat_map(|p| &p.lines)).flat_map(|runs| runs.iter().flatten().map(|p| p.0));
+    let last = rounds.fold(1.0, f64::max);
+    let x = Axis::nice(0.5, last + 0.5, 12, true, "round");
+    let y = Axis::probability("probability");
+
+    let areas = frame.plot.split_evenly((1, panels.len().max(1)));
+    for (area, panel) in areas.iter().zip(panels) {
+        let chart = xy::panel(canvas, area, Some(panel.caption), &x, &y)?;
+        let series: Vec<Series> = (panel.lines.iter().enumerate())
+            .map(|(i, runs)| Series {
+                style: series_style(i),
+                runs: runs.clone(),
+            })
+            .collect();
+        if series.iter().all(|s| s.runs.is_empty()) {
+            let (cx, cy) = xy::to_pixels(&chart, x.lo + (x.hi - x.lo) / 2.0, 0.5);
+            xy::note(canvas, "no data", (cx as i32, cy as i32))?;
+        }
+        xy::draw_series(canvas, &chart, &series)?;
+    }
+    frame.draw_legend(canvas)
+}
+
 impl Figure for RoundsChart {
     fn draw<DB: DrawingBackend>(&self, canvas: &Canvas<'_, DB>) -> Result<(), String> {
-        let mut entries: Vec<Entry> = self
-            .targets
-            .iter()
-            .enumerate()
-            .map(|(i, t)| Entry::new(Swatch::Series(series_style(i)), t.label.clone()))
-            .collect();
-        entries.push(Entry::new(Swatch::Band, "95% interval"));
-        entries.push(Entry::new(Swatch::Ring, "exact value"));
-        let frame = Frame::new(canvas, &self.title, entries)?;
-
-        let rounds = self
-            .targets
-            .iter()
-            .flat_map(|t| t.rounds.iter().map(|p| p.round));
-        let last = rounds.max().unwrap_or(1).max(1);
-        let x = Axis::nice(0.5, f64::from(last) + 0.5, 12, true, "round");
-        let y = Axis::probability("probability");
-
-        let panels = frame.plot.split_evenly((1, 2));
-        let measures: [(&str, Measure); 2] = [
-            ("P(down) by the end of the round", |p| p.down),
-            ("P(dead) by the end of the round", |p| p.dead),
+        let labels: Vec<&str> = self.targets.iter().map(|t| t.label.as_str()).collect();
+        let lines = |pick: fn(&RoundPoint) -> Estimate| -> Vec<_> {
+            (self.targets.iter())
+                .map(|t| runs(t.rounds.iter().map(|p| (p.round, pick(p)))))
+                .collect()
+        };
+        let panels = [
+            Panel {
+                caption: "P(down) by the end of the round",
+                lines: lines(|p| p.down),
+            },
+            Panel {
+                caption: "P(dead) by the end of the round",
+                lines: lines(|p| p.dead),
+            },
         ];
-        for (area, (caption, pick)) in panels.iter().zip(measures) {
-            let chart = xy::panel(canvas, area, Some(caption), &x, &y)?;
-            let series: Vec<Series> = self
-                .targets
-                .iter()
-                .enumerate()
-                .map(|(i, t)| Series {
-                    style: series_style(i),
-                    runs: runs(&t.rounds, pick),
-                })
-                .collect();
-            if series.iter().all(|s| s.runs.is_empty()) {
-                let (cx, cy) = xy::to_pixels(&chart, x.lo + (x.hi - x.lo) / 2.0, 0.5);
-                xy::note(canvas, "no data", (cx as i32, cy as i32))?;
-            }
-            xy::draw_series(canvas, &chart, &series)?;
-        }
-        frame.draw_legend(canvas)
+        draw_by_round(canvas, &self.title, &labels, &panels)
+    }
+}
+
+impl Figure for WinsChart {
+    fn draw<DB: DrawingBackend>(&self, canvas: &Canvas<'_, DB>) -> Result<(), String> {
+        let labels: Vec<&str> = self.sides.iter().map(|s| s.label.as_str()).collect();
+        let panel = Panel {
+            caption: "P(won) by the end of the round",
+            lines: (self.sides.iter())
+                .map(|s| runs(s.rounds.iter().copied()))
+                .collect(),
+        };
+        draw_by_round(canvas, &self.title, &labels, &[panel])
     }
 }

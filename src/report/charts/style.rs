@@ -9,16 +9,21 @@ use plotters::style::RGBColor;
 /// generic name to their own sans-serif font.
 pub(super) const FONT_FAMILY: &str = "sans-serif";
 
+/// The smallest text size any chart uses, in pixels. Charts are drawn at about the
+/// printable width of A4 and Letter (see [`super::ChartSize`]'s default), and an SVG
+/// writes a `px` font as `px × 25/31` user units: 14 px prints at 14 × 25/31 × 703/720
+/// CSS px = 11.0 CSS px = 8.3 pt on A4, the narrower of the two.
+pub(super) const MIN_TEXT_PX: u32 = 14;
 /// Chart title size in pixels.
-pub(super) const TITLE_PX: u32 = 22;
+pub(super) const TITLE_PX: u32 = 20;
 /// Panel caption size (one panel per target or measure).
 pub(super) const CAPTION_PX: u32 = 16;
 /// Axis description size ("probability", "round" …).
 pub(super) const AXIS_PX: u32 = 15;
 /// Tick label size.
-pub(super) const TICK_PX: u32 = 13;
+pub(super) const TICK_PX: u32 = MIN_TEXT_PX;
 /// Legend text size.
-pub(super) const LEGEND_PX: u32 = 14;
+pub(super) const LEGEND_PX: u32 = MIN_TEXT_PX;
 
 /// Text and axis colour: near-black prints crisply without looking harsh on screen.
 pub(super) const INK: RGBColor = RGBColor(30, 30, 30);
@@ -71,43 +76,46 @@ pub(super) struct SeriesStyle {
     pub(super) marker: Marker,
 }
 
-/// Series styles ordered so that neighbours differ strongly in lightness.
-const PALETTE: [SeriesStyle; 6] = [
-    SeriesStyle {
-        color: RGBColor(8, 48, 107),
-        dash: Pattern::Solid,
-        marker: Marker::Circle,
-    },
-    SeriesStyle {
-        color: RGBColor(230, 85, 13),
-        dash: Pattern::Dashed,
-        marker: Marker::Triangle,
-    },
-    SeriesStyle {
-        color: RGBColor(107, 174, 214),
-        dash: Pattern::Dotted,
-        marker: Marker::Square,
-    },
-    SeriesStyle {
-        color: RGBColor(165, 15, 21),
-        dash: Pattern::DashDot,
-        marker: Marker::Diamond,
-    },
-    SeriesStyle {
-        color: RGBColor(65, 171, 93),
-        dash: Pattern::LongDash,
-        marker: Marker::Cross,
-    },
-    SeriesStyle {
-        color: RGBColor(99, 99, 99),
-        dash: Pattern::Dashed,
-        marker: Marker::InvTriangle,
-    },
+/// Series colours ordered so that neighbours differ strongly in lightness.
+const COLOURS: [RGBColor; 8] = [
+    RGBColor(8, 48, 107),
+    RGBColor(230, 85, 13),
+    RGBColor(107, 174, 214),
+    RGBColor(165, 15, 21),
+    RGBColor(65, 171, 93),
+    RGBColor(99, 99, 99),
+    RGBColor(253, 174, 107),
+    RGBColor(117, 107, 177),
 ];
 
-/// The style of the `index`-th series; styles repeat after six series.
+/// Dash patterns, in the order the first series take them.
+const DASHES: [Pattern; 5] = [
+    Pattern::Solid,
+    Pattern::Dashed,
+    Pattern::Dotted,
+    Pattern::DashDot,
+    Pattern::LongDash,
+];
+
+/// Marker shapes, in the order the first series take them.
+const MARKERS: [Marker; 6] = [
+    Marker::Circle,
+    Marker::Triangle,
+    Marker::Square,
+    Marker::Diamond,
+    Marker::Cross,
+    Marker::InvTriangle,
+];
+
+/// The style of the `index`-th series. Colours, dashes and markers cycle with
+/// different lengths (8, 5 and 6), so no two of the first 120 series look the same,
+/// and a party of four against four monsters gets eight distinct colours.
 pub(super) fn series_style(index: usize) -> SeriesStyle {
-    PALETTE[index % PALETTE.len()]
+    SeriesStyle {
+        color: COLOURS[index % COLOURS.len()],
+        dash: DASHES[index % DASHES.len()],
+        marker: MARKERS[index % MARKERS.len()],
+    }
 }
 
 /// Relative luminance in [0, 1], to choose black or white text on a coloured cell.
@@ -142,10 +150,29 @@ mod tests {
 
     #[test]
     fn neighbouring_styles_differ_in_lightness_and_shape() {
-        for i in 0..PALETTE.len() {
+        for i in 0..COLOURS.len() {
             let (a, b) = (series_style(i), series_style(i + 1));
-            assert!((luminance(a.color) - luminance(b.color)).abs() > 0.12);
+            assert!(
+                (luminance(a.color) - luminance(b.color)).abs() > 0.12,
+                "{i}"
+            );
             assert!(a.dash != b.dash && a.marker != b.marker);
         }
+    }
+
+    #[test]
+    fn eight_series_have_eight_colours_and_120_series_120_looks() {
+        let colours: Vec<RGBColor> = (0..8).map(|i| series_style(i).color).collect();
+        for (i, c) in colours.iter().enumerate() {
+            assert!(!colours[..i].contains(c), "series {i} repeats a colour");
+        }
+        let looks: Vec<SeriesStyle> = (0..120).map(series_style).collect();
+        for (i, look) in looks.iter().enumerate() {
+            assert!(
+                !looks[..i].contains(look),
+                "series {i} looks like an earlier one"
+            );
+        }
+        assert_eq!(series_style(120), series_style(0));
     }
 }

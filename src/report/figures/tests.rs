@@ -223,7 +223,7 @@ fn damage_too_unlikely_to_see_is_not_drawn() {
 
 #[test]
 fn the_damage_chart_grows_with_its_targets() {
-    assert_eq!(damage_height(1), 600);
+    assert_eq!(damage_height(1), 450);
     assert_eq!(damage_height(5), 1120);
     assert_eq!(damage_height(1000), ChartSize::MAX_SIDE);
 }

@@ -336,5 +336,6 @@ pub(super) fn report_example(charts: &[(&str, &Chart)]) -> ReportInput {
             "Soft cover (a creature in the way) gives +4 AC against ranged attacks only.".into(),
             "A low wall gives cover only to a target within 30 ft of it, and not when the attacker is closer to it.".into(),
         ],
+        ..ReportInput::default()
     }
 }
