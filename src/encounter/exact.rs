@@ -11,11 +11,9 @@
 //! at most [`MAX_EXACT_FIGHTERS_ROLLED`] combatants (20^n rolls); past either, there are
 //! no exact figures and the reason says which bound.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, DefaultHasher};
-
 use rayon::prelude::*;
 
+use super::states::States;
 use super::turn::{Pending, Standing, Status, Turn};
 use super::{Fight, initiative};
 use crate::scenario::Initiative;
@@ -45,16 +43,6 @@ pub struct ExactFight {
     /// [profile] (see [`Fight::attacks`]): mean attacks made with it in a fight.
     pub made: Vec<f64>,
 }
-
-/// Every fight still going, by every combatant's standing (the order is fixed per run).
-type States = HashMap<Vec<Standing>, f64, Fixed>;
-
-/// A turn's branches still going, by standings and where the turn is.
-type Branches = HashMap<(Vec<Standing>, Turn), f64, Fixed>;
-
-/// A hasher with fixed keys: the maps' iteration order, and so the order in which
-/// probabilities are summed, is the same on every run.
-type Fixed = BuildHasherDefault<DefaultHasher>;
 
 /// Running totals of the fights that have ended.
 struct Ended {
@@ -98,8 +86,11 @@ pub fn exact_fight(fight: &Fight) -> Result<ExactFight, String> {
 fn given_order(fight: &Fight, order: &[usize], p: f64) -> Result<ExactFight, String> {
     let n = fight.fighters.len();
     let sides = fight.sides.len();
-    let mut states = States::default();
-    states.insert(fight.start(), p);
+    // Between turns every state's turn is this placeholder: the states differ by their
+    // standings alone.
+    let between = Turn::new(0);
+    let mut states = States::new(n);
+    states.add(&fight.start(), between, p);
     let mut ended = Ended {
         status: vec![[0.0; 5]; n],
         won: vec![0.0; sides + 1],
@@ -108,72 +99,74 @@ fn given_order(fight: &Fight, order: &[usize], p: f64) -> Result<ExactFight, Str
     };
     let mut out = ExactFight::zero(fight);
     let (mut taken, mut dealt) = (vec![0.0; n], vec![0.0; n]);
+    let (mut frontier, mut after) = (States::new(n), States::new(n));
+    let (mut now, mut branch) = (fight.start(), fight.start());
     for round in 1..=fight.rounds as usize {
         for &actor in order {
-            let mut next = States::with_capacity_and_hasher(states.len(), Fixed::default());
             // The turn's branches, merged after every chance: a full attack's iteratives
             // then cost the sum of their outcomes, not the product.
-            let mut frontier: Branches = (states.into_iter())
-                .map(|(standings, p)| ((standings, Turn::new(actor)), p))
-                .collect();
+            std::mem::swap(&mut frontier, &mut states);
+            frontier.set_turns(Turn::new(actor));
+            let next = &mut states;
+            next.clear();
             while !frontier.is_empty() {
-                let mut after =
-                    Branches::with_capacity_and_hasher(frontier.len(), Fixed::default());
-                for ((mut standings, mut turn), p) in frontier {
-                    let mut branch = |s: Vec<Standing>, t: Turn, w: f64| {
-                        *after.entry((s, t)).or_default() += w;
-                    };
-                    match fight.advance(&mut standings, &mut turn) {
-                        Pending::Over => match fight.ended(&standings) {
+                after.clear();
+                for i in 0..frontier.len() {
+                    let (standings, mut turn, p) = frontier.get(i);
+                    now.copy_from_slice(standings);
+                    match fight.advance(&mut now, &mut turn) {
+                        Pending::Over => match fight.ended(&now) {
                             Some(winner) => {
                                 out.ended_in[round - 1] += p;
-                                ended.add(fight, &standings, winner, p);
+                                ended.add(fight, &now, winner, p);
                             }
-                            None => *next.entry(standings).or_default() += p,
+                            None => next.add(&now, between, p),
                         },
                         Pending::Attack { profile } => {
                             out.made[profile] += p;
                             for &(effect, q) in &fight.profiles[profile].branches {
-                                let (mut s, mut t) = (standings.clone(), turn);
-                                let hit = fight.resolve_attack(&mut s, &mut t, profile, &effect);
+                                branch.copy_from_slice(&now);
+                                let mut t = turn;
+                                let hit =
+                                    fight.resolve_attack(&mut branch, &mut t, profile, &effect);
                                 let w = p * q;
                                 for (who, damage) in hit.amounts() {
                                     taken[who] += w * damage as f64;
                                     dealt[actor] += w * damage as f64;
                                 }
-                                branch(s, t, w);
+                                after.add(&branch, t, w);
                             }
                         }
                         Pending::Dying { p_stable } => {
                             for (stable, q) in [(true, p_stable), (false, 1.0 - p_stable)] {
                                 if q > 0.0 {
-                                    let (mut s, mut t) = (standings.clone(), turn);
-                                    fight.resolve_dying(&mut s, &mut t, stable);
-                                    branch(s, t, p * q);
+                                    branch.copy_from_slice(&now);
+                                    let mut t = turn;
+                                    fight.resolve_dying(&mut branch, &mut t, stable);
+                                    after.add(&branch, t, p * q);
                                 }
                             }
                         }
                         Pending::Pick { among } => {
                             for index in 0..among {
-                                let (s, mut t) = (standings.clone(), turn);
-                                fight.resolve_pick(&s, &mut t, index);
-                                branch(s, t, p / among as f64);
+                                let mut t = turn;
+                                fight.resolve_pick(&now, &mut t, index);
+                                after.add(&now, t, p / among as f64);
                             }
                         }
                     }
                 }
-                frontier = after;
+                std::mem::swap(&mut frontier, &mut after);
             }
-            if next.len() > MAX_EXACT_STATES {
+            if states.len() > MAX_EXACT_STATES {
                 return Err(format!(
                     "the fight reaches more than {MAX_EXACT_STATES} states in round {round}"
                 ));
             }
-            states = next;
         }
         let r = round - 1;
         out.status[r].clone_from(&ended.status);
-        for (standings, p) in &states {
+        for (standings, p) in states.iter() {
             for (who, s) in standings.iter().enumerate() {
                 out.status[r][who][fight.status(who, s) as usize] += p;
             }
@@ -184,8 +177,8 @@ fn given_order(fight: &Fight, order: &[usize], p: f64) -> Result<ExactFight, Str
     }
     out.lost_down = ended.lost_down;
     out.lost_dead = ended.lost_dead;
-    for (standings, p) in &states {
-        Ended::add_losses(fight, standings, *p, &mut out.lost_down, &mut out.lost_dead);
+    for (standings, p) in states.iter() {
+        Ended::add_losses(fight, standings, p, &mut out.lost_down, &mut out.lost_dead);
     }
     Ok(out)
 }

@@ -129,7 +129,7 @@ struct Line<'a> {
 
 impl AttackAt {
     /// The profile to roll: the flat-footed one while the target is flat-footed.
-    fn profile(self, flat_footed: bool) -> ProfileId {
+    pub(super) fn profile(self, flat_footed: bool) -> ProfileId {
         if flat_footed {
             self.flat_footed
         } else {
@@ -190,12 +190,17 @@ impl Fight {
         }
     }
 
+    /// Whether `who`, in standing `s`, is up (able to act): [`Fight::status`] is `Up`.
+    pub(super) fn is_up(&self, who: usize, s: &Standing) -> bool {
+        s.flags & DEAD == 0 && s.taken < self.fighters[who].tables.up_below
+    }
+
     /// The side that won once at most one side has anyone able to act: `Some(Some(side))`,
     /// `Some(None)` when nobody is left able to act, `None` while the fight goes on.
     pub(super) fn ended(&self, standings: &[Standing]) -> Option<Option<usize>> {
         let mut able = None;
         for (i, f) in self.fighters.iter().enumerate() {
-            if self.status(i, &standings[i]) == Status::Up {
+            if self.is_up(i, &standings[i]) {
                 match able {
                     None => able = Some(f.side),
                     Some(side) if side != f.side => return None,
@@ -220,21 +225,21 @@ impl Fight {
                     turn.stage = Stage::Attack;
                     // Orders are carried out while one of their targets is up; after
                     // that, and without orders, the tactic chooses the whole routine.
-                    let ordered = (me.orders.iter())
-                        .any(|o| self.status(o.target, &standings[o.target]) == Status::Up);
+                    let ordered =
+                        (me.orders.iter()).any(|o| self.is_up(o.target, &standings[o.target]));
                     if !ordered {
                         let targets = self.candidates(standings, turn.actor, None, 0);
                         match me.tactic {
-                            _ if targets.is_empty() => turn.stage = Stage::End,
+                            _ if targets.clone().next().is_none() => turn.stage = Stage::End,
                             Tactic::Random => {
                                 turn.picking_routine = true;
                                 return Pending::Pick {
-                                    among: targets.len(),
+                                    among: targets.count(),
                                 };
                             }
                             tactic => {
                                 let target =
-                                    self.pick(standings, turn.actor, tactic, None, 0, &targets);
+                                    self.pick(standings, turn.actor, tactic, None, 0, targets);
                                 self.choose(standings, turn, target);
                             }
                         }
@@ -283,7 +288,8 @@ impl Fight {
             (Status::Dying, DyingRule::ConCheck { dc }) => {
                 let below_zero = s.taken - me.injury.down_at.unwrap_or(0);
                 let need = i64::from(dc) - me.con_modifier + below_zero;
-                let succeeding = (1..=20).filter(|&roll| roll == 20 || roll >= need).count();
+                // The d20 rolls that succeed: `need` and up, and a natural 20 always.
+                let succeeding = 21 - need.clamp(1, 20);
                 return Some(Pending::Dying {
                     p_stable: succeeding as f64 / 20.0,
                 });
@@ -319,22 +325,21 @@ impl Fight {
             return None;
         }
         let current = turn.target.or(line.scripted.map(|(t, _)| t));
-        let usable = current.filter(|&t| {
-            self.status(t, &standings[t]) == Status::Up && self.attack_at(turn, &line, t).is_some()
-        });
+        let usable = current
+            .filter(|&t| self.is_up(t, &standings[t]) && self.attack_at(turn, &line, t).is_some());
         let target = match usable {
             Some(t) => t,
             None => {
                 let me = &self.fighters[turn.actor];
                 let targets =
                     self.candidates(standings, turn.actor, Some(line.attack), turn.iterative);
-                if me.tactic == Tactic::Hold || targets.is_empty() {
+                if me.tactic == Tactic::Hold || targets.clone().next().is_none() {
                     self.skip_line(turn);
                     return None;
                 }
                 if me.tactic == Tactic::Random {
                     return Some(Pending::Pick {
-                        among: targets.len(),
+                        among: targets.count(),
                     });
                 }
                 self.pick(
@@ -343,7 +348,7 @@ impl Fight {
                     me.tactic,
                     Some(line.attack),
                     turn.iterative,
-                    &targets,
+                    targets,
                 )
             }
         };
@@ -399,11 +404,12 @@ impl Fight {
             && (turn.chosen.is_some() || !self.fighters[turn.actor].orders.is_empty())
         {
             let attack = self.line(turn).map(|l| l.attack);
-            let targets = self.candidates(standings, turn.actor, attack, turn.iterative);
-            turn.target = Some(targets[index]);
+            let mut targets = self.candidates(standings, turn.actor, attack, turn.iterative);
+            turn.target = targets.nth(index);
         } else {
-            let targets = self.candidates(standings, turn.actor, None, 0);
-            self.choose(standings, turn, targets[index]);
+            let mut targets = self.candidates(standings, turn.actor, None, 0);
+            let target = targets.nth(index).expect("a candidate");
+            self.choose(standings, turn, target);
         }
     }
 
@@ -427,10 +433,7 @@ impl Fight {
             Some(attack) => Some(Line {
                 attack,
                 scripted: None,
-                iteratives: (me.options[attack].iter().flatten())
-                    .map(Vec::len)
-                    .max()
-                    .unwrap_or(0),
+                iteratives: me.tables.routine[attack],
             }),
             None => me.orders.get(turn.line).map(|o| Line {
                 attack: o.attack,
@@ -470,24 +473,23 @@ impl Fight {
 
     /// The enemies able to act that `actor` can attack with `attack` from its `iterative`-th
     /// attack on (with any attack when `None`), in file order.
-    fn candidates(
-        &self,
-        standings: &[Standing],
+    fn candidates<'a>(
+        &'a self,
+        standings: &'a [Standing],
         actor: usize,
         attack: Option<usize>,
         iterative: usize,
-    ) -> Vec<usize> {
+    ) -> impl Iterator<Item = usize> + Clone + 'a {
         let me = &self.fighters[actor];
-        (0..self.fighters.len())
-            .filter(|&t| {
-                self.fighters[t].side != me.side
-                    && self.status(t, &standings[t]) == Status::Up
-                    && match attack {
-                        Some(a) => (me.options[a][t].as_ref()).is_some_and(|i| i.len() > iterative),
-                        None => me.options.iter().any(|o| o[t].is_some()),
-                    }
-            })
-            .collect()
+        let n = self.fighters.len();
+        (0..n).filter(move |&t| {
+            self.fighters[t].side != me.side
+                && self.is_up(t, &standings[t])
+                && match attack {
+                    Some(a) => me.tables.reach[a * n + t] > iterative,
+                    None => me.tables.reaches[t],
+                }
+        })
     }
 
     /// The target a (non-random) tactic picks among `targets`; `hold` picks as `best`
@@ -499,7 +501,7 @@ impl Fight {
         tactic: Tactic,
         attack: Option<usize>,
         iterative: usize,
-        targets: &[usize],
+        targets: impl Iterator<Item = usize>,
     ) -> usize {
         let me = &self.fighters[actor];
         let hp_left = |t: usize| self.fighters[t].injury.down_at.unwrap_or(0) - standings[t].taken;
@@ -508,20 +510,23 @@ impl Fight {
                 Tactic::Weakest => (0.0, hp_left(t), t),
                 Tactic::Nearest => (me.distance[t] as f64, 0, t),
                 _ => {
+                    let flat = usize::from(self.flat_footed(&standings[t]));
                     let expected = match attack {
                         Some(a) => self.expected(standings, me, a, t, iterative),
-                        None => (0..me.options.len())
-                            .map(|a| self.expected(standings, me, a, t, 0))
-                            .fold(0.0, f64::max),
+                        None => me.tables.best[t * 2 + flat],
                     };
                     (-expected, hp_left(t), t)
                 }
             }
         };
-        *targets
-            .iter()
-            .min_by(|&&a, &&b| key(a).partial_cmp(&key(b)).expect("no NaN"))
-            .expect("a candidate")
+        let mut best: Option<(usize, (f64, i64, usize))> = None;
+        for t in targets {
+            let k = key(t);
+            if best.is_none_or(|(_, b)| k.partial_cmp(&b).expect("no NaN").is_lt()) {
+                best = Some((t, k));
+            }
+        }
+        best.expect("a candidate").0
     }
 
     /// Mean damage of `attack`'s attacks from `iterative` on at `target` now.
@@ -533,13 +538,13 @@ impl Fight {
         target: usize,
         iterative: usize,
     ) -> f64 {
-        let flat = self.flat_footed(&standings[target]);
-        me.options[attack][target].as_ref().map_or(0.0, |its| {
-            its.iter()
-                .skip(iterative)
-                .map(|at| self.profiles[at.profile(flat)].expected)
-                .sum()
-        })
+        let t = &me.tables;
+        if iterative >= t.stride {
+            return 0.0;
+        }
+        let flat = usize::from(self.flat_footed(&standings[target]));
+        let n = self.fighters.len();
+        t.expected[((attack * n + target) * t.stride + iterative) * 2 + flat]
     }
 
     /// Whether attacks at a combatant in standing `s` face it flat-footed: it has not had
