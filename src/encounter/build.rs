@@ -153,6 +153,9 @@ impl Fight {
             reaches: (0..n)
                 .map(|t| me.options.iter().any(|o| o[t].is_some()))
                 .collect(),
+            foes: (0..n)
+                .filter(|&t| self.fighters[t].side != me.side)
+                .collect(),
             stride,
             expected,
             best,

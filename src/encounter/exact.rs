@@ -15,7 +15,7 @@ use rayon::prelude::*;
 
 use super::states::States;
 use super::turn::{Pending, Standing, Status, Turn};
-use super::{Fight, initiative};
+use super::{Fight, ProfileId, initiative};
 use crate::scenario::Initiative;
 
 /// Most states the exact engine keeps after a turn.
@@ -101,6 +101,7 @@ fn given_order(fight: &Fight, order: &[usize], p: f64) -> Result<ExactFight, Str
     let (mut taken, mut dealt) = (vec![0.0; n], vec![0.0; n]);
     let (mut frontier, mut after) = (States::new(n), States::new(n));
     let (mut now, mut branch) = (fight.start(), fight.start());
+    let mut groups = Groups::new(n);
     for round in 1..=fight.rounds as usize {
         for &actor in order {
             // The turn's branches, merged after every chance: a full attack's iteratives
@@ -122,6 +123,10 @@ fn given_order(fight: &Fight, order: &[usize], p: f64) -> Result<ExactFight, Str
                             }
                             None => next.add(&now, between, p),
                         },
+                        Pending::Attack { profile } if fight.profiles[profile].struck.is_none() => {
+                            out.made[profile] += p;
+                            groups.add(&now, turn, profile, p);
+                        }
                         Pending::Attack { profile } => {
                             out.made[profile] += p;
                             for &(effect, q) in &fight.profiles[profile].branches {
@@ -156,6 +161,7 @@ fn given_order(fight: &Fight, order: &[usize], p: f64) -> Result<ExactFight, Str
                         }
                     }
                 }
+                groups.resolve(fight, &mut after, &mut taken, &mut dealt[actor]);
                 std::mem::swap(&mut frontier, &mut after);
             }
             if states.len() > MAX_EXACT_STATES {
@@ -181,6 +187,127 @@ fn given_order(fight: &Fight, order: &[usize], p: f64) -> Result<ExactFight, Str
         Ended::add_losses(fight, standings, p, &mut out.lost_down, &mut out.lost_dead);
     }
     Ok(out)
+}
+
+/// Pending attacks that strike no one else, grouped by every standing but the target's
+/// damage taken (and by the turn): a group's outcomes are applied to each damage in it and
+/// the results merged by the target's new standing before they become states, so a
+/// state is looked up once per result rather than once per outcome of every member.
+struct Groups {
+    /// Each group's standings (the target's damage taken set to 0) and turn.
+    keys: States,
+    /// Each group's profile.
+    profiles: Vec<ProfileId>,
+    /// Per member: its group, the target's damage taken and the probability.
+    members: Vec<(usize, i64, f64)>,
+    /// Per group, the start of its members in `sorted` (one more entry at the end).
+    starts: Vec<usize>,
+    sorted: Vec<(i64, f64)>,
+    /// Per damage taken from a group's least: whether a result has it, and its weight.
+    dense: Vec<(bool, f64)>,
+    /// Results that are not the target's standing with more damage taken (dead).
+    other: Vec<(Standing, f64)>,
+    scratch: Vec<Standing>,
+}
+
+impl Groups {
+    fn new(width: usize) -> Groups {
+        Groups {
+            keys: States::new(width),
+            profiles: Vec::new(),
+            members: Vec::new(),
+            starts: Vec::new(),
+            sorted: Vec::new(),
+            dense: Vec::new(),
+            other: Vec::new(),
+            scratch: Vec::new(),
+        }
+    }
+
+    /// The attack with profile `profile` pending from `standings` and `turn`, with
+    /// probability `p`.
+    fn add(&mut self, standings: &[Standing], turn: Turn, profile: ProfileId, p: f64) {
+        let target = turn.target().expect("an attack has a target");
+        self.scratch.clear();
+        self.scratch.extend_from_slice(standings);
+        self.scratch[target] = standings[target].with_taken(0);
+        let group = self.keys.entry(&self.scratch, turn);
+        if group == self.profiles.len() {
+            self.profiles.push(profile);
+        }
+        debug_assert_eq!(self.profiles[group], profile);
+        self.members.push((group, standings[target].taken, p));
+    }
+
+    /// Resolves every pending attack into `after`, adding the damage each outcome deals
+    /// to `taken` (per combatant) and `dealt` (the attacker's); then forgets them.
+    fn resolve(&mut self, fight: &Fight, after: &mut States, taken: &mut [f64], dealt: &mut f64) {
+        let groups = self.keys.len();
+        self.starts.clear();
+        self.starts.resize(groups + 1, 0);
+        for &(g, _, _) in &self.members {
+            self.starts[g + 1] += 1;
+        }
+        for g in 0..groups {
+            self.starts[g + 1] += self.starts[g];
+        }
+        self.sorted.clear();
+        self.sorted.resize(self.members.len(), (0, 0.0));
+        let mut next = self.starts.clone();
+        for &(g, t, p) in &self.members {
+            self.sorted[next[g]] = (t, p);
+            next[g] += 1;
+        }
+        for g in 0..groups {
+            let (key, turn, _) = self.keys.get(g);
+            let profile = self.profiles[g];
+            let target = turn.target().expect("an attack has a target");
+            let before = key[target];
+            let members = &self.sorted[self.starts[g]..self.starts[g + 1]];
+            let least = members.iter().map(|m| m.0).min().unwrap_or(0);
+            self.scratch.clear();
+            self.scratch.extend_from_slice(key);
+            self.dense.clear();
+            self.other.clear();
+            let mut resolved = turn;
+            resolved.attack_made();
+            let mut mass = 0.0;
+            for &(effect, q) in &fight.profiles[profile].branches {
+                for &(was, p) in members {
+                    let now = fight.target_after(target, before.with_taken(was), &effect);
+                    let w = p * q;
+                    mass += w * effect.damage as f64;
+                    match usize::try_from(now.taken - least) {
+                        Ok(k) if now == before.with_taken(now.taken) => {
+                            if k >= self.dense.len() {
+                                self.dense.resize(k + 1, (false, 0.0));
+                            }
+                            self.dense[k] = (true, self.dense[k].1 + w);
+                        }
+                        _ => match self.other.iter_mut().find(|(s, _)| *s == now) {
+                            Some((_, sum)) => *sum += w,
+                            None => self.other.push((now, w)),
+                        },
+                    }
+                }
+            }
+            taken[target] += mass;
+            *dealt += mass;
+            for (k, &(reached, w)) in self.dense.iter().enumerate() {
+                if reached {
+                    self.scratch[target] = before.with_taken(least + k as i64);
+                    after.add(&self.scratch, resolved, w);
+                }
+            }
+            for &(s, w) in &self.other {
+                self.scratch[target] = s;
+                after.add(&self.scratch, resolved, w);
+            }
+        }
+        self.keys.clear();
+        self.profiles.clear();
+        self.members.clear();
+    }
 }
 
 impl ExactFight {

@@ -15,13 +15,15 @@ pub(super) fn order_of(init: &[i32], rolls: &[i32], tie_breaks: &[u64]) -> Vec<u
 fn sort_order(init: &[i32], rolls: &[i32], tie_breaks: &[u64], order: &mut Vec<usize>) {
     order.clear();
     order.extend(0..init.len());
-    order.sort_by_key(|&i| {
-        (
-            std::cmp::Reverse(rolls[i] + init[i]),
-            std::cmp::Reverse(init[i]),
-            tie_breaks[i],
-        )
-    });
+    order.sort_by_key(|&i| key(init[i], rolls[i], tie_breaks[i]));
+}
+
+/// The sort key of a combatant's place: the total and `init` descending, then the tie
+/// break, packed in one integer so that a trial's sort compares words.
+fn key(init: i32, roll: i32, tie_break: u64) -> u128 {
+    // Flipping the sign bit orders i32s as u32s; the complement makes it descending.
+    let descending = |x: i32| u128::from(!((x as u32) ^ 0x8000_0000));
+    descending(roll + init) << 96 | descending(init) << 64 | u128::from(tie_break)
 }
 
 /// A trial's rolled order, into `order`; `rolls` and `tie_breaks` are the trial's draws,

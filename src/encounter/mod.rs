@@ -153,6 +153,8 @@ struct Tables {
     reach: Vec<usize>,
     /// Per combatant: whether any attack reaches it.
     reaches: Vec<bool>,
+    /// The combatants of other sides, in file order.
+    foes: Vec<usize>,
     /// The longest routine of any attack, + 1: the stride of `expected` per target.
     stride: usize,
     /// Per attack × combatant × iterative × flat-footed: the mean damage of the routine

@@ -82,6 +82,12 @@ impl States {
 
     /// Adds probability `p` to the state (`standings`, `turn`).
     pub fn add(&mut self, standings: &[Standing], turn: Turn, p: f64) {
+        let i = self.entry(standings, turn);
+        self.probs[i] += p;
+    }
+
+    /// The index of the state (`standings`, `turn`), added with probability 0 when new.
+    pub fn entry(&mut self, standings: &[Standing], turn: Turn) -> usize {
         let h = hash(standings, &turn);
         let mask = self.slots.len() - 1;
         let mut slot = (h >> 32) as usize & mask;
@@ -96,20 +102,21 @@ impl States {
                 && self.turns[i] == turn
                 && self.standings[i * w..(i + 1) * w] == *standings
             {
-                self.probs[i] += p;
-                return;
+                return i;
             }
             slot = (slot + 1) & mask;
         }
-        self.slots[slot] = u32::try_from(self.len()).expect("fewer than 2^32 states");
+        let i = self.len();
+        self.slots[slot] = u32::try_from(i).expect("fewer than 2^32 states");
         self.standings.extend_from_slice(standings);
         self.turns.push(turn);
-        self.probs.push(p);
+        self.probs.push(0.0);
         self.hashes.push(h);
         if self.len() * 2 > self.slots.len() {
             self.slots = vec![EMPTY; self.slots.len() * 2];
             self.reindex();
         }
+        i
     }
 
     fn reindex(&mut self) {

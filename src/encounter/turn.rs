@@ -22,6 +22,11 @@ const STABLE: u8 = 2;
 const ACTED: u8 = 4;
 
 impl Standing {
+    /// The same standing with `taken` damage taken.
+    pub fn with_taken(self, taken: i64) -> Standing {
+        Standing { taken, ..self }
+    }
+
     /// Dead: nothing else about it matters any more, so every dead standing is the same
     /// (the exact engine merges them).
     const DEAD: Standing = Standing {
@@ -146,6 +151,17 @@ impl Dealt {
 }
 
 impl Turn {
+    /// Whom the routine's attacks go to now (a pending attack's target).
+    pub fn target(&self) -> Option<usize> {
+        self.target
+    }
+
+    /// The routine moves past an attack made, whatever its outcome.
+    pub fn attack_made(&mut self) {
+        self.iterative += 1;
+        self.attacks_made += 1;
+    }
+
     pub fn new(actor: usize) -> Turn {
         Turn {
             actor,
@@ -230,17 +246,18 @@ impl Fight {
                     if !ordered {
                         let targets = self.candidates(standings, turn.actor, None, 0);
                         match me.tactic {
-                            _ if targets.clone().next().is_none() => turn.stage = Stage::End,
-                            Tactic::Random => {
-                                turn.picking_routine = true;
-                                return Pending::Pick {
-                                    among: targets.count(),
-                                };
-                            }
+                            Tactic::Random => match targets.count() {
+                                0 => turn.stage = Stage::End,
+                                among => {
+                                    turn.picking_routine = true;
+                                    return Pending::Pick { among };
+                                }
+                            },
                             tactic => {
-                                let target =
-                                    self.pick(standings, turn.actor, tactic, None, 0, targets);
-                                self.choose(standings, turn, target);
+                                match self.pick(standings, turn.actor, tactic, None, 0, targets) {
+                                    Some(target) => self.choose(standings, turn, target),
+                                    None => turn.stage = Stage::End,
+                                }
                             }
                         }
                     }
@@ -333,23 +350,28 @@ impl Fight {
                 let me = &self.fighters[turn.actor];
                 let targets =
                     self.candidates(standings, turn.actor, Some(line.attack), turn.iterative);
-                if me.tactic == Tactic::Hold || targets.clone().next().is_none() {
-                    self.skip_line(turn);
-                    return None;
+                let picked = match me.tactic {
+                    Tactic::Hold => None,
+                    Tactic::Random => match targets.count() {
+                        0 => None,
+                        among => return Some(Pending::Pick { among }),
+                    },
+                    tactic => self.pick(
+                        standings,
+                        turn.actor,
+                        tactic,
+                        Some(line.attack),
+                        turn.iterative,
+                        targets,
+                    ),
+                };
+                match picked {
+                    Some(t) => t,
+                    None => {
+                        self.skip_line(turn);
+                        return None;
+                    }
                 }
-                if me.tactic == Tactic::Random {
-                    return Some(Pending::Pick {
-                        among: targets.count(),
-                    });
-                }
-                self.pick(
-                    standings,
-                    turn.actor,
-                    me.tactic,
-                    Some(line.attack),
-                    turn.iterative,
-                    targets,
-                )
             }
         };
         turn.target = Some(target);
@@ -379,8 +401,7 @@ impl Fight {
             );
             (other, effect.struck_damage)
         });
-        turn.iterative += 1;
-        turn.attacks_made += 1;
+        turn.attack_made();
         Dealt {
             target,
             to_target: effect.damage,
@@ -415,15 +436,26 @@ impl Fight {
 
     /// `who` takes `damage` (`drops`: a failed massive-damage save; `slays`: dead outright).
     fn hurt(&self, standings: &mut [Standing], who: usize, damage: i64, drops: bool, slays: bool) {
-        let s = &mut standings[who];
+        standings[who] = self.hurt_one(who, standings[who], damage, drops, slays);
+    }
+
+    /// [`Fight::hurt`] on `who`'s standing `s` alone: the standing after.
+    fn hurt_one(&self, who: usize, s: Standing, damage: i64, drops: bool, slays: bool) -> Standing {
         if s.flags & DEAD != 0 || (damage == 0 && !drops && !slays) {
-            return;
+            return s;
         }
         let (taken, dead) = self.fighters[who].injury.take(s.taken, damage, drops);
-        s.taken = taken;
         if dead || slays {
-            *s = Standing::DEAD;
+            Standing::DEAD
+        } else {
+            s.with_taken(taken)
         }
+    }
+
+    /// What outcome `effect` of an attack at `target`, in standing `s`, leaves it in: the
+    /// target's part of [`Fight::resolve_attack`].
+    pub(super) fn target_after(&self, target: usize, s: Standing, effect: &Effect) -> Standing {
+        self.hurt_one(target, s, effect.damage, effect.drops, effect.slays)
     }
 
     /// The routine's current line.
@@ -482,9 +514,8 @@ impl Fight {
     ) -> impl Iterator<Item = usize> + Clone + 'a {
         let me = &self.fighters[actor];
         let n = self.fighters.len();
-        (0..n).filter(move |&t| {
-            self.fighters[t].side != me.side
-                && self.is_up(t, &standings[t])
+        me.tables.foes.iter().copied().filter(move |&t| {
+            self.is_up(t, &standings[t])
                 && match attack {
                     Some(a) => me.tables.reach[a * n + t] > iterative,
                     None => me.tables.reaches[t],
@@ -492,8 +523,8 @@ impl Fight {
         })
     }
 
-    /// The target a (non-random) tactic picks among `targets`; `hold` picks as `best`
-    /// where it must pick at all (a routine it chooses itself).
+    /// The target a (non-random) tactic picks among `targets` (none without any); `hold`
+    /// picks as `best` where it must pick at all (a routine it chooses itself).
     fn pick(
         &self,
         standings: &[Standing],
@@ -502,7 +533,7 @@ impl Fight {
         attack: Option<usize>,
         iterative: usize,
         targets: impl Iterator<Item = usize>,
-    ) -> usize {
+    ) -> Option<usize> {
         let me = &self.fighters[actor];
         let hp_left = |t: usize| self.fighters[t].injury.down_at.unwrap_or(0) - standings[t].taken;
         let key = |t: usize| -> (f64, i64, usize) {
@@ -526,7 +557,7 @@ impl Fight {
                 best = Some((t, k));
             }
         }
-        best.expect("a candidate").0
+        best.map(|(t, _)| t)
     }
 
     /// Mean damage of `attack`'s attacks from `iterative` on at `target` now.
