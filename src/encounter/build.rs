@@ -7,6 +7,7 @@ use rand_pcg::Pcg64Mcg;
 
 use super::{
     AttackAt, Effect, FLAT_FOOTED, Fight, Fighter, Order, PLAIN, Profile, ProfileId, SlotSource,
+    Tables,
 };
 use crate::error::InputError;
 use crate::exact::SlotExact;
@@ -77,6 +78,7 @@ impl Fight {
                 orders: Vec::new(),
                 options: vec![vec![None; n]; c.attacks.len()],
                 distance,
+                tables: Tables::default(),
             });
         }
         for (i, line) in lines.iter().enumerate() {
@@ -101,7 +103,63 @@ impl Fight {
                 attacker.options[line.attack][line.target.index()] = Some(iteratives);
             }
         }
+        for who in 0..n {
+            fight.fighters[who].tables = fight.tables(who);
+        }
         Ok(Some(fight))
+    }
+
+    /// Combatant `who`'s [`Tables`], from its options and the profiles' means.
+    fn tables(&self, who: usize) -> Tables {
+        let me = &self.fighters[who];
+        let n = self.fighters.len();
+        let attacks = me.options.len();
+        let len = |a: usize, t: usize| me.options[a][t].as_ref().map_or(0, Vec::len);
+        let stride = 1
+            + (0..attacks)
+                .flat_map(|a| (0..n).map(move |t| len(a, t)))
+                .max()
+                .unwrap_or(0);
+        let mut expected = vec![0.0; attacks * n * stride * 2];
+        for a in 0..attacks {
+            for t in 0..n {
+                let Some(its) = &me.options[a][t] else {
+                    continue;
+                };
+                for i in 0..stride {
+                    for flat in [false, true] {
+                        expected[((a * n + t) * stride + i) * 2 + usize::from(flat)] = its
+                            .iter()
+                            .skip(i)
+                            .map(|at| self.profiles[at.profile(flat)].expected)
+                            .sum();
+                    }
+                }
+            }
+        }
+        let best = (0..n * 2)
+            .map(|k| {
+                (0..attacks)
+                    .map(|a| expected[((a * n + k / 2) * stride) * 2 + k % 2])
+                    .fold(0.0, f64::max)
+            })
+            .collect();
+        Tables {
+            up_below: me.injury.down_at.unwrap_or(i64::MAX),
+            routine: (0..attacks)
+                .map(|a| (0..n).map(|t| len(a, t)).max().unwrap_or(0))
+                .collect(),
+            reach: (0..attacks * n).map(|k| len(k / n, k % n)).collect(),
+            reaches: (0..n)
+                .map(|t| me.options.iter().any(|o| o[t].is_some()))
+                .collect(),
+            foes: (0..n)
+                .filter(|&t| self.fighters[t].side != me.side)
+                .collect(),
+            stride,
+            expected,
+            best,
+        }
     }
 
     /// The profile of slot `slot` of `self.plans[plan]`: an existing one when an attack

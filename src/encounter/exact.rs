@@ -11,13 +11,11 @@
 //! at most [`MAX_EXACT_FIGHTERS_ROLLED`] combatants (20^n rolls); past either, there are
 //! no exact figures and the reason says which bound.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, DefaultHasher};
-
 use rayon::prelude::*;
 
+use super::states::States;
 use super::turn::{Pending, Standing, Status, Turn};
-use super::{Fight, initiative};
+use super::{Fight, ProfileId, initiative};
 use crate::scenario::Initiative;
 
 /// Most states the exact engine keeps after a turn.
@@ -45,16 +43,6 @@ pub struct ExactFight {
     /// [profile] (see [`Fight::attacks`]): mean attacks made with it in a fight.
     pub made: Vec<f64>,
 }
-
-/// Every fight still going, by every combatant's standing (the order is fixed per run).
-type States = HashMap<Vec<Standing>, f64, Fixed>;
-
-/// A turn's branches still going, by standings and where the turn is.
-type Branches = HashMap<(Vec<Standing>, Turn), f64, Fixed>;
-
-/// A hasher with fixed keys: the maps' iteration order, and so the order in which
-/// probabilities are summed, is the same on every run.
-type Fixed = BuildHasherDefault<DefaultHasher>;
 
 /// Running totals of the fights that have ended.
 struct Ended {
@@ -98,8 +86,11 @@ pub fn exact_fight(fight: &Fight) -> Result<ExactFight, String> {
 fn given_order(fight: &Fight, order: &[usize], p: f64) -> Result<ExactFight, String> {
     let n = fight.fighters.len();
     let sides = fight.sides.len();
-    let mut states = States::default();
-    states.insert(fight.start(), p);
+    // Between turns every state's turn is this placeholder: the states differ by their
+    // standings alone.
+    let between = Turn::new(0);
+    let mut states = States::new(n);
+    states.add(&fight.start(), between, p);
     let mut ended = Ended {
         status: vec![[0.0; 5]; n],
         won: vec![0.0; sides + 1],
@@ -108,72 +99,80 @@ fn given_order(fight: &Fight, order: &[usize], p: f64) -> Result<ExactFight, Str
     };
     let mut out = ExactFight::zero(fight);
     let (mut taken, mut dealt) = (vec![0.0; n], vec![0.0; n]);
+    let (mut frontier, mut after) = (States::new(n), States::new(n));
+    let (mut now, mut branch) = (fight.start(), fight.start());
+    let mut groups = Groups::new(n);
     for round in 1..=fight.rounds as usize {
         for &actor in order {
-            let mut next = States::with_capacity_and_hasher(states.len(), Fixed::default());
             // The turn's branches, merged after every chance: a full attack's iteratives
             // then cost the sum of their outcomes, not the product.
-            let mut frontier: Branches = (states.into_iter())
-                .map(|(standings, p)| ((standings, Turn::new(actor)), p))
-                .collect();
+            std::mem::swap(&mut frontier, &mut states);
+            frontier.set_turns(Turn::new(actor));
+            let next = &mut states;
+            next.clear();
             while !frontier.is_empty() {
-                let mut after =
-                    Branches::with_capacity_and_hasher(frontier.len(), Fixed::default());
-                for ((mut standings, mut turn), p) in frontier {
-                    let mut branch = |s: Vec<Standing>, t: Turn, w: f64| {
-                        *after.entry((s, t)).or_default() += w;
-                    };
-                    match fight.advance(&mut standings, &mut turn) {
-                        Pending::Over => match fight.ended(&standings) {
+                after.clear();
+                for i in 0..frontier.len() {
+                    let (standings, mut turn, p) = frontier.get(i);
+                    now.copy_from_slice(standings);
+                    match fight.advance(&mut now, &mut turn) {
+                        Pending::Over => match fight.ended(&now) {
                             Some(winner) => {
                                 out.ended_in[round - 1] += p;
-                                ended.add(fight, &standings, winner, p);
+                                ended.add(fight, &now, winner, p);
                             }
-                            None => *next.entry(standings).or_default() += p,
+                            None => next.add(&now, between, p),
                         },
+                        Pending::Attack { profile } if fight.profiles[profile].struck.is_none() => {
+                            out.made[profile] += p;
+                            groups.add(&now, turn, profile, p);
+                        }
                         Pending::Attack { profile } => {
                             out.made[profile] += p;
                             for &(effect, q) in &fight.profiles[profile].branches {
-                                let (mut s, mut t) = (standings.clone(), turn);
-                                let hit = fight.resolve_attack(&mut s, &mut t, profile, &effect);
+                                branch.copy_from_slice(&now);
+                                let mut t = turn;
+                                let hit =
+                                    fight.resolve_attack(&mut branch, &mut t, profile, &effect);
                                 let w = p * q;
                                 for (who, damage) in hit.amounts() {
                                     taken[who] += w * damage as f64;
                                     dealt[actor] += w * damage as f64;
                                 }
-                                branch(s, t, w);
+                                after.add(&branch, t, w);
                             }
                         }
                         Pending::Dying { p_stable } => {
                             for (stable, q) in [(true, p_stable), (false, 1.0 - p_stable)] {
                                 if q > 0.0 {
-                                    let (mut s, mut t) = (standings.clone(), turn);
-                                    fight.resolve_dying(&mut s, &mut t, stable);
-                                    branch(s, t, p * q);
+                                    branch.copy_from_slice(&now);
+                                    let mut t = turn;
+                                    fight.resolve_dying(&mut branch, &mut t, stable);
+                                    after.add(&branch, t, p * q);
                                 }
                             }
                         }
                         Pending::Pick { among } => {
                             for index in 0..among {
-                                let (s, mut t) = (standings.clone(), turn);
-                                fight.resolve_pick(&s, &mut t, index);
-                                branch(s, t, p / among as f64);
+                                let mut t = turn;
+                                fight.resolve_pick(&now, &mut t, index);
+                                after.add(&now, t, p / among as f64);
                             }
                         }
                     }
                 }
-                frontier = after;
+                groups.resolve(fight, &mut after, &mut taken, &mut dealt[actor]);
+                std::mem::swap(&mut frontier, &mut after);
             }
-            if next.len() > MAX_EXACT_STATES {
+            if states.len() > MAX_EXACT_STATES {
                 return Err(format!(
                     "the fight reaches more than {MAX_EXACT_STATES} states in round {round}"
                 ));
             }
-            states = next;
         }
         let r = round - 1;
         out.status[r].clone_from(&ended.status);
-        for (standings, p) in &states {
+        for (standings, p) in states.iter() {
             for (who, s) in standings.iter().enumerate() {
                 out.status[r][who][fight.status(who, s) as usize] += p;
             }
@@ -184,10 +183,131 @@ fn given_order(fight: &Fight, order: &[usize], p: f64) -> Result<ExactFight, Str
     }
     out.lost_down = ended.lost_down;
     out.lost_dead = ended.lost_dead;
-    for (standings, p) in &states {
-        Ended::add_losses(fight, standings, *p, &mut out.lost_down, &mut out.lost_dead);
+    for (standings, p) in states.iter() {
+        Ended::add_losses(fight, standings, p, &mut out.lost_down, &mut out.lost_dead);
     }
     Ok(out)
+}
+
+/// Pending attacks that strike no one else, grouped by every standing but the target's
+/// damage taken (and by the turn): a group's outcomes are applied to each damage in it and
+/// the results merged by the target's new standing before they become states, so a
+/// state is looked up once per result rather than once per outcome of every member.
+struct Groups {
+    /// Each group's standings (the target's damage taken set to 0) and turn.
+    keys: States,
+    /// Each group's profile.
+    profiles: Vec<ProfileId>,
+    /// Per member: its group, the target's damage taken and the probability.
+    members: Vec<(usize, i64, f64)>,
+    /// Per group, the start of its members in `sorted` (one more entry at the end).
+    starts: Vec<usize>,
+    sorted: Vec<(i64, f64)>,
+    /// Per damage taken from a group's least: whether a result has it, and its weight.
+    dense: Vec<(bool, f64)>,
+    /// Results that are not the target's standing with more damage taken (dead).
+    other: Vec<(Standing, f64)>,
+    scratch: Vec<Standing>,
+}
+
+impl Groups {
+    fn new(width: usize) -> Groups {
+        Groups {
+            keys: States::new(width),
+            profiles: Vec::new(),
+            members: Vec::new(),
+            starts: Vec::new(),
+            sorted: Vec::new(),
+            dense: Vec::new(),
+            other: Vec::new(),
+            scratch: Vec::new(),
+        }
+    }
+
+    /// The attack with profile `profile` pending from `standings` and `turn`, with
+    /// probability `p`.
+    fn add(&mut self, standings: &[Standing], turn: Turn, profile: ProfileId, p: f64) {
+        let target = turn.target().expect("an attack has a target");
+        self.scratch.clear();
+        self.scratch.extend_from_slice(standings);
+        self.scratch[target] = standings[target].with_taken(0);
+        let group = self.keys.entry(&self.scratch, turn);
+        if group == self.profiles.len() {
+            self.profiles.push(profile);
+        }
+        debug_assert_eq!(self.profiles[group], profile);
+        self.members.push((group, standings[target].taken, p));
+    }
+
+    /// Resolves every pending attack into `after`, adding the damage each outcome deals
+    /// to `taken` (per combatant) and `dealt` (the attacker's); then forgets them.
+    fn resolve(&mut self, fight: &Fight, after: &mut States, taken: &mut [f64], dealt: &mut f64) {
+        let groups = self.keys.len();
+        self.starts.clear();
+        self.starts.resize(groups + 1, 0);
+        for &(g, _, _) in &self.members {
+            self.starts[g + 1] += 1;
+        }
+        for g in 0..groups {
+            self.starts[g + 1] += self.starts[g];
+        }
+        self.sorted.clear();
+        self.sorted.resize(self.members.len(), (0, 0.0));
+        let mut next = self.starts.clone();
+        for &(g, t, p) in &self.members {
+            self.sorted[next[g]] = (t, p);
+            next[g] += 1;
+        }
+        for g in 0..groups {
+            let (key, turn, _) = self.keys.get(g);
+            let profile = self.profiles[g];
+            let target = turn.target().expect("an attack has a target");
+            let before = key[target];
+            let members = &self.sorted[self.starts[g]..self.starts[g + 1]];
+            let least = members.iter().map(|m| m.0).min().unwrap_or(0);
+            self.scratch.clear();
+            self.scratch.extend_from_slice(key);
+            self.dense.clear();
+            self.other.clear();
+            let mut resolved = turn;
+            resolved.attack_made();
+            let mut mass = 0.0;
+            for &(effect, q) in &fight.profiles[profile].branches {
+                for &(was, p) in members {
+                    let now = fight.target_after(target, before.with_taken(was), &effect);
+                    let w = p * q;
+                    mass += w * effect.damage as f64;
+                    match usize::try_from(now.taken - least) {
+                        Ok(k) if now == before.with_taken(now.taken) => {
+                            if k >= self.dense.len() {
+                                self.dense.resize(k + 1, (false, 0.0));
+                            }
+                            self.dense[k] = (true, self.dense[k].1 + w);
+                        }
+                        _ => match self.other.iter_mut().find(|(s, _)| *s == now) {
+                            Some((_, sum)) => *sum += w,
+                            None => self.other.push((now, w)),
+                        },
+                    }
+                }
+            }
+            taken[target] += mass;
+            *dealt += mass;
+            for (k, &(reached, w)) in self.dense.iter().enumerate() {
+                if reached {
+                    self.scratch[target] = before.with_taken(least + k as i64);
+                    after.add(&self.scratch, resolved, w);
+                }
+            }
+            for &(s, w) in &self.other {
+                self.scratch[target] = s;
+                after.add(&self.scratch, resolved, w);
+            }
+        }
+        self.keys.clear();
+        self.profiles.clear();
+        self.members.clear();
+    }
 }
 
 impl ExactFight {

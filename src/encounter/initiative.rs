@@ -6,22 +6,40 @@ use rand::{Rng, RngExt};
 /// Combatants in turn order, highest total first: `init` per combatant, `rolls` its d20s,
 /// `tie_breaks` a random key each (used only between equal totals and equal `init`).
 pub(super) fn order_of(init: &[i32], rolls: &[i32], tie_breaks: &[u64]) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..init.len()).collect();
-    order.sort_by_key(|&i| {
-        (
-            std::cmp::Reverse(rolls[i] + init[i]),
-            std::cmp::Reverse(init[i]),
-            tie_breaks[i],
-        )
-    });
+    let mut order = Vec::with_capacity(init.len());
+    sort_order(init, rolls, tie_breaks, &mut order);
     order
 }
 
-/// One trial's rolled order.
-pub(super) fn roll<R: Rng + RngExt>(init: &[i32], rng: &mut R) -> Vec<usize> {
-    let rolls: Vec<i32> = init.iter().map(|_| rng.random_range(1..=20)).collect();
-    let tie_breaks: Vec<u64> = init.iter().map(|_| rng.next_u64()).collect();
-    order_of(init, &rolls, &tie_breaks)
+/// [`order_of`] into `order`, which is cleared first.
+fn sort_order(init: &[i32], rolls: &[i32], tie_breaks: &[u64], order: &mut Vec<usize>) {
+    order.clear();
+    order.extend(0..init.len());
+    order.sort_by_key(|&i| key(init[i], rolls[i], tie_breaks[i]));
+}
+
+/// The sort key of a combatant's place: the total and `init` descending, then the tie
+/// break, packed in one integer so that a trial's sort compares words.
+fn key(init: i32, roll: i32, tie_break: u64) -> u128 {
+    // Flipping the sign bit orders i32s as u32s; the complement makes it descending.
+    let descending = |x: i32| u128::from(!((x as u32) ^ 0x8000_0000));
+    descending(roll + init) << 96 | descending(init) << 64 | u128::from(tie_break)
+}
+
+/// A trial's rolled order, into `order`; `rolls` and `tie_breaks` are the trial's draws,
+/// kept by the caller so that a trial allocates nothing.
+pub(super) fn roll<R: Rng + RngExt>(
+    init: &[i32],
+    rng: &mut R,
+    rolls: &mut Vec<i32>,
+    tie_breaks: &mut Vec<u64>,
+    order: &mut Vec<usize>,
+) {
+    rolls.clear();
+    rolls.extend(init.iter().map(|_| rng.random_range(1..=20)));
+    tie_breaks.clear();
+    tie_breaks.extend(init.iter().map(|_| rng.next_u64()));
+    sort_order(init, rolls, tie_breaks, order);
 }
 
 /// Every rolled order with its probability: all 20^n rolls, each tie group's orders

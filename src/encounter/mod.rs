@@ -13,6 +13,7 @@ mod build;
 mod exact;
 mod initiative;
 mod simulate;
+mod states;
 #[cfg(test)]
 mod tests;
 mod turn;
@@ -136,6 +137,31 @@ pub struct Fighter {
     options: Vec<Vec<Option<Vec<AttackAt>>>>,
     /// Distance to each combatant in feet (0 without a map), for `nearest`.
     distance: Vec<i64>,
+    /// Its options folded into lookups once per fight (see [`Tables`]).
+    tables: Tables,
+}
+
+/// A combatant's options folded into lookups once per fight: the engines play millions
+/// of turns on the same numbers, so a turn never sums a routine or scans the options.
+#[derive(Debug, Clone, Default)]
+struct Tables {
+    /// Damage taken from which it is no longer up (`down_at`, or never).
+    up_below: i64,
+    /// Per attack: its longest routine at any target (the length of a chosen routine).
+    routine: Vec<usize>,
+    /// Per attack × combatant: the iteratives it has there (0 where it cannot attack).
+    reach: Vec<usize>,
+    /// Per combatant: whether any attack reaches it.
+    reaches: Vec<bool>,
+    /// The combatants of other sides, in file order.
+    foes: Vec<usize>,
+    /// The longest routine of any attack, + 1: the stride of `expected` per target.
+    stride: usize,
+    /// Per attack × combatant × iterative × flat-footed: the mean damage of the routine
+    /// from that iterative on, summed in routine order as [`Fight::expected`] was.
+    expected: Vec<f64>,
+    /// Per combatant × flat-footed: the most mean damage of any attack's whole routine.
+    best: Vec<f64>,
 }
 
 /// A scripted plan line: the attack, its target, and its iteratives at that target

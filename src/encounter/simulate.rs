@@ -177,6 +177,8 @@ struct FightModel<'a> {
     fight: &'a Fight,
     draws: Vec<Draw<'a>>,
     inits: Vec<i32>,
+    /// Every combatant's standing before the fight.
+    start: Vec<Standing>,
 }
 
 /// Runs `config.trials` trials of the fight.
@@ -195,65 +197,161 @@ pub fn simulate_fight(
             })
             .collect(),
         inits: fight.fighters.iter().map(|f| f.init).collect(),
+        start: fight.start(),
     };
     run_model(&model, config, progress, stop)
 }
 
+/// One block's buffers, reused from trial to trial so that a trial allocates nothing.
+struct Scratch {
+    order: Vec<usize>,
+    rolls: Vec<i32>,
+    tie_breaks: Vec<u64>,
+    standings: Vec<Standing>,
+    taken: Vec<i64>,
+    dealt: Vec<i64>,
+    /// The last round's counts of the trials whose fight ended before the last round,
+    /// counted once in the round it ended: an ended fight no longer changes, so
+    /// [`Scratch::spread`] adds them to that round and every later one.
+    tail: Tail,
+}
+
+/// [`FightTally`]'s per-round counts, laid out as there.
+struct Tail {
+    status: Vec<u64>,
+    won: Vec<u64>,
+    taken: Vec<(u128, u128)>,
+    dealt: Vec<(u128, u128)>,
+}
+
+impl Scratch {
+    fn new(model: &FightModel) -> Scratch {
+        let fight = model.fight;
+        let empty = FightTally::new(fight);
+        Scratch {
+            order: (0..fight.fighters.len()).collect(),
+            rolls: Vec::new(),
+            tie_breaks: Vec::new(),
+            standings: fight.start(),
+            taken: vec![0; fight.fighters.len()],
+            dealt: vec![0; fight.fighters.len()],
+            tail: Tail {
+                status: empty.status,
+                won: empty.won,
+                taken: empty.taken,
+                dealt: empty.dealt,
+            },
+        }
+    }
+
+    /// Adds each round's tail counts to that round and every later one of `tally`.
+    fn spread(&mut self, tally: &mut FightTally) {
+        let (f, s) = (tally.fighters, tally.sides);
+        let t = &mut self.tail;
+        spread(
+            &mut tally.status,
+            &mut t.status,
+            f * Status::ALL.len(),
+            |a, b| *a += b,
+        );
+        spread(&mut tally.won, &mut t.won, s + 1, |a, b| *a += b);
+        for (into, from) in [
+            (&mut tally.taken, &mut t.taken),
+            (&mut tally.dealt, &mut t.dealt),
+        ] {
+            spread(into, from, f, |a, b| {
+                a.0 += b.0;
+                a.1 += b.1;
+            });
+        }
+    }
+}
+
+/// Adds `from`'s rounds (`stride` counts each) to `into`, each round's to that round and
+/// every later one, and clears `from`.
+fn spread<T: Copy + Default>(
+    into: &mut [T],
+    from: &mut [T],
+    stride: usize,
+    add: impl Fn(&mut T, T),
+) {
+    for i in 0..from.len() {
+        if i >= stride {
+            let before = from[i - stride];
+            add(&mut from[i], before);
+        }
+        add(&mut into[i], from[i]);
+    }
+    from.fill(T::default());
+}
+
 impl FightModel<'_> {
-    fn trial(
-        &self,
-        tally: &mut FightTally,
-        rng: &mut Pcg64Mcg,
-        taken: &mut [i64],
-        dealt: &mut [i64],
-    ) {
+    fn trial(&self, tally: &mut FightTally, rng: &mut Pcg64Mcg, scratch: &mut Scratch) {
         let fight = self.fight;
         let n = fight.fighters.len();
-        let order: Vec<usize> = match fight.initiative {
-            Initiative::Listed => (0..n).collect(),
-            Initiative::Rolled => initiative::roll(&self.inits, rng),
-        };
-        let mut standings = fight.start();
+        let Scratch {
+            order,
+            rolls,
+            tie_breaks,
+            standings,
+            taken,
+            dealt,
+            tail,
+        } = scratch;
+        if fight.initiative == Initiative::Rolled {
+            initiative::roll(&self.inits, rng, rolls, tie_breaks, order);
+        }
+        standings.copy_from_slice(&self.start);
         taken.fill(0);
         dealt.fill(0);
         let mut result = None;
         for round in 0..tally.rounds {
-            if result.is_none() {
-                for &actor in &order {
-                    self.turn(
-                        &mut standings,
-                        actor,
-                        rng,
-                        taken,
-                        dealt,
-                        &mut tally.outcomes,
-                    );
-                    if let Some(winner) = fight.ended(&standings) {
-                        result = Some(winner);
-                        tally.ended_in[round] += 1;
-                        break;
-                    }
+            for &actor in order.iter() {
+                self.turn(standings, actor, rng, taken, dealt, &mut tally.outcomes);
+                if let Some(winner) = fight.ended(standings) {
+                    result = Some(winner);
+                    tally.ended_in[round] += 1;
+                    break;
                 }
             }
+            let (f, sides) = (tally.fighters, tally.sides);
+            let (status, won, taken_sums, dealt_sums) = match result {
+                Some(_) => (
+                    &mut tail.status,
+                    &mut tail.won,
+                    &mut tail.taken,
+                    &mut tail.dealt,
+                ),
+                None => (
+                    &mut tally.status,
+                    &mut tally.won,
+                    &mut tally.taken,
+                    &mut tally.dealt,
+                ),
+            };
             for (who, s) in standings.iter().enumerate() {
-                let cell = tally.cell(round + 1, who);
-                tally.status[cell * Status::ALL.len() + fight.status(who, s) as usize] += 1;
+                let cell = round * f + who;
+                status[cell * Status::ALL.len() + fight.status(who, s) as usize] += 1;
                 let (t, d) = (taken[who] as u128, dealt[who] as u128);
-                tally.taken[cell].0 += t;
-                tally.taken[cell].1 += t * t;
-                tally.dealt[cell].0 += d;
-                tally.dealt[cell].1 += d * d;
+                taken_sums[cell].0 += t;
+                taken_sums[cell].1 += t * t;
+                dealt_sums[cell].0 += d;
+                dealt_sums[cell].1 += d * d;
             }
             if let Some(winner) = result {
-                let cell = tally.won_cell(round + 1, winner.unwrap_or(tally.sides));
-                tally.won[cell] += 1;
+                won[round * (sides + 1) + winner.unwrap_or(sides)] += 1;
+                break;
             }
         }
         for side in 0..tally.sides {
-            let members = (0..n).filter(|&i| fight.fighters[i].side == side);
-            let statuses: Vec<Status> = members.map(|i| fight.status(i, &standings[i])).collect();
-            tally.lost_down[side] += u64::from(statuses.iter().any(|&s| s != Status::Up));
-            tally.lost_dead[side] += u64::from(statuses.contains(&Status::Dead));
+            let (mut down, mut dead) = (false, false);
+            for i in (0..n).filter(|&i| fight.fighters[i].side == side) {
+                let status = fight.status(i, &standings[i]);
+                down |= status != Status::Up;
+                dead |= status == Status::Dead;
+            }
+            tally.lost_down[side] += u64::from(down);
+            tally.lost_dead[side] += u64::from(dead);
         }
         tally.trials += 1;
     }
@@ -306,11 +404,11 @@ impl Model for FightModel<'_> {
     }
 
     fn simulate(&self, tally: &mut FightTally, rng: &mut Pcg64Mcg, trials: u64) {
-        let n = self.fight.fighters.len();
-        let (mut taken, mut dealt) = (vec![0; n], vec![0; n]);
+        let mut scratch = Scratch::new(self);
         for _ in 0..trials {
-            self.trial(tally, rng, &mut taken, &mut dealt);
+            self.trial(tally, rng, &mut scratch);
         }
+        scratch.spread(tally);
     }
 
     fn trial_by_trial(&self) -> bool {

@@ -22,6 +22,11 @@ const STABLE: u8 = 2;
 const ACTED: u8 = 4;
 
 impl Standing {
+    /// The same standing with `taken` damage taken.
+    pub fn with_taken(self, taken: i64) -> Standing {
+        Standing { taken, ..self }
+    }
+
     /// Dead: nothing else about it matters any more, so every dead standing is the same
     /// (the exact engine merges them).
     const DEAD: Standing = Standing {
@@ -129,7 +134,7 @@ struct Line<'a> {
 
 impl AttackAt {
     /// The profile to roll: the flat-footed one while the target is flat-footed.
-    fn profile(self, flat_footed: bool) -> ProfileId {
+    pub(super) fn profile(self, flat_footed: bool) -> ProfileId {
         if flat_footed {
             self.flat_footed
         } else {
@@ -146,6 +151,17 @@ impl Dealt {
 }
 
 impl Turn {
+    /// Whom the routine's attacks go to now (a pending attack's target).
+    pub fn target(&self) -> Option<usize> {
+        self.target
+    }
+
+    /// The routine moves past an attack made, whatever its outcome.
+    pub fn attack_made(&mut self) {
+        self.iterative += 1;
+        self.attacks_made += 1;
+    }
+
     pub fn new(actor: usize) -> Turn {
         Turn {
             actor,
@@ -190,12 +206,17 @@ impl Fight {
         }
     }
 
+    /// Whether `who`, in standing `s`, is up (able to act): [`Fight::status`] is `Up`.
+    pub(super) fn is_up(&self, who: usize, s: &Standing) -> bool {
+        s.flags & DEAD == 0 && s.taken < self.fighters[who].tables.up_below
+    }
+
     /// The side that won once at most one side has anyone able to act: `Some(Some(side))`,
     /// `Some(None)` when nobody is left able to act, `None` while the fight goes on.
     pub(super) fn ended(&self, standings: &[Standing]) -> Option<Option<usize>> {
         let mut able = None;
         for (i, f) in self.fighters.iter().enumerate() {
-            if self.status(i, &standings[i]) == Status::Up {
+            if self.is_up(i, &standings[i]) {
                 match able {
                     None => able = Some(f.side),
                     Some(side) if side != f.side => return None,
@@ -220,22 +241,23 @@ impl Fight {
                     turn.stage = Stage::Attack;
                     // Orders are carried out while one of their targets is up; after
                     // that, and without orders, the tactic chooses the whole routine.
-                    let ordered = (me.orders.iter())
-                        .any(|o| self.status(o.target, &standings[o.target]) == Status::Up);
+                    let ordered =
+                        (me.orders.iter()).any(|o| self.is_up(o.target, &standings[o.target]));
                     if !ordered {
                         let targets = self.candidates(standings, turn.actor, None, 0);
                         match me.tactic {
-                            _ if targets.is_empty() => turn.stage = Stage::End,
-                            Tactic::Random => {
-                                turn.picking_routine = true;
-                                return Pending::Pick {
-                                    among: targets.len(),
-                                };
-                            }
+                            Tactic::Random => match targets.count() {
+                                0 => turn.stage = Stage::End,
+                                among => {
+                                    turn.picking_routine = true;
+                                    return Pending::Pick { among };
+                                }
+                            },
                             tactic => {
-                                let target =
-                                    self.pick(standings, turn.actor, tactic, None, 0, &targets);
-                                self.choose(standings, turn, target);
+                                match self.pick(standings, turn.actor, tactic, None, 0, targets) {
+                                    Some(target) => self.choose(standings, turn, target),
+                                    None => turn.stage = Stage::End,
+                                }
                             }
                         }
                     }
@@ -283,7 +305,8 @@ impl Fight {
             (Status::Dying, DyingRule::ConCheck { dc }) => {
                 let below_zero = s.taken - me.injury.down_at.unwrap_or(0);
                 let need = i64::from(dc) - me.con_modifier + below_zero;
-                let succeeding = (1..=20).filter(|&roll| roll == 20 || roll >= need).count();
+                // The d20 rolls that succeed: `need` and up, and a natural 20 always.
+                let succeeding = 21 - need.clamp(1, 20);
                 return Some(Pending::Dying {
                     p_stable: succeeding as f64 / 20.0,
                 });
@@ -319,32 +342,36 @@ impl Fight {
             return None;
         }
         let current = turn.target.or(line.scripted.map(|(t, _)| t));
-        let usable = current.filter(|&t| {
-            self.status(t, &standings[t]) == Status::Up && self.attack_at(turn, &line, t).is_some()
-        });
+        let usable = current
+            .filter(|&t| self.is_up(t, &standings[t]) && self.attack_at(turn, &line, t).is_some());
         let target = match usable {
             Some(t) => t,
             None => {
                 let me = &self.fighters[turn.actor];
                 let targets =
                     self.candidates(standings, turn.actor, Some(line.attack), turn.iterative);
-                if me.tactic == Tactic::Hold || targets.is_empty() {
-                    self.skip_line(turn);
-                    return None;
+                let picked = match me.tactic {
+                    Tactic::Hold => None,
+                    Tactic::Random => match targets.count() {
+                        0 => None,
+                        among => return Some(Pending::Pick { among }),
+                    },
+                    tactic => self.pick(
+                        standings,
+                        turn.actor,
+                        tactic,
+                        Some(line.attack),
+                        turn.iterative,
+                        targets,
+                    ),
+                };
+                match picked {
+                    Some(t) => t,
+                    None => {
+                        self.skip_line(turn);
+                        return None;
+                    }
                 }
-                if me.tactic == Tactic::Random {
-                    return Some(Pending::Pick {
-                        among: targets.len(),
-                    });
-                }
-                self.pick(
-                    standings,
-                    turn.actor,
-                    me.tactic,
-                    Some(line.attack),
-                    turn.iterative,
-                    &targets,
-                )
             }
         };
         turn.target = Some(target);
@@ -374,8 +401,7 @@ impl Fight {
             );
             (other, effect.struck_damage)
         });
-        turn.iterative += 1;
-        turn.attacks_made += 1;
+        turn.attack_made();
         Dealt {
             target,
             to_target: effect.damage,
@@ -399,25 +425,37 @@ impl Fight {
             && (turn.chosen.is_some() || !self.fighters[turn.actor].orders.is_empty())
         {
             let attack = self.line(turn).map(|l| l.attack);
-            let targets = self.candidates(standings, turn.actor, attack, turn.iterative);
-            turn.target = Some(targets[index]);
+            let mut targets = self.candidates(standings, turn.actor, attack, turn.iterative);
+            turn.target = targets.nth(index);
         } else {
-            let targets = self.candidates(standings, turn.actor, None, 0);
-            self.choose(standings, turn, targets[index]);
+            let mut targets = self.candidates(standings, turn.actor, None, 0);
+            let target = targets.nth(index).expect("a candidate");
+            self.choose(standings, turn, target);
         }
     }
 
     /// `who` takes `damage` (`drops`: a failed massive-damage save; `slays`: dead outright).
     fn hurt(&self, standings: &mut [Standing], who: usize, damage: i64, drops: bool, slays: bool) {
-        let s = &mut standings[who];
+        standings[who] = self.hurt_one(who, standings[who], damage, drops, slays);
+    }
+
+    /// [`Fight::hurt`] on `who`'s standing `s` alone: the standing after.
+    fn hurt_one(&self, who: usize, s: Standing, damage: i64, drops: bool, slays: bool) -> Standing {
         if s.flags & DEAD != 0 || (damage == 0 && !drops && !slays) {
-            return;
+            return s;
         }
         let (taken, dead) = self.fighters[who].injury.take(s.taken, damage, drops);
-        s.taken = taken;
         if dead || slays {
-            *s = Standing::DEAD;
+            Standing::DEAD
+        } else {
+            s.with_taken(taken)
         }
+    }
+
+    /// What outcome `effect` of an attack at `target`, in standing `s`, leaves it in: the
+    /// target's part of [`Fight::resolve_attack`].
+    pub(super) fn target_after(&self, target: usize, s: Standing, effect: &Effect) -> Standing {
+        self.hurt_one(target, s, effect.damage, effect.drops, effect.slays)
     }
 
     /// The routine's current line.
@@ -427,10 +465,7 @@ impl Fight {
             Some(attack) => Some(Line {
                 attack,
                 scripted: None,
-                iteratives: (me.options[attack].iter().flatten())
-                    .map(Vec::len)
-                    .max()
-                    .unwrap_or(0),
+                iteratives: me.tables.routine[attack],
             }),
             None => me.orders.get(turn.line).map(|o| Line {
                 attack: o.attack,
@@ -470,28 +505,26 @@ impl Fight {
 
     /// The enemies able to act that `actor` can attack with `attack` from its `iterative`-th
     /// attack on (with any attack when `None`), in file order.
-    fn candidates(
-        &self,
-        standings: &[Standing],
+    fn candidates<'a>(
+        &'a self,
+        standings: &'a [Standing],
         actor: usize,
         attack: Option<usize>,
         iterative: usize,
-    ) -> Vec<usize> {
+    ) -> impl Iterator<Item = usize> + Clone + 'a {
         let me = &self.fighters[actor];
-        (0..self.fighters.len())
-            .filter(|&t| {
-                self.fighters[t].side != me.side
-                    && self.status(t, &standings[t]) == Status::Up
-                    && match attack {
-                        Some(a) => (me.options[a][t].as_ref()).is_some_and(|i| i.len() > iterative),
-                        None => me.options.iter().any(|o| o[t].is_some()),
-                    }
-            })
-            .collect()
+        let n = self.fighters.len();
+        me.tables.foes.iter().copied().filter(move |&t| {
+            self.is_up(t, &standings[t])
+                && match attack {
+                    Some(a) => me.tables.reach[a * n + t] > iterative,
+                    None => me.tables.reaches[t],
+                }
+        })
     }
 
-    /// The target a (non-random) tactic picks among `targets`; `hold` picks as `best`
-    /// where it must pick at all (a routine it chooses itself).
+    /// The target a (non-random) tactic picks among `targets` (none without any); `hold`
+    /// picks as `best` where it must pick at all (a routine it chooses itself).
     fn pick(
         &self,
         standings: &[Standing],
@@ -499,8 +532,8 @@ impl Fight {
         tactic: Tactic,
         attack: Option<usize>,
         iterative: usize,
-        targets: &[usize],
-    ) -> usize {
+        targets: impl Iterator<Item = usize>,
+    ) -> Option<usize> {
         let me = &self.fighters[actor];
         let hp_left = |t: usize| self.fighters[t].injury.down_at.unwrap_or(0) - standings[t].taken;
         let key = |t: usize| -> (f64, i64, usize) {
@@ -508,20 +541,23 @@ impl Fight {
                 Tactic::Weakest => (0.0, hp_left(t), t),
                 Tactic::Nearest => (me.distance[t] as f64, 0, t),
                 _ => {
+                    let flat = usize::from(self.flat_footed(&standings[t]));
                     let expected = match attack {
                         Some(a) => self.expected(standings, me, a, t, iterative),
-                        None => (0..me.options.len())
-                            .map(|a| self.expected(standings, me, a, t, 0))
-                            .fold(0.0, f64::max),
+                        None => me.tables.best[t * 2 + flat],
                     };
                     (-expected, hp_left(t), t)
                 }
             }
         };
-        *targets
-            .iter()
-            .min_by(|&&a, &&b| key(a).partial_cmp(&key(b)).expect("no NaN"))
-            .expect("a candidate")
+        let mut best: Option<(usize, (f64, i64, usize))> = None;
+        for t in targets {
+            let k = key(t);
+            if best.is_none_or(|(_, b)| k.partial_cmp(&b).expect("no NaN").is_lt()) {
+                best = Some((t, k));
+            }
+        }
+        best.map(|(t, _)| t)
     }
 
     /// Mean damage of `attack`'s attacks from `iterative` on at `target` now.
@@ -533,13 +569,13 @@ impl Fight {
         target: usize,
         iterative: usize,
     ) -> f64 {
-        let flat = self.flat_footed(&standings[target]);
-        me.options[attack][target].as_ref().map_or(0.0, |its| {
-            its.iter()
-                .skip(iterative)
-                .map(|at| self.profiles[at.profile(flat)].expected)
-                .sum()
-        })
+        let t = &me.tables;
+        if iterative >= t.stride {
+            return 0.0;
+        }
+        let flat = usize::from(self.flat_footed(&standings[target]));
+        let n = self.fighters.len();
+        t.expected[((attack * n + target) * t.stride + iterative) * 2 + flat]
     }
 
     /// Whether attacks at a combatant in standing `s` face it flat-footed: it has not had
