@@ -20,8 +20,10 @@ fn a_fight_writes_its_tables_and_opens_with_who_wins() {
         String::from_utf8_lossy(&out.stderr)
     );
     let text = String::from_utf8_lossy(&out.stdout);
-    let second = text.lines().nth(2).unwrap_or_default();
-    assert!(second.starts_with("Who wins (within 8 rounds)"), "{text}");
+    let verdict = text.lines().nth(2).unwrap_or_default();
+    assert!(verdict.starts_with("party wins "), "{text}");
+    let who_wins = text.lines().nth(4).unwrap_or_default();
+    assert!(who_wins.starts_with("Who wins (within 8 rounds)"), "{text}");
     assert!(text.contains("How long it lasts"), "{text}");
     let folder = dir.path().join("reports/pf1-party-vs-ogre");
     let read = |f: &str| std::fs::read_to_string(folder.join(f)).unwrap();

@@ -31,10 +31,15 @@ fn check_svg(folder: &Path, file: &str, expected: &[&str]) -> String {
     let svg = read(folder, file);
     let doc = roxmltree::Document::parse(&svg).unwrap_or_else(|e| panic!("{file}: {e}"));
     assert_eq!(doc.root_element().tag_name().name(), "svg", "{file}");
+    let texts: Vec<&str> = doc
+        .descendants()
+        .filter_map(|n| n.text().filter(|_| n.is_text()).map(str::trim))
+        .filter(|t| !t.is_empty())
+        .collect();
+    // A long title is drawn on two lines: two text elements one after the other.
+    let two_lines = |e: &str| texts.windows(2).any(|w| format!("{} {}", w[0], w[1]) == e);
     for e in expected {
-        let found = doc
-            .descendants()
-            .any(|n| n.is_text() && n.text().map(str::trim) == Some(e));
+        let found = texts.contains(e) || two_lines(e);
         assert!(found, "{file}: no text {e:?}");
     }
     svg
@@ -132,7 +137,7 @@ fn report_html_is_self_contained_and_holds_every_section() {
         "Total damage taken: Ogre (O)",
         "Total damage taken: Fighter (F)",
         "Notes",
-        "Experiment file: ogre-corridor.toml",
+        "Appendix: the experiment file, ogre-corridor.toml",
         "Rule readings",
     ] {
         assert!(page.contains(&format!("<h2>{heading}</h2>")), "{heading}");
@@ -273,6 +278,8 @@ fn the_map_draws_the_lines_that_decided_cover_and_flanking() {
         "one badge on the map, one in the legend, per plan line"
     );
     let page = read(&folder, "report.html");
-    assert!(page.contains("the lines that decided cover and flanking"));
+    // The page carries the map inline, its long title on two lines.
+    assert!(page.contains("— the map and the lines that decided\n</text>"));
+    assert!(page.contains(">\ncover and flanking\n</text>"));
     assert!(folder.join("map.png").is_file());
 }

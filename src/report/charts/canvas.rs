@@ -226,6 +226,26 @@ impl<'a, DB: DrawingBackend> Canvas<'a, DB> {
         }
     }
 
+    /// `s` on at most two lines of `max_width` pixels: broken after the last word that fits
+    /// on the first, the rest shortened with an ellipsis if it is still too long. A title is
+    /// worth a second line more than a cut-off end.
+    pub(super) fn wrap_two(&self, s: &str, px: u32, max_width: i32) -> Vec<String> {
+        if self.text_width(s, px) <= max_width {
+            return vec![s.to_string()];
+        }
+        let breaks = s.match_indices(' ').map(|(i, _)| i);
+        let first_end = breaks
+            .take_while(|&i| self.text_width(&s[..i], px) <= max_width)
+            .last();
+        match first_end {
+            Some(end) => vec![
+                s[..end].to_string(),
+                self.fit(s[end..].trim_start(), px, max_width),
+            ],
+            None => vec![self.fit(s, px, max_width)],
+        }
+    }
+
     /// `s`, shortened with an ellipsis until it fits in `max_width` pixels.
     pub(super) fn fit(&self, s: &str, px: u32, max_width: i32) -> String {
         if self.text_width(s, px) <= max_width {

@@ -164,16 +164,22 @@ pub(super) fn to_pixels<DB: DrawingBackend>(chart: &XyChart<'_, DB>, x: f64, y: 
     (f64::from(px), f64::from(py))
 }
 
-/// Draws the chart title centred at the top and returns the height it takes.
+/// Draws the chart title centred at the top, on two lines if it needs them, and returns the
+/// height it takes.
 pub(super) fn title<DB: DrawingBackend>(
     canvas: &Canvas<'_, DB>,
     text: &str,
 ) -> Result<i32, String> {
     let (w, _) = canvas.size();
-    let line = canvas.fit(text, TITLE_PX, w - 2 * MARGIN);
-    let h = TITLE_PX as i32 + 2 * MARGIN;
-    canvas.text(&line, (w / 2, h / 2 + 2), TITLE_PX, INK, CENTER)?;
-    Ok(h)
+    let lines = canvas.wrap_two(text, TITLE_PX, w - 2 * MARGIN);
+    let line_height = TITLE_PX as i32 + 4;
+    let first_centre = MARGIN + TITLE_PX as i32 / 2 + 2;
+    for (row, line) in (0..).zip(&lines) {
+        let centre = (w / 2, first_centre + row * line_height);
+        canvas.text(line, centre, TITLE_PX, INK, CENTER)?;
+    }
+    let extra_lines = i32::try_from(lines.len()).unwrap_or(1) - 1;
+    Ok(TITLE_PX as i32 + 2 * MARGIN + extra_lines * line_height)
 }
 
 /// Writes a short note (such as "no data") centred in a region.

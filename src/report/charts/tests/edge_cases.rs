@@ -287,3 +287,19 @@ fn special_characters_stay_valid_xml() {
     let chart = down_dead_chart(&long).expect("long title");
     assert!(svg_texts(&chart.svg).iter().any(|t| t.ends_with('…')));
 }
+
+#[test]
+fn a_long_title_takes_a_second_line_instead_of_an_ellipsis() {
+    let title = "Pathfinder cover and flanking examples — the map and the lines that decided cover";
+    let rounds = RoundsChart {
+        title: title.into(),
+        ..rounds_example()
+    };
+    let texts = svg_texts(&down_dead_chart(&rounds).expect("long title").svg);
+    let first = texts
+        .iter()
+        .position(|t| title.starts_with(t.as_str()) && t.len() > 10)
+        .expect("the title's first line");
+    assert_eq!(format!("{} {}", texts[first], texts[first + 1]), title);
+    assert!(texts.iter().all(|t| !t.ends_with('…')), "{texts:?}");
+}
