@@ -11,7 +11,7 @@ use crate::encounter::Fight;
 use crate::engine::check_tally_size;
 use crate::error::{Error, InputError};
 use crate::plan::{LineSituation, Plan, Planned};
-use crate::scenario::{Assignments, Scenario, display_value};
+use crate::scenario::{Assignments, Scenario, Variant, display_value};
 
 /// A validated experiment.
 #[derive(Debug, Clone)]
@@ -25,6 +25,17 @@ pub struct Experiment {
     /// How many sweep points the `[[sweep]]` tables make (0 without them).
     pub sweep_points: usize,
     /// The fight, when the file has an `[encounter]`.
+    pub fight: Option<Fight>,
+    /// Every `[[variant]]`, planned.
+    pub variants: Vec<PlannedVariant>,
+}
+
+/// A variant planned like the file itself.
+#[derive(Debug, Clone)]
+pub struct PlannedVariant {
+    pub name: String,
+    pub plan: Plan,
+    /// Its fight, when the file has an `[encounter]`.
     pub fight: Option<Fight>,
 }
 
@@ -46,12 +57,22 @@ impl Experiment {
                 sweep_points += 1;
             }
         }
+        if let (Some(variant), Some(_)) = (scenario.variants.first(), scenario.sweeps.first()) {
+            return Err(scenario.source.error(
+                variant.span.clone(),
+                "an experiment either compares variants or sweeps fields: move the [[sweep]] tables to a file of their own",
+            ));
+        }
+        let variants = (scenario.variants.iter())
+            .map(|variant| plan_variant(&scenario, &plan, variant))
+            .collect::<Result<_, _>>()?;
         Ok(Self {
             fight: Fight::from_scenario(&scenario)?,
             scenario,
             plan,
             situations: lines,
             sweep_points,
+            variants,
         })
     }
 
@@ -65,6 +86,44 @@ impl Experiment {
         let plan = plan_point(&self.scenario, &assignments, &point)?;
         Ok((assignments, plan, Fight::from_scenario(&point)?))
     }
+}
+
+/// A variant's plan and fight, its errors placed at the variant. A plan's variant must
+/// attack the same targets, so that every figure has a baseline to differ from.
+fn plan_variant(
+    scenario: &Scenario,
+    baseline: &Plan,
+    variant: &Variant,
+) -> Result<PlannedVariant, InputError> {
+    let at = |why: &str| {
+        (scenario.source).error(
+            variant.span.clone(),
+            format!("variant `{}`: {why}", variant.name),
+        )
+    };
+    let plan = Plan::from_scenario(&variant.scenario).map_err(|e| at(&e.message))?;
+    check_tally_size(&plan).map_err(|(_, why)| at(&why))?;
+    let labels =
+        |plan: &Plan| -> Vec<String> { plan.targets().iter().map(|t| t.label.clone()).collect() };
+    let fight = Fight::from_scenario(&variant.scenario).map_err(|e| at(&e.message))?;
+    if fight.is_none() && labels(&plan) != labels(baseline) {
+        return Err(at(&format!(
+            "it attacks {}, the experiment as written {}: a variant of a plan compares the same targets",
+            labels(&plan).join(", "),
+            labels(baseline).join(", ")
+        )));
+    }
+    let sides = |fight: &Option<Fight>| fight.as_ref().map(|f| f.sides.clone());
+    if sides(&fight) != sides(&Fight::from_scenario(scenario)?) {
+        return Err(at(
+            "it changes the sides: a variant of a fight keeps every combatant on its side",
+        ));
+    }
+    Ok(PlannedVariant {
+        name: variant.name.clone(),
+        plan,
+        fight,
+    })
 }
 
 /// A sweep point's plan, its errors placed at the sweep.

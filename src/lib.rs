@@ -98,7 +98,7 @@ pub use plan::{
     Situation, TargetId,
 };
 pub use report::{
-    Formats, Results, check as check_report, check_folder, one_or_array, report_files,
+    Formats, Results, VariantRow, check as check_report, check_folder, one_or_array, report_files,
     report_folder, summary_text, write_folder, write_json,
 };
 pub use rules::{CoverLevel, RuleSet, SystemId};

@@ -13,14 +13,23 @@
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::encounter::{Fight, exact_fight, simulate_fight};
-use crate::engine::{EngineConfig, MAX_THREADS, SamplerKind, simulate_until};
+use rayon::prelude::*;
+
+use crate::encounter::{
+    ExactFight, Fight, FightTally, exact_fight, simulate_fight, simulate_fights_paired,
+};
+use crate::engine::{
+    EngineConfig, Figure, MAX_THREADS, SamplerKind, simulate_paired, simulate_until,
+};
 use crate::error::{Error, InputError};
 use crate::exact;
 use crate::experiment::Experiment;
 use crate::heatmap::{heatmap, heatmap_squares};
 use crate::plan::Plan;
-use crate::report::{FightReport, Formats, Inputs, PointRows, Results, SweepWriter};
+use crate::report::{
+    BASELINE, FightFigures, FightReport, Formats, Inputs, PlanFigures, PointRows, Results,
+    SweepWriter, fight_exact, plan_exact, variant_rows,
+};
 use crate::scenario::{MAX_TRIALS, Scenario};
 
 /// How to run, as the command line's flags set it; `None` keeps the experiment's value.
@@ -189,6 +198,16 @@ impl Prepared {
         let runs = 1 + *sweep_points as u64;
         progress.start(Phase::Trials, self.config.trials.saturating_mul(runs));
         let mut notes = Vec::new();
+        let compared = (!self.experiment.variants.is_empty()).then(|| {
+            let (results, note) = run_variants(
+                &self.experiment,
+                &self.config,
+                &|n| progress.advance_to(n),
+                stop,
+            );
+            notes.extend(note);
+            results
+        });
         let mut done = 0;
         let mut simulate_one = |plan: &Plan, fight: Option<&Fight>, exact: bool| {
             let advance = |n| progress.advance_to(done + n);
@@ -202,7 +221,10 @@ impl Prepared {
             done += self.config.trials;
             results
         };
-        let mut results = simulate_one(plan, fight.as_ref(), true);
+        let mut results = match compared {
+            Some(results) => results,
+            None => simulate_one(plan, fight.as_ref(), true),
+        };
         if *sweep_points > 0 {
             let mut sweep = SweepWriter::new(&scenario.sweeps, settings.formats, settings.json)?;
             for index in 0..*sweep_points {
@@ -269,17 +291,102 @@ fn simulate_fight_results(
     } else {
         Err("a sweep point's fight is simulated only".to_string())
     };
-    let report = FightReport::new(fight, &tally, exact.as_ref().ok());
-    let summary = FightReport::attack_rows(fight, &tally, exact.as_ref().ok());
-    let results = Results::of_fight(
-        plan,
-        config.seed,
-        tally.trials(),
-        summary,
-        report,
-        exact.err(),
-    );
-    (results, note)
+    (fight_results(fight, plan, config.seed, &tally, exact), note)
+}
+
+/// A fight's results from its tally and exact figures.
+fn fight_results(
+    fight: &Fight,
+    plan: &Plan,
+    seed: u64,
+    tally: &FightTally,
+    exact: Result<ExactFight, String>,
+) -> Results {
+    let report = FightReport::new(fight, tally, exact.as_ref().ok());
+    let summary = FightReport::attack_rows(fight, tally, exact.as_ref().ok());
+    Results::of_fight(plan, seed, tally.trials(), summary, report, exact.err())
+}
+
+/// Runs the experiment as written and every variant on common random numbers: the
+/// baseline's results, with every variant's figures and differences in
+/// [`Results::variants`], and a note when `config.precision` was not reached.
+fn run_variants(
+    experiment: &Experiment,
+    config: &EngineConfig,
+    progress: &(dyn Fn(u64) + Sync),
+    stop: &AtomicBool,
+) -> (Results, Option<String>) {
+    let names: Vec<String> = std::iter::once(BASELINE.to_string())
+        .chain(experiment.variants.iter().map(|v| v.name.clone()))
+        .collect();
+    let plans: Vec<&Plan> = std::iter::once(&experiment.plan)
+        .chain(experiment.variants.iter().map(|v| &v.plan))
+        .collect();
+    let exact_values = |figures: &[Figure], exact: &dyn Fn(usize, Figure) -> Option<f64>| {
+        (0..names.len())
+            .map(|model| figures.iter().map(|&f| exact(model, f)).collect())
+            .collect::<Vec<Vec<Option<f64>>>>()
+    };
+    match &experiment.fight {
+        Some(baseline) => {
+            let fights: Vec<&Fight> = std::iter::once(baseline)
+                .chain(experiment.variants.iter().filter_map(|v| v.fight.as_ref()))
+                .collect();
+            let paired = simulate_fights_paired(&fights, config, progress, stop);
+            let mut exacts: Vec<Result<ExactFight, String>> =
+                fights.par_iter().map(|fight| exact_fight(fight)).collect();
+            let exact = exact_values(paired.figures(), &|model, figure| {
+                exacts[model]
+                    .as_ref()
+                    .ok()
+                    .and_then(|e| fight_exact(e, figure))
+            });
+            let rows = variant_rows(
+                &names,
+                paired.figures(),
+                &FightFigures(baseline),
+                &paired,
+                &exact,
+            );
+            let tally = paired.into_tallies().swap_remove(0);
+            let note = precision_note(config, stop, tally.widest_half_width(), tally.trials());
+            let mut results = fight_results(
+                baseline,
+                &experiment.plan,
+                config.seed,
+                &tally,
+                exacts.swap_remove(0),
+            );
+            results.variants = rows;
+            (results, note)
+        }
+        None => {
+            let paired = simulate_paired(&plans, config, progress, stop);
+            let exacts: Vec<exact::Exact> =
+                plans.par_iter().map(|plan| exact::compute(plan)).collect();
+            let exact = exact_values(paired.figures(), &|model, figure| {
+                plan_exact(&exacts[model], figure)
+            });
+            let rows = variant_rows(
+                &names,
+                paired.figures(),
+                &PlanFigures(&experiment.plan),
+                &paired,
+                &exact,
+            );
+            let tally = paired.into_tallies().swap_remove(0);
+            let baseline = &experiment.plan;
+            let note = precision_note(
+                config,
+                stop,
+                tally.widest_half_width(baseline),
+                tally.trials(),
+            );
+            let mut results = Results::new(baseline, config.seed, &tally, &exacts[0]);
+            results.variants = rows;
+            (results, note)
+        }
+    }
 }
 
 /// The note that `config.precision` was not reached: the run gave `trials` trials and its

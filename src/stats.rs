@@ -95,6 +95,29 @@ impl Estimate {
         }
     }
 
+    /// Normal interval for the mean of `n` paired integer differences, from their sum and
+    /// sum of squares: zero wide when every difference is the same.
+    pub fn paired_difference(sum: i128, sum_of_squares: u128, n: u64) -> Self {
+        if n == 0 {
+            return Self::ZERO;
+        }
+        let count = n as f64;
+        let mean = sum as f64 / count;
+        let spread = sum_of_squares as f64 - sum as f64 * mean;
+        let variance = if n > 1 && spread > 0.0 {
+            spread / (count - 1.0)
+        } else {
+            0.0
+        };
+        let half = z_critical() * (variance / count).sqrt();
+        Self {
+            point: mean,
+            lo: mean - half,
+            hi: mean + half,
+            exact: None,
+        }
+    }
+
     /// The same estimate beside its exact value, where one was computed.
     pub fn with_exact(self, exact: Option<f64>) -> Self {
         Self { exact, ..self }

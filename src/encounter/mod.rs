@@ -26,7 +26,7 @@ use crate::rules::{DyingRule, SystemId};
 use crate::scenario::{Initiative, Tactic};
 
 pub use exact::{ExactFight, exact_fight};
-pub use simulate::{FightTally, simulate_fight};
+pub use simulate::{FightTally, simulate_fight, simulate_fights_paired};
 pub use turn::Status;
 
 /// One fight's numbers: everything the engines need, nothing they must look up.

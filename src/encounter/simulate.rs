@@ -12,7 +12,10 @@ use rand_pcg::Pcg64Mcg;
 use super::turn::{Pending, Standing, Turn};
 use super::{Fight, initiative};
 use crate::attack::{AttackProfile, OutcomeLayout};
-use crate::engine::{AliasTable, EngineConfig, Model, SamplerKind, SlotFigures, run_model};
+use crate::engine::{
+    AliasTable, EngineConfig, Figure, Model, Pairable, PairedModel, PairedTally, SamplerKind,
+    SlotFigures, run_model,
+};
 use crate::scenario::Initiative;
 use crate::stats::Estimate;
 
@@ -188,18 +191,12 @@ pub fn simulate_fight(
     progress: &(dyn Fn(u64) + Sync),
     stop: &AtomicBool,
 ) -> FightTally {
-    let model = FightModel {
-        fight,
-        draws: (fight.profiles.iter())
-            .map(|p| match (config.sampler, &p.probs) {
-                (SamplerKind::Table, Some(probs)) => Draw::Table(AliasTable::new(probs)),
-                _ => Draw::Dice(&p.attack, p.attack.layout()),
-            })
-            .collect(),
-        inits: fight.fighters.iter().map(|f| f.init).collect(),
-        start: fight.start(),
-    };
-    run_model(&model, config, progress, stop)
+    run_model(
+        &FightModel::new(fight, config.sampler),
+        config,
+        progress,
+        stop,
+    )
 }
 
 /// One block's buffers, reused from trial to trial so that a trial allocates nothing.
@@ -285,7 +282,21 @@ fn spread<T: Copy + Default>(
     from.fill(T::default());
 }
 
-impl FightModel<'_> {
+impl<'a> FightModel<'a> {
+    fn new(fight: &'a Fight, sampler: SamplerKind) -> Self {
+        FightModel {
+            fight,
+            draws: (fight.profiles.iter())
+                .map(|p| match (sampler, &p.probs) {
+                    (SamplerKind::Table, Some(probs)) => Draw::Table(AliasTable::new(probs)),
+                    _ => Draw::Dice(&p.attack, p.attack.layout()),
+                })
+                .collect(),
+            inits: fight.fighters.iter().map(|f| f.init).collect(),
+            start: fight.start(),
+        }
+    }
+
     fn trial(&self, tally: &mut FightTally, rng: &mut Pcg64Mcg, scratch: &mut Scratch) {
         let fight = self.fight;
         let n = fight.fighters.len();
@@ -429,4 +440,72 @@ impl Model for FightModel<'_> {
         let outcomes: usize = f.outcomes.iter().map(Vec::len).sum();
         (f.status.len() + f.won.len() + 4 * f.taken.len() + f.ended_in.len() + outcomes) as u64
     }
+}
+
+impl Pairable for FightModel<'_> {
+    type Scratch = Scratch;
+
+    fn scratch(&self) -> Scratch {
+        Scratch::new(self)
+    }
+
+    fn one_trial(&self, tally: &mut FightTally, rng: &mut Pcg64Mcg, scratch: &mut Scratch) {
+        self.trial(tally, rng, scratch);
+        scratch.spread(tally);
+    }
+
+    /// Each side's win, the fight's length, each side's losses, then per combatant and
+    /// round: not able to act, dead.
+    fn figures(&self) -> Vec<Figure> {
+        let sides = 0..self.fight.sides.len();
+        let mut figures: Vec<Figure> = sides.clone().map(|side| Figure::SideWon { side }).collect();
+        figures.push(Figure::FightLength);
+        for side in sides {
+            figures.push(Figure::SideLostDown { side });
+            figures.push(Figure::SideLostDead { side });
+        }
+        for fighter in 0..self.fight.fighters.len() {
+            for round in 1..=self.fight.rounds as usize {
+                figures.push(Figure::FighterDown { fighter, round });
+                figures.push(Figure::FighterDead { fighter, round });
+            }
+        }
+        figures
+    }
+
+    fn sum(&self, tally: &FightTally, figure: Figure) -> i128 {
+        let status = |round, fighter, status: Status| {
+            tally.status[tally.cell(round, fighter) * Status::ALL.len() + status as usize]
+        };
+        let count = match figure {
+            Figure::SideWon { side } => tally.won[tally.won_cell(tally.rounds, side)],
+            Figure::FightLength => {
+                let ended: u64 = tally.ended_in.iter().sum();
+                let by_round: u64 = (1..).zip(&tally.ended_in).map(|(r, n)| r * n).sum();
+                by_round + tally.rounds as u64 * (tally.trials - ended)
+            }
+            Figure::SideLostDown { side } => tally.lost_down[side],
+            Figure::SideLostDead { side } => tally.lost_dead[side],
+            Figure::FighterDown { fighter, round } => {
+                tally.trials - status(round, fighter, Status::Up)
+            }
+            Figure::FighterDead { fighter, round } => status(round, fighter, Status::Dead),
+            _ => 0,
+        };
+        count.into()
+    }
+}
+
+/// The baseline fight (first) and its variants, run on common random numbers.
+pub fn simulate_fights_paired(
+    fights: &[&Fight],
+    config: &EngineConfig,
+    progress: &(dyn Fn(u64) + Sync),
+    stop: &AtomicBool,
+) -> PairedTally<FightTally> {
+    let models = fights
+        .iter()
+        .map(|fight| FightModel::new(fight, config.sampler))
+        .collect();
+    run_model(&PairedModel::new(models), config, progress, stop)
 }

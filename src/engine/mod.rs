@@ -26,6 +26,7 @@
 //! ```
 
 mod alias;
+mod paired;
 mod plan_model;
 mod runner;
 mod tally;
@@ -34,6 +35,8 @@ use std::sync::atomic::AtomicBool;
 
 use crate::plan::Plan;
 pub use alias::AliasTable;
+pub use paired::{Figure, PairedTally};
+pub(crate) use paired::{Pairable, PairedModel};
 use plan_model::PlanModel;
 pub use runner::MAX_THREADS;
 pub(crate) use runner::{Model, run as run_model};
@@ -104,6 +107,20 @@ pub fn simulate_until(
         progress,
         stop,
     )
+}
+
+/// The baseline plan (first) and its variants, run on common random numbers.
+pub fn simulate_paired(
+    plans: &[&Plan],
+    config: &EngineConfig,
+    progress: &(dyn Fn(u64) + Sync),
+    stop: &AtomicBool,
+) -> PairedTally<Tally> {
+    let models = plans
+        .iter()
+        .map(|plan| PlanModel::new(plan, config.sampler))
+        .collect();
+    runner::run(&PairedModel::new(models), config, progress, stop)
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@
 use rand::Rng;
 use rand_pcg::Pcg64Mcg;
 
+use super::paired::{Figure, Pairable};
 use super::runner::Model;
 use super::{AliasTable, SamplerKind, Tally, tally_cells};
 use crate::attack::{AttackProfile, OutcomeLayout};
@@ -51,6 +52,12 @@ struct CoverKernel {
     target: usize,
     damage: Vec<i64>,
     drops: Vec<bool>,
+}
+
+/// Damage taken and deaths per target within one trial.
+pub(super) struct TrialScratch {
+    taken: Vec<i64>,
+    dead: Vec<bool>,
 }
 
 /// A plan ready to simulate: one kernel per slot.
@@ -118,62 +125,61 @@ impl<'a> PlanModel<'a> {
     /// The general case: `trials` trials of rounds of the plan, tracking damage per
     /// target, added to `tally` (whose trial count the caller keeps).
     fn run_trials(&self, tally: &mut Tally, rng: &mut Pcg64Mcg, trials: u64) {
-        let targets = self.down_at.len();
-        let mut taken = vec![0i64; targets];
-        let mut dead = vec![false; targets];
+        let mut scratch = self.scratch();
         for _ in 0..trials {
-            taken.fill(0);
-            dead.fill(false);
-            for round in 0..self.rounds {
-                for (s, kernel) in self.slots.iter().enumerate() {
-                    let t = kernel.target;
-                    if dead[t] || (kernel.period > 1 && (round + 1) % kernel.period != 0) {
-                        continue;
-                    }
-                    let disabled = match kernel.attacker {
-                        Some(a) => match self.targets[a].acting(taken[a], dead[a]) {
-                            Acting::Acts => None,
-                            Acting::Disabled => Some(a),
-                            Acting::Down => continue,
-                        },
-                        None => None,
-                    };
-                    let outcome = kernel.draw(rng);
-                    tally.outcomes[s][outcome] += 1;
-                    let (after, died) = self.targets[t].take(
-                        taken[t],
-                        kernel.damage[outcome],
-                        kernel.drops[outcome],
-                    );
-                    taken[t] = after;
-                    dead[t] = died || kernel.slays[outcome];
-                    if let Some(cover) = &kernel.cover
-                        && cover.damage[outcome] > 0
-                        && !dead[cover.target]
-                    {
-                        let c = cover.target;
-                        (taken[c], dead[c]) = self.targets[c].take(
-                            taken[c],
-                            cover.damage[outcome],
-                            cover.drops[outcome],
-                        );
-                    }
-                    if let Some(a) = disabled {
-                        (taken[a], dead[a]) = self.targets[a].after_disabled_action(taken[a]);
-                    }
+            self.trial(tally, rng, &mut scratch);
+        }
+    }
+
+    /// One trial of the general case, its damage and deaths kept in `scratch`.
+    fn trial(&self, tally: &mut Tally, rng: &mut Pcg64Mcg, scratch: &mut TrialScratch) {
+        let targets = self.down_at.len();
+        let TrialScratch { taken, dead } = scratch;
+        taken.fill(0);
+        dead.fill(false);
+        for round in 0..self.rounds {
+            for (s, kernel) in self.slots.iter().enumerate() {
+                let t = kernel.target;
+                if dead[t] || (kernel.period > 1 && (round + 1) % kernel.period != 0) {
+                    continue;
                 }
-                for t in 0..targets {
-                    let r = &mut tally.rounds[t][round];
-                    r.down += u64::from(dead[t] || taken[t] >= self.down_at[t]);
-                    r.dead += u64::from(dead[t]);
-                    let d = taken[t] as u128;
-                    r.damage_sum += d;
-                    r.damage_squares += d * d;
+                let disabled = match kernel.attacker {
+                    Some(a) => match self.targets[a].acting(taken[a], dead[a]) {
+                        Acting::Acts => None,
+                        Acting::Disabled => Some(a),
+                        Acting::Down => continue,
+                    },
+                    None => None,
+                };
+                let outcome = kernel.draw(rng);
+                tally.outcomes[s][outcome] += 1;
+                let (after, died) =
+                    self.targets[t].take(taken[t], kernel.damage[outcome], kernel.drops[outcome]);
+                taken[t] = after;
+                dead[t] = died || kernel.slays[outcome];
+                if let Some(cover) = &kernel.cover
+                    && cover.damage[outcome] > 0
+                    && !dead[cover.target]
+                {
+                    let c = cover.target;
+                    (taken[c], dead[c]) =
+                        self.targets[c].take(taken[c], cover.damage[outcome], cover.drops[outcome]);
+                }
+                if let Some(a) = disabled {
+                    (taken[a], dead[a]) = self.targets[a].after_disabled_action(taken[a]);
                 }
             }
-            for (histogram, &total) in tally.damage.iter_mut().zip(&taken) {
-                histogram[total as usize] += 1;
+            for t in 0..targets {
+                let r = &mut tally.rounds[t][round];
+                r.down += u64::from(dead[t] || taken[t] >= self.down_at[t]);
+                r.dead += u64::from(dead[t]);
+                let d = taken[t] as u128;
+                r.damage_sum += d;
+                r.damage_squares += d * d;
             }
+        }
+        for (histogram, &total) in tally.damage.iter_mut().zip(taken.iter()) {
+            histogram[total as usize] += 1;
         }
     }
 
@@ -257,5 +263,48 @@ impl Model for PlanModel<'_> {
 
     fn tally_cells(&self) -> u64 {
         tally_cells(self.plan)
+    }
+}
+
+impl Pairable for PlanModel<'_> {
+    type Scratch = TrialScratch;
+
+    fn scratch(&self) -> TrialScratch {
+        TrialScratch {
+            taken: vec![0; self.down_at.len()],
+            dead: vec![false; self.down_at.len()],
+        }
+    }
+
+    /// Always the general case: single draws take a slot's draws for many trials at once.
+    fn one_trial(&self, tally: &mut Tally, rng: &mut Pcg64Mcg, scratch: &mut TrialScratch) {
+        self.trial(tally, rng, scratch);
+        tally.trials += 1;
+    }
+
+    /// Per target, per round: down and dead (targets with hit points), damage taken.
+    fn figures(&self) -> Vec<Figure> {
+        let mut figures = Vec::new();
+        for (target, &down_at) in self.down_at.iter().enumerate() {
+            for round in 1..=self.rounds {
+                if down_at < i64::MAX {
+                    figures.push(Figure::TargetDown { target, round });
+                    figures.push(Figure::TargetDead { target, round });
+                }
+                figures.push(Figure::TargetDamage { target, round });
+            }
+        }
+        figures
+    }
+
+    fn sum(&self, tally: &Tally, figure: Figure) -> i128 {
+        match figure {
+            Figure::TargetDown { target, round } => tally.rounds[target][round - 1].down.into(),
+            Figure::TargetDead { target, round } => tally.rounds[target][round - 1].dead.into(),
+            Figure::TargetDamage { target, round } => {
+                i128::try_from(tally.rounds[target][round - 1].damage_sum).unwrap_or(i128::MAX)
+            }
+            _ => 0,
+        }
     }
 }

@@ -35,6 +35,8 @@ pub(super) struct Figures {
     pub(super) wins: Option<Chart>,
     /// A fight's P(ending in each round).
     pub(super) length: Option<Chart>,
+    /// Each variant's headline chances, when the experiment compares variants.
+    pub(super) variants: Option<Chart>,
 }
 
 /// The sweep chart and what the report says about it.
@@ -87,11 +89,14 @@ impl Figures {
             length: length_input(results)
                 .map(|c| drawn("fight_length.svg/fight_length.png", length_chart(&c)))
                 .transpose()?,
+            variants: variants_input(results)
+                .map(|c| drawn("variants.svg/variants.png", sweep_chart(&c)))
+                .transpose()?,
         })
     }
 
     /// The chart files: `map.svg`, `map.png`, and likewise `rounds`, `damage`, `sweep`,
-    /// `heatmap`, `wins` and `fight_length`.
+    /// `heatmap`, `wins`, `fight_length` and `variants`.
     pub(super) fn files(&self) -> Vec<(String, Vec<u8>)> {
         let charts = [
             ("map", self.map.as_ref()),
@@ -101,6 +106,7 @@ impl Figures {
             ("heatmap", self.heatmap.as_ref()),
             ("wins", self.wins.as_ref()),
             ("fight_length", self.length.as_ref()),
+            ("variants", self.variants.as_ref()),
         ];
         charts
             .into_iter()
@@ -167,6 +173,44 @@ fn rounds_input(results: &Results) -> Option<RoundsChart> {
 
 /// Who has won a fight by each round: one line per side, then "nobody" where some
 /// fight ends with no side able to act, then "undecided".
+/// The comparison's chances (`P(…)` headline figures), one series each across the
+/// variants, the baseline first.
+fn variants_input(results: &Results) -> Option<SweepChart> {
+    let rows = &results.variants;
+    let mut names: Vec<String> = Vec::new();
+    let mut figures: Vec<String> = Vec::new();
+    for row in rows {
+        if !names.contains(&row.variant) {
+            names.push(row.variant.clone());
+        }
+        if row.headline && row.figure.starts_with("P(") && !figures.contains(&row.figure) {
+            figures.push(row.figure.clone());
+        }
+    }
+    let series = figures
+        .into_iter()
+        .map(|figure| SweepSeries {
+            points: (names.iter())
+                .map(|name| {
+                    let row = rows
+                        .iter()
+                        .find(|r| r.variant == *name && r.figure == figure);
+                    row.map(|r| r.value)
+                })
+                .collect(),
+            label: figure,
+        })
+        .collect::<Vec<_>>();
+    (!series.is_empty()).then(|| SweepChart {
+        title: format!("{} — the variants compared", results.title),
+        size: ChartSize::default(),
+        x_label: "variant".into(),
+        y_label: "probability".into(),
+        x: SweepAxis::Categories(names),
+        series,
+    })
+}
+
 fn wins_input(results: &Results) -> Option<WinsChart> {
     let fight = results.fight.as_ref()?;
     let rounds = fight.encounter.iter().map(|row| {

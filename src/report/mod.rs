@@ -17,6 +17,7 @@ mod swap;
 mod sweep;
 mod table;
 mod text;
+mod variants;
 
 use std::fs;
 use std::path::Path;
@@ -32,6 +33,9 @@ pub use inputs::Inputs;
 pub use results::{Results, one_or_array, write_json};
 pub use sweep::{PointRows, SweepWriter};
 pub use text::summary_text;
+pub use variants::{
+    BASELINE, FightFigures, PlanFigures, VariantRow, fight_exact, plan_exact, variant_rows,
+};
 
 /// What a report folder holds besides the files every report has.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

@@ -8,6 +8,7 @@ use super::inputs::Inputs;
 use super::results::Results;
 use super::rows::{AttackRow, DamageRow, RoundRow};
 use super::text::{attack_label, exact, interval, thousands, versus};
+use super::variants::{BASELINE, VariantRow, best_variant, significant};
 use crate::encounter::Status;
 use crate::stats::Estimate;
 
@@ -23,10 +24,13 @@ const NOT_COMPUTED: &str = "—";
 /// in an appendix.
 pub(super) fn report(results: &Results, inputs: &Inputs, figures: &Figures) -> ReportInput {
     let mut sections = Vec::new();
-    let mut verdict = Vec::new();
+    let mut verdict = comparison_sections(results);
+    if let Some(chart) = &figures.variants {
+        verdict.push(section("Chart: the variants compared", svg(chart)));
+    }
     match &results.fight {
         Some(fight) => {
-            verdict = verdict_sections(fight);
+            verdict.extend(verdict_sections(fight));
             if let Some(map) = &figures.map {
                 verdict.push(section("The map, with everyone where they start", svg(map)));
             }
@@ -123,7 +127,8 @@ pub(super) fn report(results: &Results, inputs: &Inputs, figures: &Figures) -> R
 
 /// The short Markdown version: a fight's verdict, the tables and the notes.
 pub(super) fn summary(results: &Results, inputs: &Inputs) -> ReportInput {
-    let mut sections: Vec<PageSection> = results.fight.iter().flat_map(verdict_sections).collect();
+    let mut sections = comparison_sections(results);
+    sections.extend(results.fight.iter().flat_map(verdict_sections));
     sections.extend(tables(results));
     let mut notes = notes(results, inputs);
     notes.push(
@@ -148,6 +153,85 @@ fn header(results: &Results) -> ReportInput {
         version: env!("CARGO_PKG_VERSION").to_string(),
         ..ReportInput::default()
     }
+}
+
+/// The variants compared, when there are any: per headline figure, every variant's
+/// value and its difference to the baseline from the paired trials.
+fn comparison_sections(results: &Results) -> Vec<PageSection> {
+    if results.variants.is_empty() {
+        return Vec::new();
+    }
+    let mut rows = Vec::new();
+    let mut figures: Vec<&str> = Vec::new();
+    for row in results.variants.iter().filter(|r| r.headline) {
+        if !figures.contains(&row.figure.as_str()) {
+            figures.push(&row.figure);
+        }
+    }
+    for figure in figures {
+        let of_figure: Vec<&VariantRow> = (results.variants.iter())
+            .filter(|r| r.figure == figure)
+            .collect();
+        let best = best_variant(&of_figure);
+        for (i, row) in of_figure.iter().enumerate() {
+            let [value, value_exact] = measure(&row.value);
+            let (difference, difference_exact) = if row.variant == BASELINE {
+                (String::new(), String::new())
+            } else {
+                let d = &row.diff;
+                let mark = if significant(d) { " *" } else { "" };
+                (
+                    format!("{:+.4} [{:+.4}, {:+.4}]{mark}", d.point, d.lo, d.hi),
+                    d.exact
+                        .map_or_else(|| NOT_COMPUTED.into(), |x| format!("{x:+.4}")),
+                )
+            };
+            let name = if best == Some(row.variant.as_str()) {
+                format!("{} (best)", row.variant)
+            } else {
+                row.variant.clone()
+            };
+            let shown_figure = if i == 0 {
+                figure.to_string()
+            } else {
+                String::new()
+            };
+            rows.push(vec![
+                shown_figure,
+                name,
+                value,
+                value_exact,
+                difference,
+                difference_exact,
+            ]);
+        }
+    }
+    let header = [
+        "figure",
+        "variant",
+        "value",
+        "exact",
+        "difference to the baseline",
+        "exact",
+    ];
+    vec![
+        section(
+            "Variants compared",
+            SectionContent::Paragraph(
+                "Every variant ran on the same random numbers as the experiment as written (the \
+                 baseline), trial by trial, so each difference is measured on paired trials and \
+                 its 95% interval is far narrower than two separate runs would give. * marks a \
+                 difference whose interval excludes 0; best marks the best value for the first \
+                 side (a plan: for the attackers) among the differences that are. variants.csv \
+                 holds every figure."
+                    .into(),
+            ),
+        ),
+        section(
+            "The variants, figure by figure",
+            SectionContent::Table(page_table(&header, 2, rows)),
+        ),
+    ]
 }
 
 fn section(heading: &str, content: SectionContent) -> PageSection {

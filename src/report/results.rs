@@ -12,6 +12,7 @@ use super::heatmap_rows::Heatmap;
 use super::rows::{AttackRow, DamageRow, RoundRow, attack_rows, damage_rows, round_rows};
 use super::sweep::SweepRows;
 use super::table::{Output, Rows};
+use super::variants::VariantRow;
 use crate::engine::Tally;
 use crate::exact::Exact;
 use crate::plan::Plan;
@@ -40,6 +41,9 @@ pub struct Results {
     pub heatmap: Option<Heatmap>,
     /// The fight's tables, when the experiment has an `[encounter]`.
     pub fight: Option<FightReport>,
+    /// Every variant's figures beside the baseline's (`variants.csv`), when the
+    /// experiment compares `[[variant]]`s.
+    pub variants: Vec<VariantRow>,
     /// Why exact figures are missing, where they are.
     pub exact_notes: Vec<String>,
     /// What the rules changed from the file as written (the plan's notes).
@@ -72,6 +76,7 @@ impl Results {
             sweep: None,
             heatmap: None,
             fight: None,
+            variants: Vec::new(),
             exact_notes,
             rule_notes: plan.notes().to_vec(),
             interrupted: false,
@@ -101,6 +106,7 @@ impl Results {
             sweep: None,
             heatmap: None,
             fight: Some(fight),
+            variants: Vec::new(),
             exact_notes: (why_not_exact.into_iter())
                 .map(|why| format!("exact fight figures not computed: {why}"))
                 .collect(),
@@ -118,6 +124,9 @@ impl Results {
         ];
         if let Some(heatmap) = &self.heatmap {
             tables.push(Box::new(heatmap.rows()));
+        }
+        if !self.variants.is_empty() {
+            tables.push(Box::new(Rows::new(&(), &self.variants)));
         }
         if let Some(fight) = &self.fight {
             tables.push(Box::new(Rows::new(&(), &fight.encounter)));

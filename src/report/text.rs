@@ -4,6 +4,7 @@ use super::charts::SweepAxis;
 use super::fight_rows::{FIGHT_ATTACKS, FightReport, NOBODY, UNDECIDED};
 use super::results::Results;
 use super::rows::AttackRow;
+use super::variants::{BASELINE, VARIANTS_COMPARED, comparison_lines};
 use crate::encounter::Status;
 use crate::stats::Estimate;
 
@@ -18,6 +19,14 @@ pub fn summary_text(results: &Results) -> String {
     );
     if results.interrupted {
         out = format!("{}\n{out}", super::interrupted_note(results));
+    }
+    if !results.variants.is_empty() {
+        out += &format!("{VARIANTS_COMPARED}:\n");
+        for line in comparison_lines(&results.variants) {
+            out += &line;
+            out.push('\n');
+        }
+        out += &format!("\nThe experiment as written ({BASELINE}), in full:\n\n");
     }
     if let Some(fight) = &results.fight {
         out += &fight_text(fight);

@@ -50,6 +50,7 @@ mod source;
 mod sweep;
 #[cfg(test)]
 mod tests;
+mod variant;
 
 use std::io::Read;
 use std::ops::Range;
@@ -68,6 +69,7 @@ use raw::RawExperiment;
 pub use raw::RawTerrain;
 pub use source::Source;
 pub use sweep::{Assignments, Sweep, display_value};
+pub use variant::Variant;
 
 /// Default number of trials when an experiment does not say.
 pub const DEFAULT_TRIALS: u64 = 1_000_000;
@@ -110,6 +112,8 @@ pub struct Scenario {
     /// The experiment's TOML document without its `[[sweep]]` tables, parsed once when it
     /// sweeps, so that planning a point costs its own document, not the whole list of values.
     sweep_base: Option<toml::Table>,
+    /// Every `[[variant]]`, in file order: the experiment with its changes, validated.
+    pub variants: Vec<Variant>,
     /// `[options]`: rule choices left to the experiment.
     pub options: Options,
     /// `[encounter]`: both sides fight, in initiative order, by their tactics.
@@ -214,6 +218,7 @@ impl Validator<'_> {
             encounter,
         )?;
         let (sweeps, sweep_base) = self.sweeps(&raw.sweep, &combatants)?;
+        let variants = self.variants(&raw.variant, &combatants)?;
         Ok(Scenario {
             source: self.source.clone(),
             title: raw.title.unwrap_or_else(|| self.stem()),
@@ -229,6 +234,7 @@ impl Validator<'_> {
             plan,
             sweeps,
             sweep_base,
+            variants,
             options,
             encounter,
         })

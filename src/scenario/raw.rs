@@ -27,6 +27,8 @@ pub struct RawExperiment {
     pub plan: Vec<Spanned<RawPlanLine>>,
     #[serde(default)]
     pub sweep: Vec<Spanned<RawSweep>>,
+    #[serde(default)]
+    pub variant: Vec<Spanned<RawVariant>>,
     pub heatmap: Option<Spanned<RawHeatmap>>,
     pub options: Option<Spanned<RawOptions>>,
     pub encounter: Option<Spanned<RawEncounter>>,
@@ -55,6 +57,28 @@ pub struct RawHeatmap {
     pub token: Spanned<String>,
     pub target: Option<Spanned<String>>,
     pub measure: Option<Spanned<String>>,
+}
+
+/// `[[variant]]`: a name and changes to the experiment as written (SPEC §7).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawVariant {
+    pub name: Spanned<String>,
+    /// Token → the new top-left square `[x, y]` of its space.
+    #[serde(default, rename = "move")]
+    pub moves: BTreeMap<Spanned<String>, Spanned<[i64; 2]>>,
+    /// Field path (as a sweep's `set`) → its value.
+    #[serde(default)]
+    pub set: BTreeMap<Spanned<String>, Spanned<toml::Value>>,
+    /// Token → its tactic.
+    #[serde(default)]
+    pub tactic: BTreeMap<Spanned<String>, Spanned<String>>,
+    #[serde(default)]
+    pub add_conditions: BTreeMap<Spanned<String>, Spanned<Vec<String>>>,
+    #[serde(default)]
+    pub remove_conditions: BTreeMap<Spanned<String>, Spanned<Vec<String>>>,
+    /// Plan lines replacing every line of the attackers they name.
+    pub plan: Option<Spanned<Vec<toml::Value>>>,
 }
 
 /// One swept field: `set = "O.ac"`, `values = [16, 18, 20]`.

@@ -117,8 +117,13 @@ fn path_names_exist(path: &FieldPath, combatants: &[Combatant]) -> Result<(), St
     }
 }
 
+/// Checks that `set` is a field path whose token and attack exist.
+pub(super) fn field_names_exist(set: &str, combatants: &[Combatant]) -> Result<(), String> {
+    parse_path(set).and_then(|path| path_names_exist(&path, combatants))
+}
+
 /// Sets one field in the experiment document.
-fn apply(doc: &mut Table, set: &str, value: &Value) -> Result<(), String> {
+pub(super) fn apply_field(doc: &mut Table, set: &str, value: &Value) -> Result<(), String> {
     let path = parse_path(set)?;
     let combatant = doc
         .get_mut("combatant")
@@ -169,8 +174,7 @@ impl Validator<'_> {
         let mut sweeps = Vec::new();
         for sweep in raw {
             let s = sweep.get_ref();
-            parse_path(s.set.get_ref())
-                .and_then(|path| path_names_exist(&path, combatants))
+            field_names_exist(s.set.get_ref(), combatants)
                 .map_err(|m| self.err(s.set.span(), m))?;
             if sweeps
                 .iter()
@@ -239,7 +243,7 @@ impl Validator<'_> {
         let location = |message: String| self.source.error_at(0, message);
         let mut doc = base.clone();
         for (set, value) in assignments {
-            apply(&mut doc, set, value).map_err(location)?;
+            apply_field(&mut doc, set, value).map_err(location)?;
         }
         let text = toml::to_string(&doc).map_err(|e| location(e.to_string()))?;
         Scenario::parse(&self.source.path, text)

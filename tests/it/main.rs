@@ -12,3 +12,4 @@ mod print;
 mod report;
 mod robust;
 mod systems;
+mod variants;

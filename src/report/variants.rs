@@ -1,0 +1,283 @@
+//! `variants.csv` and the comparison table: every variant's figures beside the
+//! baseline's, each difference estimated from the paired trials (SPEC §7).
+
+use crate::encounter::{ExactFight, Fight, Status};
+use crate::engine::{Figure, PairedTally};
+use crate::exact::Exact;
+use crate::plan::Plan;
+use crate::stats::Estimate;
+
+use super::table::{Column, Row};
+
+/// The name the experiment as written goes by.
+pub const BASELINE: &str = "baseline";
+
+/// The comparison's heading.
+pub const VARIANTS_COMPARED: &str = "Variants compared on the same random numbers (value ±95%; difference to the baseline [95% interval], * when it excludes 0; exact values in parentheses)";
+
+/// `variants.csv`: one figure of one variant (the baseline's rows first).
+#[derive(Debug, Clone, PartialEq)]
+pub struct VariantRow {
+    /// The variant's name (`baseline` for the experiment as written).
+    pub variant: String,
+    /// What is measured, e.g. `P(party wins)`.
+    pub figure: String,
+    /// Shown in the comparison table, not only in the file.
+    pub headline: bool,
+    /// Which way is better for the first side (fights) or the attackers (plans); `None`
+    /// where neither is (a fight's length).
+    pub higher_is_better: Option<bool>,
+    /// The figure in this variant.
+    pub value: Estimate,
+    /// The variant minus the baseline, from the paired trials (exact: the exact values'
+    /// difference).
+    pub diff: Estimate,
+}
+
+impl Row for VariantRow {
+    const NAME: &'static str = "variants";
+    type Layout = ();
+
+    fn columns((): &()) -> Vec<Column<Self>> {
+        let mut columns = vec![
+            Column::text("variant", |r: &Self| r.variant.clone()),
+            Column::text("figure", |r: &Self| r.figure.clone()),
+        ];
+        columns.extend(Column::estimates(&[
+            ("value", |r: &Self| r.value),
+            ("diff", |r: &Self| r.diff),
+        ]));
+        columns
+    }
+}
+
+/// What a figure is called and how it reads for one kind of experiment.
+pub trait Figures {
+    /// The figure's name in the table, e.g. `P(Ogre (O) down by round 2)`.
+    fn label(&self, figure: Figure) -> String;
+    /// Whether the comparison table shows it (the file has every figure).
+    fn headline(&self, figure: Figure) -> bool;
+    /// Which way is better, see [`VariantRow::higher_is_better`].
+    fn higher_is_better(&self, figure: Figure) -> Option<bool>;
+}
+
+/// A plan's figures: its targets', from the attackers' side.
+pub struct PlanFigures<'a>(pub &'a Plan);
+
+impl Figures for PlanFigures<'_> {
+    fn label(&self, figure: Figure) -> String {
+        let target = |t: usize| &self.0.targets()[t].label;
+        match figure {
+            Figure::TargetDown { target: t, round } => {
+                format!("P({} down by round {round})", target(t))
+            }
+            Figure::TargetDead { target: t, round } => {
+                format!("P({} dead by round {round})", target(t))
+            }
+            Figure::TargetDamage { target: t, round } => {
+                format!("mean damage to {} by round {round}", target(t))
+            }
+            other => format!("{other:?}"),
+        }
+    }
+
+    fn headline(&self, figure: Figure) -> bool {
+        let last = self.0.rounds() as usize;
+        matches!(
+            figure,
+            Figure::TargetDown { round, .. } | Figure::TargetDamage { round, .. } if round == last
+        )
+    }
+
+    fn higher_is_better(&self, _: Figure) -> Option<bool> {
+        Some(true)
+    }
+}
+
+/// A fight's figures, better or worse for its first side.
+pub struct FightFigures<'a>(pub &'a Fight);
+
+impl Figures for FightFigures<'_> {
+    fn label(&self, figure: Figure) -> String {
+        let fight = self.0;
+        match figure {
+            Figure::SideWon { side } => format!("P(win: {})", fight.sides[side]),
+            Figure::FightLength => "mean fight length (rounds)".into(),
+            Figure::SideLostDown { side } => format!("P(a member down: {})", fight.sides[side]),
+            Figure::SideLostDead { side } => format!("P(a member dead: {})", fight.sides[side]),
+            Figure::FighterDown { fighter, round } => {
+                format!("P({} down at round {round})", fight.fighters[fighter].label)
+            }
+            Figure::FighterDead { fighter, round } => {
+                format!("P({} dead at round {round})", fight.fighters[fighter].label)
+            }
+            other => format!("{other:?}"),
+        }
+    }
+
+    fn headline(&self, figure: Figure) -> bool {
+        matches!(
+            figure,
+            Figure::SideWon { .. }
+                | Figure::FightLength
+                | Figure::SideLostDown { .. }
+                | Figure::SideLostDead { .. }
+        )
+    }
+
+    fn higher_is_better(&self, figure: Figure) -> Option<bool> {
+        let first = |side: usize| side == 0;
+        match figure {
+            Figure::SideWon { side } => Some(first(side)),
+            Figure::SideLostDown { side } | Figure::SideLostDead { side } => Some(!first(side)),
+            Figure::FighterDown { fighter, .. } | Figure::FighterDead { fighter, .. } => {
+                Some(!first(self.0.fighters[fighter].side))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// The exact value of a plan's figure, where the exact engine reached its target.
+pub fn plan_exact(exact: &Exact, figure: Figure) -> Option<f64> {
+    let round = |target: usize, round: usize| {
+        exact.targets[target]
+            .as_ref()
+            .ok()
+            .map(|t| t.rounds[round - 1])
+    };
+    match figure {
+        Figure::TargetDown { target, round: r } => round(target, r).map(|x| x.p_down),
+        Figure::TargetDead { target, round: r } => round(target, r).map(|x| x.p_dead),
+        Figure::TargetDamage { target, round: r } => round(target, r).map(|x| x.mean_damage),
+        _ => None,
+    }
+}
+
+/// The exact value of a fight's figure.
+pub fn fight_exact(exact: &ExactFight, figure: Figure) -> Option<f64> {
+    let last = exact.won.len();
+    match figure {
+        Figure::SideWon { side } => Some(exact.won[last - 1][side]),
+        Figure::FightLength => {
+            let ended: f64 = exact.ended_in.iter().sum();
+            let by_round: f64 = (1..)
+                .zip(&exact.ended_in)
+                .map(|(r, p)| f64::from(r) * p)
+                .sum();
+            Some(by_round + last as f64 * (1.0 - ended))
+        }
+        Figure::SideLostDown { side } => Some(exact.lost_down[side]),
+        Figure::SideLostDead { side } => Some(exact.lost_dead[side]),
+        Figure::FighterDown { fighter, round } => {
+            Some(1.0 - exact.status[round - 1][fighter][Status::Up as usize])
+        }
+        Figure::FighterDead { fighter, round } => {
+            Some(exact.status[round - 1][fighter][Status::Dead as usize])
+        }
+        _ => None,
+    }
+}
+
+/// Every variant's rows: `names` and `exact` (per model, per figure) with the baseline
+/// first, in the order of `figures`, the paired run's figure order.
+pub fn variant_rows<T>(
+    names: &[String],
+    figures: &[Figure],
+    described: &dyn Figures,
+    paired: &PairedTally<T>,
+    exact: &[Vec<Option<f64>>],
+) -> Vec<VariantRow> {
+    let mut rows = Vec::new();
+    for (model, name) in names.iter().enumerate() {
+        for (f, &figure) in figures.iter().enumerate() {
+            let exact_value = exact[model][f];
+            let exact_diff = exact_value.zip(exact[0][f]).map(|(v, b)| v - b);
+            rows.push(VariantRow {
+                variant: name.clone(),
+                figure: described.label(figure),
+                headline: described.headline(figure),
+                higher_is_better: described.higher_is_better(figure),
+                value: paired
+                    .value(model, f, figure.is_chance())
+                    .with_exact(exact_value),
+                diff: paired.difference(model, f).with_exact(exact_diff),
+            });
+        }
+    }
+    rows
+}
+
+/// The comparison as the terminal and summary.md show it: per headline figure, each
+/// variant's value and its difference to the baseline; `*` marks a difference whose
+/// interval excludes 0, `best` the best value.
+pub fn comparison_lines(rows: &[VariantRow]) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut figures: Vec<&str> = Vec::new();
+    for row in rows.iter().filter(|r| r.headline) {
+        if !figures.contains(&row.figure.as_str()) {
+            figures.push(&row.figure);
+        }
+    }
+    let width = rows
+        .iter()
+        .map(|r| r.variant.chars().count())
+        .max()
+        .unwrap_or(8);
+    for figure in figures {
+        lines.push(format!("{figure}:"));
+        let of_figure: Vec<&VariantRow> = rows.iter().filter(|r| r.figure == figure).collect();
+        let best = best_variant(&of_figure);
+        for row in &of_figure {
+            let mut line = format!("  {:<width$}  {}", row.variant, estimate_text(&row.value));
+            if row.variant != BASELINE {
+                line += &format!("   {}", difference_text(&row.diff));
+            }
+            if best == Some(row.variant.as_str()) {
+                line += "   best";
+            }
+            lines.push(line);
+        }
+    }
+    lines
+}
+
+/// The variant with the best value of one figure, when one is better than the baseline
+/// by a difference whose interval excludes 0.
+pub fn best_variant<'a>(rows: &[&'a VariantRow]) -> Option<&'a str> {
+    let higher = rows.first()?.higher_is_better?;
+    let better = |r: &&&VariantRow| {
+        if higher {
+            r.diff.lo > 0.0
+        } else {
+            r.diff.hi < 0.0
+        }
+    };
+    let key = |r: &&&VariantRow| {
+        if higher {
+            r.value.point
+        } else {
+            -r.value.point
+        }
+    };
+    rows.iter()
+        .filter(better)
+        .max_by(|a, b| key(a).total_cmp(&key(b)))
+        .map(|r| r.variant.as_str())
+}
+
+/// Whether a difference's interval excludes 0.
+pub fn significant(diff: &Estimate) -> bool {
+    diff.lo > 0.0 || diff.hi < 0.0
+}
+
+fn estimate_text(e: &Estimate) -> String {
+    let exact = e.exact.map_or(String::new(), |x| format!(" ({x:.4})"));
+    format!("{:.4} ±{:.4}{exact}", e.point, e.half_width())
+}
+
+fn difference_text(d: &Estimate) -> String {
+    let exact = d.exact.map_or(String::new(), |x| format!(" ({x:+.4})"));
+    let mark = if significant(d) { " *" } else { "" };
+    format!("{:+.4} [{:+.4}, {:+.4}]{exact}{mark}", d.point, d.lo, d.hi)
+}
