@@ -3,6 +3,7 @@
 mod agreement;
 mod bad_inputs;
 mod cli;
+mod docs;
 mod damage;
 mod fight;
 mod fuzz;
