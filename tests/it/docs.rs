@@ -40,7 +40,11 @@ fn documented_headers(outputs: &str) -> Vec<(String, String, String)> {
                 i + 1
             );
             let header = lines.get(i + 1).expect("a header line after ```csv");
-            blocks.push((words[0].to_string(), words[1].to_string(), header.to_string()));
+            blocks.push((
+                words[0].to_string(),
+                words[1].to_string(),
+                header.to_string(),
+            ));
         }
     }
     blocks
@@ -235,7 +239,14 @@ fn parser_keys() -> BTreeSet<String> {
 #[test]
 fn experiment_format_md_documents_every_key_the_parser_accepts() {
     let keys = parser_keys();
-    for key in ["system", "token", "attacker", "blocks", "partial_cover", "set"] {
+    for key in [
+        "system",
+        "token",
+        "attacker",
+        "blocks",
+        "partial_cover",
+        "set",
+    ] {
         assert!(keys.contains(key), "raw.rs parsed: {keys:?}");
     }
     assert!(keys.contains("combatant") && keys.contains("attack"));
@@ -358,6 +369,9 @@ fn the_link_checker_finds_links_anchors_and_images() {
     );
     assert!(anchors(text).contains("top-keys"));
     assert_eq!(slug("`[[combatant.attack]]`"), "combatantattack");
-    assert_eq!(slug("report.html and summary.md"), "reporthtml-and-summarymd");
+    assert_eq!(
+        slug("report.html and summary.md"),
+        "reporthtml-and-summarymd"
+    );
     assert_eq!(slug("Variants (planned)"), "variants-planned");
 }

@@ -3,8 +3,8 @@
 mod agreement;
 mod bad_inputs;
 mod cli;
-mod docs;
 mod damage;
+mod docs;
 mod fight;
 mod fuzz;
 mod geometry;
