@@ -57,7 +57,7 @@ pub static PF1: RuleSet = RuleSet {
     interpretations: &[
         "a melee attack made with reach (natural reach over 5 ft or a reach weapon) judges cover as a ranged attack, even against an adjacent target (Cover Example #2)",
         "a spread counts a target inside its radius when a square of it lies within the radius, counted from the origin to the square's far corner",
-        "a natural 20 on the confirmation roll confirms, a natural 1 fails (RULES.md Ambiguity 16)",
+        "a natural 20 on the confirmation roll confirms, a natural 1 fails (Ambiguity 16)",
         "a critical hit rolls the damage expression `multiplier` times, constants included",
         "minimum damage applies to the total of a hit, after the multiplier",
         "soft cover (a creature in the line) counts against ranged attacks only (Ambiguity 6)",

@@ -4,6 +4,7 @@ mod agreement;
 mod bad_inputs;
 mod cli;
 mod damage;
+mod docs;
 mod fight;
 mod fuzz;
 mod geometry;
