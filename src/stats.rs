@@ -79,20 +79,7 @@ impl Estimate {
         if n == 0 {
             return Self::ZERO;
         }
-        let count = n as f64;
-        let mean = sum as f64 / count;
-        let variance = if n > 1 {
-            ((sum_of_squares as f64 - sum as f64 * mean) / (count - 1.0)).max(0.0)
-        } else {
-            0.0
-        };
-        let half = z_critical() * (variance / count).sqrt();
-        Self {
-            point: mean,
-            lo: mean - half,
-            hi: mean + half,
-            exact: None,
-        }
+        Self::normal(sum as f64, sum_of_squares as f64, n)
     }
 
     /// Normal interval for the mean of `n` paired integer differences, from their sum and
@@ -101,9 +88,15 @@ impl Estimate {
         if n == 0 {
             return Self::ZERO;
         }
+        Self::normal(sum as f64, sum_of_squares as f64, n)
+    }
+
+    /// Normal interval for the mean of `n` samples (`n` > 0) from their sum and sum of
+    /// squares; zero wide when they do not spread.
+    fn normal(sum: f64, sum_of_squares: f64, n: u64) -> Self {
         let count = n as f64;
-        let mean = sum as f64 / count;
-        let spread = sum_of_squares as f64 - sum as f64 * mean;
+        let mean = sum / count;
+        let spread = sum_of_squares - sum * mean;
         let variance = if n > 1 && spread > 0.0 {
             spread / (count - 1.0)
         } else {
