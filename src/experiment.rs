@@ -63,11 +63,12 @@ impl Experiment {
                 "an experiment either compares variants or sweeps fields: move the [[sweep]] tables to a file of their own",
             ));
         }
+        let fight = Fight::from_scenario(&scenario)?;
         let variants = (scenario.variants.iter())
-            .map(|variant| plan_variant(&scenario, &plan, variant))
+            .map(|variant| plan_variant(&scenario, &plan, fight.as_ref(), variant))
             .collect::<Result<_, _>>()?;
         Ok(Self {
-            fight: Fight::from_scenario(&scenario)?,
+            fight,
             scenario,
             plan,
             situations: lines,
@@ -93,6 +94,7 @@ impl Experiment {
 fn plan_variant(
     scenario: &Scenario,
     baseline: &Plan,
+    baseline_fight: Option<&Fight>,
     variant: &Variant,
 ) -> Result<PlannedVariant, InputError> {
     let at = |why: &str| {
@@ -113,8 +115,7 @@ fn plan_variant(
             labels(baseline).join(", ")
         )));
     }
-    let sides = |fight: &Option<Fight>| fight.as_ref().map(|f| f.sides.clone());
-    if sides(&fight) != sides(&Fight::from_scenario(scenario)?) {
+    if fight.as_ref().map(|f| &f.sides) != baseline_fight.map(|f| &f.sides) {
         return Err(at(
             "it changes the sides: a variant of a fight keeps every combatant on its side",
         ));

@@ -319,9 +319,6 @@ fn run_variants(
     let names: Vec<String> = std::iter::once(BASELINE.to_string())
         .chain(experiment.variants.iter().map(|v| v.name.clone()))
         .collect();
-    let plans: Vec<&Plan> = std::iter::once(&experiment.plan)
-        .chain(experiment.variants.iter().map(|v| &v.plan))
-        .collect();
     let exact_values = |figures: &[Figure], exact: &dyn Fn(usize, Figure) -> Option<f64>| {
         (0..names.len())
             .map(|model| figures.iter().map(|&f| exact(model, f)).collect())
@@ -361,6 +358,9 @@ fn run_variants(
             (results, note)
         }
         None => {
+            let plans: Vec<&Plan> = std::iter::once(&experiment.plan)
+                .chain(experiment.variants.iter().map(|v| &v.plan))
+                .collect();
             let paired = simulate_paired(&plans, config, progress, stop);
             let exacts: Vec<exact::Exact> =
                 plans.par_iter().map(|plan| exact::compute(plan)).collect();

@@ -15,6 +15,7 @@ use super::inputs::Inputs;
 use super::results::Results;
 use super::sweep::{SweepRow, SweptField};
 use super::text::attack_label;
+use super::variants::by_headline_figure;
 use crate::error::Error;
 use crate::scenario::Sweep;
 use crate::stats::Estimate;
@@ -176,29 +177,15 @@ fn rounds_input(results: &Results) -> Option<RoundsChart> {
 /// The comparison's chances (`P(…)` headline figures), one series each across the
 /// variants, the baseline first.
 fn variants_input(results: &Results) -> Option<SweepChart> {
-    let rows = &results.variants;
-    let mut names: Vec<String> = Vec::new();
-    let mut figures: Vec<String> = Vec::new();
-    for row in rows {
-        if !names.contains(&row.variant) {
-            names.push(row.variant.clone());
-        }
-        if row.headline && row.figure.starts_with("P(") && !figures.contains(&row.figure) {
-            figures.push(row.figure.clone());
-        }
-    }
-    let series = figures
-        .into_iter()
-        .map(|figure| SweepSeries {
-            points: (names.iter())
-                .map(|name| {
-                    let row = rows
-                        .iter()
-                        .find(|r| r.variant == *name && r.figure == figure);
-                    row.map(|r| r.value)
-                })
-                .collect(),
-            label: figure,
+    let figures = by_headline_figure(&results.variants);
+    let names: Vec<String> = (figures.first()?.1.iter())
+        .map(|r| r.variant.clone())
+        .collect();
+    let series = (figures.into_iter())
+        .filter(|(figure, _)| figure.starts_with("P("))
+        .map(|(figure, of_figure)| SweepSeries {
+            label: figure.to_string(),
+            points: of_figure.iter().map(|r| Some(r.value)).collect(),
         })
         .collect::<Vec<_>>();
     (!series.is_empty()).then(|| SweepChart {

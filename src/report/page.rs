@@ -8,7 +8,7 @@ use super::inputs::Inputs;
 use super::results::Results;
 use super::rows::{AttackRow, DamageRow, RoundRow};
 use super::text::{attack_label, exact, interval, thousands, versus};
-use super::variants::{BASELINE, VariantRow, best_variant, significant};
+use super::variants::{BASELINE, best_variant, by_headline_figure, difference_text};
 use crate::encounter::Status;
 use crate::stats::Estimate;
 
@@ -162,28 +162,16 @@ fn comparison_sections(results: &Results) -> Vec<PageSection> {
         return Vec::new();
     }
     let mut rows = Vec::new();
-    let mut figures: Vec<&str> = Vec::new();
-    for row in results.variants.iter().filter(|r| r.headline) {
-        if !figures.contains(&row.figure.as_str()) {
-            figures.push(&row.figure);
-        }
-    }
-    for figure in figures {
-        let of_figure: Vec<&VariantRow> = (results.variants.iter())
-            .filter(|r| r.figure == figure)
-            .collect();
+    for (figure, of_figure) in by_headline_figure(&results.variants) {
         let best = best_variant(&of_figure);
         for (i, row) in of_figure.iter().enumerate() {
             let [value, value_exact] = measure(&row.value);
             let (difference, difference_exact) = if row.variant == BASELINE {
                 (String::new(), String::new())
             } else {
-                let d = &row.diff;
-                let mark = if significant(d) { " *" } else { "" };
                 (
-                    format!("{:+.4} [{:+.4}, {:+.4}]{mark}", d.point, d.lo, d.hi),
-                    d.exact
-                        .map_or_else(|| NOT_COMPUTED.into(), |x| format!("{x:+.4}")),
+                    difference_text(&row.diff),
+                    (row.diff.exact).map_or_else(|| NOT_COMPUTED.into(), |x| format!("{x:+.4}")),
                 )
             };
             let name = if best == Some(row.variant.as_str()) {

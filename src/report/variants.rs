@@ -208,30 +208,36 @@ pub fn variant_rows<T>(
     rows
 }
 
+/// The headline figures in table order, each with its rows (the baseline's first).
+pub fn by_headline_figure(rows: &[VariantRow]) -> Vec<(&str, Vec<&VariantRow>)> {
+    let mut figures: Vec<(&str, Vec<&VariantRow>)> = Vec::new();
+    for row in rows.iter().filter(|r| r.headline) {
+        match figures.iter_mut().find(|(figure, _)| *figure == row.figure) {
+            Some((_, of_figure)) => of_figure.push(row),
+            None => figures.push((&row.figure, vec![row])),
+        }
+    }
+    figures
+}
+
 /// The comparison as the terminal and summary.md show it: per headline figure, each
 /// variant's value and its difference to the baseline; `*` marks a difference whose
 /// interval excludes 0, `best` the best value.
 pub fn comparison_lines(rows: &[VariantRow]) -> Vec<String> {
     let mut lines = Vec::new();
-    let mut figures: Vec<&str> = Vec::new();
-    for row in rows.iter().filter(|r| r.headline) {
-        if !figures.contains(&row.figure.as_str()) {
-            figures.push(&row.figure);
-        }
-    }
     let width = rows
         .iter()
         .map(|r| r.variant.chars().count())
         .max()
         .unwrap_or(8);
-    for figure in figures {
+    for (figure, of_figure) in by_headline_figure(rows) {
         lines.push(format!("{figure}:"));
-        let of_figure: Vec<&VariantRow> = rows.iter().filter(|r| r.figure == figure).collect();
         let best = best_variant(&of_figure);
         for row in &of_figure {
             let mut line = format!("  {:<width$}  {}", row.variant, estimate_text(&row.value));
             if row.variant != BASELINE {
-                line += &format!("   {}", difference_text(&row.diff));
+                let exact = (row.diff.exact).map_or(String::new(), |x| format!(" ({x:+.4})"));
+                line += &format!("   {}{exact}", difference_text(&row.diff));
             }
             if best == Some(row.variant.as_str()) {
                 line += "   best";
@@ -276,8 +282,9 @@ fn estimate_text(e: &Estimate) -> String {
     format!("{:.4} ±{:.4}{exact}", e.point, e.half_width())
 }
 
-fn difference_text(d: &Estimate) -> String {
-    let exact = d.exact.map_or(String::new(), |x| format!(" ({x:+.4})"));
+/// `+0.1469 [+0.1453, +0.1485] *`: a difference, its interval, and `*` when the interval
+/// excludes 0.
+pub fn difference_text(d: &Estimate) -> String {
     let mark = if significant(d) { " *" } else { "" };
-    format!("{:+.4} [{:+.4}, {:+.4}]{exact}{mark}", d.point, d.lo, d.hi)
+    format!("{:+.4} [{:+.4}, {:+.4}]{mark}", d.point, d.lo, d.hi)
 }

@@ -122,17 +122,19 @@ pub(super) fn field_names_exist(set: &str, combatants: &[Combatant]) -> Result<(
     parse_path(set).and_then(|path| path_names_exist(&path, combatants))
 }
 
+/// The `[[combatant]]` table with token `token` in the experiment document.
+pub(super) fn combatant_table<'d>(doc: &'d mut Table, token: &str) -> Option<&'d mut Table> {
+    doc.get_mut("combatant")
+        .and_then(Value::as_array_mut)?
+        .iter_mut()
+        .filter_map(Value::as_table_mut)
+        .find(|c| c.get("token").and_then(Value::as_str) == Some(token))
+}
+
 /// Sets one field in the experiment document.
 pub(super) fn apply_field(doc: &mut Table, set: &str, value: &Value) -> Result<(), String> {
     let path = parse_path(set)?;
-    let combatant = doc
-        .get_mut("combatant")
-        .and_then(Value::as_array_mut)
-        .and_then(|all| {
-            all.iter_mut()
-                .filter_map(Value::as_table_mut)
-                .find(|c| c.get("token").and_then(Value::as_str) == Some(path.token))
-        })
+    let combatant = combatant_table(doc, path.token)
         .ok_or_else(|| format!("no combatant has token `{}`", path.token))?;
     let table = match path.attack {
         None => combatant,

@@ -11,7 +11,7 @@ use toml::{Spanned, Table, Value};
 
 use super::keyword::combatant_id;
 use super::raw::RawVariant;
-use super::sweep::{apply_field, field_names_exist};
+use super::sweep::{self, apply_field, field_names_exist};
 use super::{Combatant, Scenario, Validator};
 use crate::error::InputError;
 
@@ -166,14 +166,7 @@ fn known<'c>(
 
 /// A combatant's table in the document (it exists: the token was validated).
 fn combatant_table<'d>(doc: &'d mut Table, combatant: &Combatant) -> &'d mut Table {
-    let token = combatant.token.to_string();
-    doc.get_mut("combatant")
-        .and_then(Value::as_array_mut)
-        .and_then(|all| {
-            all.iter_mut()
-                .filter_map(Value::as_table_mut)
-                .find(|c| c.get("token").and_then(Value::as_str) == Some(token.as_str()))
-        })
+    sweep::combatant_table(doc, &combatant.token.to_string())
         .expect("a validated token names a combatant of the document")
 }
 
