@@ -63,7 +63,8 @@ Examples:
 const MAN_EXAMPLES: &str = "\
 Examples:
   d20odds man > ~/.local/share/man/man1/d20odds.1
-  d20odds man | man -l -";
+  d20odds man run > ~/.local/share/man/man1/d20odds-run.1
+  d20odds man attack | man -l -";
 
 /// Help in colour on a terminal (clap leaves it plain when stdout is not a terminal or
 /// `NO_COLOR` is set): headings and flags stand out from their descriptions.
@@ -125,9 +126,14 @@ enum Command {
         #[arg(value_enum)]
         shell: Shell,
     },
-    /// Print the manual page (roff) to standard output.
+    /// Print a manual page (roff) to standard output: d20odds(1), or with a subcommand
+    /// the page d20odds(1) refers to for it, d20odds-SUBCOMMAND(1).
     #[command(after_help = MAN_EXAMPLES)]
-    Man,
+    Man {
+        /// The subcommand whose page to print (default: the main page).
+        #[arg(value_parser = ["run", "attack", "check", "rules", "completions", "man"])]
+        subcommand: Option<String>,
+    },
 }
 
 #[derive(Debug, Args)]
@@ -313,7 +319,7 @@ pub fn run(cli: Cli) -> Result<(), Error> {
         Command::Rules { system } => print_rules(system.as_deref()),
         Command::Check { files, json, out } => check_files(&files, json, &out),
         Command::Completions { shell } => print_completions(shell),
-        Command::Man => print_man(),
+        Command::Man { subcommand } => print_man(subcommand.as_deref()),
     }
 }
 
@@ -628,10 +634,21 @@ fn print_completions(shell: Shell) -> Result<(), Error> {
     write_out(&script)
 }
 
-/// `d20odds man`: the manual page, from the same definitions as `--help`.
-fn print_man() -> Result<(), Error> {
+/// `d20odds man [SUBCOMMAND]`: a manual page, from the same definitions as `--help`. The
+/// command is built first, as clap_mangen's own `generate_to` does, so a subcommand's page
+/// is titled `d20odds-SUBCOMMAND`, the name the main page lists it under.
+fn print_man(subcommand: Option<&str>) -> Result<(), Error> {
+    let mut cli = Cli::command().disable_help_subcommand(true);
+    cli.build();
+    let command = match subcommand {
+        Some(name) => cli
+            .find_subcommand(name)
+            .cloned()
+            .ok_or_else(|| InputError::flag("SUBCOMMAND", format!("no subcommand `{name}`")))?,
+        None => cli,
+    };
     let mut page = Vec::new();
-    clap_mangen::Man::new(Cli::command())
+    clap_mangen::Man::new(command)
         .render(&mut page)
         .map_err(|e| Error::io("the manual page", e))?;
     write_out(&page)
@@ -729,6 +746,23 @@ mod tests {
             };
             assert!(found, "{example}: no {file}");
         }
+    }
+
+    #[test]
+    fn man_offers_a_page_for_every_subcommand() {
+        let cli = Cli::command();
+        let man = cli.find_subcommand("man").unwrap();
+        let arg = man
+            .get_arguments()
+            .find(|a| a.get_id() == "subcommand")
+            .unwrap();
+        let offered: Vec<String> = (arg.get_possible_values().iter())
+            .map(|v| v.get_name().to_string())
+            .collect();
+        let names: Vec<String> = (cli.get_subcommands())
+            .map(|c| c.get_name().to_string())
+            .collect();
+        assert_eq!(offered, names);
     }
 
     #[test]
