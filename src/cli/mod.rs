@@ -649,6 +649,7 @@ fn print_man(subcommand: Option<&str>) -> Result<(), Error> {
     };
     let mut page = Vec::new();
     clap_mangen::Man::new(command)
+        .source(format!("d20odds {}", env!("CARGO_PKG_VERSION")))
         .render(&mut page)
         .map_err(|e| Error::io("the manual page", e))?;
     write_out(&page)
