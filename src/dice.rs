@@ -419,50 +419,141 @@ impl FromStr for CritSpec {
     }
 }
 
-/// [`CritSpec::from_str`] with error offsets in bytes (always at character boundaries).
+/// [`CritSpec::from_str`] with error offsets in bytes (always at character boundaries):
+/// read character by character, so each mistake is placed where it is and names what
+/// belongs there.
 fn parse_crit(text: &str) -> Result<CritSpec, DiceError> {
-    const EXPECTED: &str = "expected a crit spec like `19-20/x2`, `20/x3` or `x3`";
-    let trimmed = text.trim();
-    let lead = text.len() - text.trim_start().len();
-    let (range, mult) = match trimmed.split_once('/') {
-        Some((r, m)) => (Some(r.trim()), Some((m.trim(), lead + r.len() + 1))),
-        None if trimmed.starts_with(['x', 'X', '×']) => (None, Some((trimmed, lead))),
-        None => (Some(trimmed), None),
-    };
+    let mut cursor = CritCursor { text, at: 0 };
+    cursor.skip_space();
     let mut spec = CritSpec::default();
-    if let Some(range) = range {
-        let low = match range.split_once('-') {
-            Some((low, high)) => {
-                if high.trim() != "20" {
-                    return fail(lead + low.len() + 1, "a threat range must end at 20");
+    if !cursor.at_multiplier() {
+        spec.threat_min = cursor.threat_range()?;
+        cursor.skip_space();
+        match cursor.peek() {
+            None => return Ok(spec),
+            Some('/') => {
+                cursor.at += 1;
+                cursor.skip_space();
+                if !cursor.at_multiplier() {
+                    return fail(cursor.at, "expected `x` before the multiplier, as in `/x2`");
                 }
-                low.trim()
             }
-            None => range,
-        };
-        spec.threat_min = match low.parse::<u8>() {
-            Ok(v) if (2..=20).contains(&v) => v,
-            Ok(v) => return fail(lead, format!("threat range must start at 2 to 20, got {v}")),
-            Err(_) => return fail(lead, EXPECTED),
-        };
-    }
-    if let Some((mult, at)) = mult {
-        let digits = mult.trim_start_matches(['x', 'X', '×']);
-        if digits.len() == mult.len() {
-            return fail(at, "expected `x` before the multiplier, as in `/x2`");
-        }
-        spec.multiplier = match digits.trim().parse::<u32>() {
-            Ok(v) if (2..=MAX_MULTIPLIER).contains(&v) => v,
-            Ok(v) => {
+            Some(c) if is_times(c) => {
                 return fail(
-                    at,
-                    format!("crit multiplier must be 2 to {MAX_MULTIPLIER}, got {v}"),
+                    cursor.at,
+                    "expected `/` between the threat range and the multiplier, as in `19-20/x2`",
                 );
             }
-            Err(_) => return fail(at, EXPECTED),
-        };
+            Some(c) => {
+                return fail(
+                    cursor.at,
+                    format!(
+                        "unexpected `{c}`: expected `/x` and a multiplier (as in `19-20/x2`) or the end"
+                    ),
+                );
+            }
+        }
     }
-    Ok(spec)
+    spec.multiplier = cursor.multiplier()?;
+    cursor.skip_space();
+    match cursor.peek() {
+        None => Ok(spec),
+        Some(c) => fail(
+            cursor.at,
+            format!("unexpected `{c}` after the multiplier: expected the end"),
+        ),
+    }
+}
+
+/// `x`, `X` or `×`: the letter before a crit multiplier.
+fn is_times(c: char) -> bool {
+    matches!(c, 'x' | 'X' | '×')
+}
+
+/// A position in a crit spec, in bytes.
+struct CritCursor<'a> {
+    text: &'a str,
+    at: usize,
+}
+
+impl CritCursor<'_> {
+    fn peek(&self) -> Option<char> {
+        self.text[self.at..].chars().next()
+    }
+
+    fn skip_space(&mut self) {
+        while let Some(c) = self.peek().filter(|c| c.is_whitespace()) {
+            self.at += c.len_utf8();
+        }
+    }
+
+    fn at_multiplier(&self) -> bool {
+        self.peek().is_some_and(is_times)
+    }
+
+    /// The digits at the cursor (saturated: a huge number is out of range, not unreadable),
+    /// or `None` when there are none.
+    fn number(&mut self) -> Option<u64> {
+        let digits = self.text[self.at..]
+            .find(|c: char| !c.is_ascii_digit())
+            .map_or(self.text.len() - self.at, |n| n);
+        let number = &self.text[self.at..self.at + digits];
+        self.at += digits;
+        (!number.is_empty()).then(|| number.parse().unwrap_or(u64::MAX))
+    }
+
+    /// `19-20`, or `19` alone (the same range): the lowest natural roll that threatens.
+    fn threat_range(&mut self) -> Result<u8, DiceError> {
+        let start = self.at;
+        let Some(low) = self.number() else {
+            return fail(
+                start,
+                "expected a threat range like `19-20` or `x` and a multiplier, as in `19-20/x2` or `x3`",
+            );
+        };
+        let low = match u8::try_from(low) {
+            Ok(v) if (2..=20).contains(&v) => v,
+            _ => {
+                return fail(
+                    start,
+                    format!("threat range must start at 2 to 20, got {low}"),
+                );
+            }
+        };
+        self.skip_space();
+        if self.peek() == Some('-') {
+            self.at += 1;
+            self.skip_space();
+            let high_at = self.at;
+            match self.number() {
+                Some(20) => {}
+                Some(high) => {
+                    return fail(
+                        high_at,
+                        format!("a threat range must end at 20, got {high}"),
+                    );
+                }
+                None => return fail(high_at, "expected `20` after `-`, as in `19-20`"),
+            }
+        }
+        Ok(low)
+    }
+
+    /// `x3` (or `X3`, `×3`): the damage multiplier of a confirmed critical hit.
+    fn multiplier(&mut self) -> Result<u32, DiceError> {
+        let start = self.at;
+        self.at += self.peek().map_or(0, char::len_utf8);
+        self.skip_space();
+        let digits_at = self.at;
+        match self.number() {
+            Some(v) if (2..=u64::from(MAX_MULTIPLIER)).contains(&v) => Ok(v as u32),
+            Some(v) => fail(
+                start,
+                format!("crit multiplier must be 2 to {MAX_MULTIPLIER}, got {v}"),
+            ),
+            None => fail(digits_at, "expected the multiplier after `x`, as in `x2`"),
+        }
+    }
 }
 
 impl fmt::Display for CritSpec {
@@ -580,6 +671,31 @@ mod tests {
         }
         let multiplier = "\u{a0}19-20/×1".parse::<CritSpec>().unwrap_err();
         assert_eq!(multiplier.offset, 7, "counted in characters: {multiplier}");
+    }
+
+    #[test]
+    fn crit_errors_point_at_the_character_and_say_what_belongs_there() {
+        let cases = [
+            (
+                "19-20x2",
+                5,
+                "expected `/` between the threat range and the multiplier",
+            ),
+            ("19-21/x2", 3, "a threat range must end at 20, got 21"),
+            ("19-/x2", 3, "expected `20` after `-`"),
+            ("20/2", 3, "expected `x` before the multiplier"),
+            ("19-20/x", 7, "expected the multiplier after `x`"),
+            ("19-20/x2x", 8, "unexpected `x` after the multiplier"),
+            ("1-20", 0, "start at 2 to 20, got 1"),
+            ("abc", 0, "expected a threat range like `19-20`"),
+            ("19,20/x2", 2, "unexpected `,`"),
+            ("20/x11", 3, "crit multiplier must be 2 to 10, got 11"),
+        ];
+        for (text, offset, fragment) in cases {
+            let err = text.parse::<CritSpec>().unwrap_err();
+            assert_eq!(err.offset, offset, "{text}: {err}");
+            assert!(err.message.contains(fragment), "{text}: {err}");
+        }
     }
 
     #[test]

@@ -268,9 +268,11 @@ pub fn simulate(
     stop: &AtomicBool,
 ) -> (Results, Option<String>) {
     let tally = simulate_until(plan, config, progress, stop);
-    let note = precision_note(config, stop, tally.widest_half_width(plan), tally.trials());
     let exact = exact::compute(plan);
-    (Results::new(plan, config.seed, &tally, &exact), note)
+    let results = Results::new(plan, config.seed, &tally, &exact);
+    let widest = tally.widest_half_width(plan);
+    let note = precision_note(config, stop, widest, tally.trials(), &results);
+    (results, note)
 }
 
 /// Simulates `fight` (and, when `exact`, computes its exact figures): the fight's
@@ -285,13 +287,20 @@ fn simulate_fight_results(
     exact: bool,
 ) -> (Results, Option<String>) {
     let tally = simulate_fight(fight, config, progress, stop);
-    let note = precision_note(config, stop, tally.widest_half_width(), tally.trials());
     let exact = if exact {
         exact_fight(fight)
     } else {
         Err("a sweep point's fight is simulated only".to_string())
     };
-    (fight_results(fight, plan, config.seed, &tally, exact), note)
+    let results = fight_results(fight, plan, config.seed, &tally, exact);
+    let note = precision_note(
+        config,
+        stop,
+        tally.widest_half_width(),
+        tally.trials(),
+        &results,
+    );
+    (results, note)
 }
 
 /// A fight's results from its tally and exact figures.
@@ -346,7 +355,6 @@ fn run_variants(
                 &exact,
             );
             let tally = paired.into_tallies().swap_remove(0);
-            let note = precision_note(config, stop, tally.widest_half_width(), tally.trials());
             let mut results = fight_results(
                 baseline,
                 &experiment.plan,
@@ -354,6 +362,8 @@ fn run_variants(
                 &tally,
                 exacts.swap_remove(0),
             );
+            let widest = tally.widest_half_width();
+            let note = precision_note(config, stop, widest, tally.trials(), &results);
             results.variants = rows;
             (results, note)
         }
@@ -376,31 +386,67 @@ fn run_variants(
             );
             let tally = paired.into_tallies().swap_remove(0);
             let baseline = &experiment.plan;
-            let note = precision_note(
-                config,
-                stop,
-                tally.widest_half_width(baseline),
-                tally.trials(),
-            );
             let mut results = Results::new(baseline, config.seed, &tally, &exacts[0]);
+            let widest = tally.widest_half_width(baseline);
+            let note = precision_note(config, stop, widest, tally.trials(), &results);
             results.variants = rows;
             (results, note)
         }
     }
 }
 
-/// The note that `config.precision` was not reached: the run gave `trials` trials and its
-/// widest 95% half-width is `widest` (none after a stop, which is noted on its own).
+/// The note that `config.precision` was not reached: `--trials` stopped the run after
+/// `trials` trials with a widest 95% half-width of `widest` (none after a stop, which is
+/// noted on its own), naming the figure of `results` whose interval is widest, so the
+/// user knows which figure needs more trials.
 fn precision_note(
     config: &EngineConfig,
     stop: &AtomicBool,
     widest: f64,
     trials: u64,
+    results: &Results,
 ) -> Option<String> {
-    config
+    let precision = config
         .precision
-        .filter(|&precision| !stop.load(Ordering::Relaxed) && widest > precision)
-        .map(|precision| format!(
-            "--precision {precision} not reached: after {trials} trials (--trials) the widest 95% half-width is {widest:.5}"
-        ))
+        .filter(|&precision| !stop.load(Ordering::Relaxed) && widest > precision)?;
+    let figure = widest_figure(results).map_or(String::new(), |(name, _)| format!(", of {name}"));
+    Some(format!(
+        "--precision {precision} not reached: --trials stopped the run after {trials} trials; the widest 95% half-width is {widest:.5}{figure}"
+    ))
+}
+
+/// The probability of `results` with the widest 95% interval, named as the summary names
+/// it, among those `--precision` stops on: each attack's P(hit) and P(crit) and each
+/// target's P(down) and P(dead) by round; in a fight, each side's P(won) and each
+/// combatant's status at the end of the last round.
+fn widest_figure(results: &Results) -> Option<(String, f64)> {
+    let mut figures: Vec<(String, f64)> = Vec::new();
+    for row in &results.summary {
+        let attack = format!(
+            "{} → {}: {} #{}",
+            row.attacker, row.target, row.attack, row.index
+        );
+        figures.push((format!("P(hit) of {attack}"), row.p_hit.half_width()));
+        figures.push((format!("P(crit) of {attack}"), row.p_crit.half_width()));
+    }
+    for row in &results.rounds {
+        let when = format!("{} by round {}", row.target, row.round);
+        figures.push((format!("P(down) of {when}"), row.p_down.half_width()));
+        figures.push((format!("P(dead) of {when}"), row.p_dead.half_width()));
+    }
+    if let Some(fight) = &results.fight {
+        let last = |round: usize| round == fight.rounds;
+        for row in fight.encounter.iter().filter(|r| last(r.round)) {
+            let name = format!("P(won) of {} by round {}", row.side, row.round);
+            figures.push((name, row.p_won.half_width()));
+        }
+        let statuses = ["up", "disabled", "dying", "stable", "dead"];
+        for row in fight.combatants.iter().filter(|r| last(r.round)) {
+            for (status, estimate) in statuses.iter().zip(&row.status) {
+                let name = format!("P({status}) of {} after round {}", row.combatant, row.round);
+                figures.push((name, estimate.half_width()));
+            }
+        }
+    }
+    figures.into_iter().max_by(|a, b| a.1.total_cmp(&b.1))
 }

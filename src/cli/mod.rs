@@ -7,29 +7,81 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::builder::styling::{AnsiColor, Styles};
+use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
+use clap_complete::Shell;
 
 use d20odds::run::{self, Phase, Settings};
 use d20odds::{
-    CoverLevel, CritSpec, Dice, Error, Experiment, Formats, InputError, LineAttack, LineDefence,
-    MAX_HIT_POINTS, MAX_MODIFIER, Plan, PlanBuilder, SamplerKind, Situation, SystemId, Target,
-    Vitals, check_folder, check_tally_size, modifier_range, one_or_array, report_files,
+    CoverLevel, CritSpec, Dice, DiceError, Error, Formats, InputError, LineAttack, LineDefence,
+    MAX_HIT_POINTS, MAX_MODIFIER, Plan, PlanBuilder, RuleSet, SamplerKind, Situation, SystemId,
+    Target, Vitals, check_folder, check_tally_size, modifier_range, one_or_array, report_files,
     report_folder, summary_text, write_folder, write_json,
 };
 
 const EXAMPLES: &str = "\
 Examples:
   d20odds run experiments/ogre-corridor.toml
-  d20odds run experiments/*.toml --trials 10000000 --threads 2
-  d20odds run experiments/ogre-corridor.toml --precision 0.001 --json
+  d20odds attack --bonus 7 --ac 18 --crit 19-20/x2 --miss-chance 20 --damage 1d8+3
+  d20odds check experiments/pf1-cover-examples.toml
+  d20odds rules pf1
+  d20odds completions bash > ~/.local/share/bash-completion/completions/d20odds
+  d20odds man > ~/.local/share/man/man1/d20odds.1";
+
+const RUN_EXAMPLES: &str = "\
+Examples:
+  d20odds run experiments/ogre-corridor.toml
+  d20odds run experiments/*.toml --trials 100000 --threads 2 --out /tmp/reports
+  d20odds run experiments/ogre-corridor.toml --precision 0.001 --json > odds.json
+  d20odds run experiments/crit-fishing.toml --seed 42 --parquet";
+
+const ATTACK_EXAMPLES: &str = "\
+Examples:
   d20odds attack --bonus 7 --ac 18 --crit 19-20/x2 --miss-chance 20 --damage 1d8+3
   d20odds attack --bonus 14,9 --ac 19 --damage 2d6+7 --hp 45 --con 16 --rounds 3
+  d20odds attack --bonus 6 --ac 16 --damage 2d8 --ranged --cover soft --system d20modern
+  d20odds attack --bonus 9 --ac 15 --damage 1d6+2 --json --trials 100000";
+
+const CHECK_EXAMPLES: &str = "\
+Examples:
   d20odds check experiments/pf1-cover-examples.toml
-  d20odds rules pf1";
+  d20odds check experiments/*.toml
+  d20odds check experiments/reach-and-flanking.toml --json";
+
+const RULES_EXAMPLES: &str = "\
+Examples:
+  d20odds rules
+  d20odds rules pf1
+  d20odds rules starfinder";
+
+const COMPLETIONS_EXAMPLES: &str = "\
+Examples:
+  d20odds completions bash > ~/.local/share/bash-completion/completions/d20odds
+  d20odds completions zsh > ~/.zfunc/_d20odds
+  d20odds completions fish > ~/.config/fish/completions/d20odds.fish";
+
+const MAN_EXAMPLES: &str = "\
+Examples:
+  d20odds man > ~/.local/share/man/man1/d20odds.1
+  d20odds man run > ~/.local/share/man/man1/d20odds-run.1
+  d20odds man attack | man -l -";
+
+/// Help in colour on a terminal (clap leaves it plain when stdout is not a terminal or
+/// `NO_COLOR` is set): headings and flags stand out from their descriptions.
+fn help_styles() -> Styles {
+    Styles::styled()
+        .header(AnsiColor::Green.on_default().bold())
+        .usage(AnsiColor::Green.on_default().bold())
+        .literal(AnsiColor::Cyan.on_default().bold())
+        .placeholder(AnsiColor::Cyan.on_default())
+        .error(AnsiColor::Red.on_default().bold())
+        .valid(AnsiColor::Green.on_default())
+        .invalid(AnsiColor::Yellow.on_default())
+}
 
 /// d20odds: what are my odds in d20 tactical combat?
 #[derive(Debug, Parser)]
-#[command(version, about, after_help = EXAMPLES)]
+#[command(version, about, after_help = EXAMPLES, styles = help_styles())]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -38,11 +90,17 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Simulate experiment files; print a summary and write reports/<file stem>/.
+    #[command(after_help = RUN_EXAMPLES)]
     Run(RunArgs),
     /// One attack (or full attack) from flags, exact and simulated; writes nothing.
+    #[command(after_help = ATTACK_EXAMPLES)]
     Attack(AttackArgs),
     /// Explain the map: every plan line's cover, concealment, flanking, reach and higher
     /// ground, the lines that decided them, and the final numbers; simulates nothing.
+    ///
+    /// A file `check` accepts is one `run` accepts: the same validation, the same messages
+    /// and exit codes, including the report destination under --out.
+    #[command(after_help = CHECK_EXAMPLES)]
     Check {
         /// Experiment files (TOML, see README).
         #[arg(required = true, value_name = "FILE")]
@@ -50,20 +108,42 @@ enum Command {
         /// Print one JSON document ({"plan": [...]}, an array for several files).
         #[arg(long)]
         json: bool,
+        /// The folder `run --out` would write into: its report folders are checked as
+        /// `run` checks them; nothing is written.
+        #[arg(long, value_name = "DIR", default_value = "reports")]
+        out: PathBuf,
     },
     /// Print the modifier tables the simulator uses for a system.
+    #[command(after_help = RULES_EXAMPLES)]
     Rules {
         /// pf1, pf1-variant, d20modern or starfinder (default: every supported system).
         system: Option<String>,
+    },
+    /// Print a shell completion script to standard output.
+    #[command(after_help = COMPLETIONS_EXAMPLES)]
+    Completions {
+        /// The shell the script is for.
+        #[arg(value_enum)]
+        shell: Shell,
+    },
+    /// Print a manual page (roff) to standard output: d20odds(1), or with a subcommand
+    /// the page d20odds(1) refers to for it, d20odds-SUBCOMMAND(1).
+    #[command(after_help = MAN_EXAMPLES)]
+    Man {
+        /// The subcommand whose page to print (default: the main page).
+        #[arg(value_parser = ["run", "attack", "check", "rules", "completions", "man"])]
+        subcommand: Option<String>,
     },
 }
 
 #[derive(Debug, Args)]
 struct SimulationArgs {
-    /// Trials to run (overrides the file; with --precision, the most to run).
+    /// Trials to run (default: the file's `trials`, else 1000000; with --precision, the
+    /// most to run).
     #[arg(long)]
     trials: Option<u64>,
-    /// Random seed (overrides the file); same seed, same numbers, whatever --threads.
+    /// Random seed (default: the file's `seed`, else 0); same seed, same numbers, whatever
+    /// --threads.
     #[arg(long)]
     seed: Option<u64>,
     /// Worker threads (default: one per core).
@@ -75,7 +155,7 @@ struct SimulationArgs {
     /// Print one JSON document instead of the summary table.
     #[arg(long)]
     json: bool,
-    /// No progress bar.
+    /// No progress bar (figures, notes and `report:` lines are still printed).
     #[arg(long)]
     quiet: bool,
     /// How attacks are drawn: `table` (one draw from the exact outcome table) or `dice`
@@ -159,6 +239,9 @@ impl run::Progress for Bars {
     }
 }
 
+/// The summary (or JSON) goes to stdout; progress, notes and one `report: DIR/<stem>/`
+/// line per report folder written go to stderr, so `--json > file` keeps a clean document
+/// and the paths are shown even with --quiet.
 #[derive(Debug, Args)]
 struct RunArgs {
     /// Experiment files (TOML, see README).
@@ -174,8 +257,11 @@ struct RunArgs {
     sim: SimulationArgs,
 }
 
+/// Nothing is read from or written to a file: every figure comes from these flags.
 #[derive(Debug, Args)]
 #[command(allow_negative_numbers = true)]
+#[command(mut_arg("trials", |a| a.help("Trials to run (default 1000000; with --precision, the most to run)")))]
+#[command(mut_arg("seed", |a| a.help("Random seed (default 0); same seed, same numbers, whatever --threads")))]
 struct AttackArgs {
     /// Attack bonus; several, comma-separated, make a full attack (e.g. 14,9).
     #[arg(long, required = true, value_delimiter = ',')]
@@ -186,19 +272,22 @@ struct AttackArgs {
     /// Damage dice, e.g. 1d8+3.
     #[arg(long)]
     damage: String,
-    /// Threat range and multiplier, e.g. 19-20/x2.
-    #[arg(long, default_value = "20/x2")]
-    crit: String,
+    /// Threat range and multiplier, e.g. 19-20/x2 (default 20/x2; refused with
+    /// --immune-to-crits).
+    #[arg(long)]
+    crit: Option<String>,
     /// Miss chance from concealment, in percent.
     #[arg(long, default_value_t = 0)]
     miss_chance: u8,
-    /// Target's cover: none, partial, cover, soft, improved.
+    /// Target's cover: none, partial, cover, soft, improved (a level worth nothing
+    /// against a melee attack in the system, such as soft cover in pf1, needs --ranged).
     #[arg(long, default_value = "none")]
     cover: String,
     /// The attack is a ranged attack (soft cover applies, flanking does not).
     #[arg(long)]
     ranged: bool,
-    /// The attacker flanks the target (+2 on melee attacks).
+    /// The attacker flanks the target (the system's flanking bonus on a melee attack;
+    /// refused with --ranged).
     #[arg(long)]
     flanking: bool,
     /// The target is immune to critical hits.
@@ -211,9 +300,10 @@ struct AttackArgs {
     /// massive-damage threshold; not used in starfinder.
     #[arg(long)]
     con: Option<i64>,
-    /// Rounds of attacks per trial.
-    #[arg(long, default_value_t = 1)]
-    rounds: u32,
+    /// Rounds of attacks per trial (default 1; needs --hp: rounds only add up damage
+    /// toward down and dead).
+    #[arg(long)]
+    rounds: Option<u32>,
     /// Rule system.
     #[arg(long, default_value = "pf1")]
     system: String,
@@ -227,7 +317,9 @@ pub fn run(cli: Cli) -> Result<(), Error> {
         Command::Run(args) => run_files(&args, &*interrupt_flag()?),
         Command::Attack(args) => run_attack(&args, &*interrupt_flag()?),
         Command::Rules { system } => print_rules(system.as_deref()),
-        Command::Check { files, json } => check_files(&files, json),
+        Command::Check { files, json, out } => check_files(&files, json, &out),
+        Command::Completions { shell } => print_completions(shell),
+        Command::Man { subcommand } => print_man(subcommand.as_deref()),
     }
 }
 
@@ -256,37 +348,19 @@ fn run_files(args: &RunArgs, stop: &AtomicBool) -> Result<(), Error> {
     let settings = args.sim.settings(Formats {
         parquet: args.parquet,
     });
-    let jobs = args
-        .files
-        .iter()
-        .map(|path| run::prepare(path, &settings))
-        .collect::<Result<Vec<_>, Error>>()?;
-    let experiments: Vec<&Path> = jobs.iter().map(|job| job.path.as_path()).collect();
-    let mut folders: Vec<(PathBuf, &Path)> = Vec::new();
-    for job in &jobs {
-        let folder = report_folder(&args.out, &job.path)?;
-        if let Some((_, earlier)) = folders.iter().find(|(f, _)| *f == folder) {
-            return Err(Error::Destination {
-                message: format!(
-                    "both {} and {} would write this report folder; rename one of them",
-                    earlier.display(),
-                    job.path.display()
-                ),
-                path: folder,
-            });
-        }
-        check_folder(&folder, &experiments)?;
-        folders.push((folder, &job.path));
-    }
+    let jobs = prepare_all(&args.files, &settings)?;
+    let folders = destinations(&args.out, &jobs)?;
     let mut documents = Vec::new();
-    for job in &jobs {
+    let mut written = Vec::new();
+    for (job, folder) in jobs.iter().zip(folders) {
         let finished = job.run(&settings, &Bars::new(args.sim.quiet), stop)?;
         print_notes(&finished.notes);
         let results = finished.results;
         write_folder(
-            &report_folder(&args.out, &job.path)?,
+            &folder,
             &report_files(&results, &job.inputs, settings.formats)?,
         )?;
+        written.push(folder);
         let interrupted = results.interrupted;
         if args.sim.json {
             documents.push(results.json());
@@ -300,7 +374,49 @@ fn run_files(args: &RunArgs, stop: &AtomicBool) -> Result<(), Error> {
     if args.sim.json {
         write_json(documents, &mut std::io::stdout().lock())?;
     }
+    print_report_paths(&written);
     interrupted(stop)
+}
+
+/// Loads and validates every file as `run` needs it, before anything runs, so a bad
+/// file exits 2 with nothing written; `check` goes through the same door.
+fn prepare_all(files: &[PathBuf], settings: &Settings) -> Result<Vec<run::Prepared>, Error> {
+    files
+        .iter()
+        .map(|path| run::prepare(path, settings))
+        .collect()
+}
+
+/// Each job's report folder under `out`, refused (exit 2, naming the path) when two jobs
+/// would share one or when d20odds may not replace it; `check` runs the same checks.
+fn destinations(out: &Path, jobs: &[run::Prepared]) -> Result<Vec<PathBuf>, Error> {
+    let experiments: Vec<&Path> = jobs.iter().map(|job| job.path.as_path()).collect();
+    let mut folders: Vec<(PathBuf, &Path)> = Vec::new();
+    for job in jobs {
+        let folder = report_folder(out, &job.path)?;
+        if let Some((_, earlier)) = folders.iter().find(|(f, _)| *f == folder) {
+            return Err(Error::Destination {
+                message: format!(
+                    "both {} and {} would write this report folder; rename one of them",
+                    earlier.display(),
+                    job.path.display()
+                ),
+                path: folder,
+            });
+        }
+        check_folder(&folder, &experiments)?;
+        folders.push((folder, &job.path));
+    }
+    Ok(folders.into_iter().map(|(folder, _)| folder).collect())
+}
+
+/// One `report: DIR/` line per report folder written, on stderr after everything else,
+/// so the user knows where to look without stdout (the summary or JSON) changing.
+fn print_report_paths(folders: &[PathBuf]) {
+    let mut stderr = std::io::stderr().lock();
+    for folder in folders {
+        let _ = writeln!(stderr, "report: {}/", folder.display());
+    }
 }
 
 /// Notes of a run for the user, on stderr.
@@ -345,20 +461,19 @@ fn attack_plan(args: &AttackArgs) -> Result<Plan, Error> {
         .parse()
         .map_err(|m: String| InputError::flag("--system", m))?;
     let rules = system.rules();
-    let damage: Dice = args
-        .damage
-        .parse()
-        .map_err(|e: d20odds::DiceError| InputError::flag("--damage", e.message))?;
-    let crit: CritSpec = args
-        .crit
-        .parse()
-        .map_err(|e: d20odds::DiceError| InputError::flag("--crit", e.message))?;
+    let damage: Dice =
+        (args.damage.parse()).map_err(|e| spec_error("--damage", &args.damage, e))?;
+    let crit: CritSpec = match &args.crit {
+        Some(text) => text.parse().map_err(|e| spec_error("--crit", text, e))?,
+        None => CritSpec::default(),
+    };
     let cover: CoverLevel = args
         .cover
         .parse()
         .map_err(|m: String| InputError::flag("--cover", m))?;
     check_attack_numbers(args, system)?;
-    let mut plan = PlanBuilder::new("attack", system, args.rounds);
+    check_attack_combinations(args, rules, cover)?;
+    let mut plan = PlanBuilder::new("attack", system, args.rounds.unwrap_or(1));
     let vitals = Vitals {
         hp: args.hp,
         con: args.con,
@@ -396,7 +511,10 @@ fn check_attack_numbers(args: &AttackArgs, system: SystemId) -> Result<(), Error
     if args.miss_chance > 100 {
         return Err(InputError::flag("--miss-chance", "a percentage: 0 to 100").into());
     }
-    if !(1..=d20odds::MAX_ROUNDS).contains(&args.rounds) {
+    if args
+        .rounds
+        .is_some_and(|r| !(1..=d20odds::MAX_ROUNDS).contains(&r))
+    {
         return Err(InputError::flag("--rounds", "1 to 1000").into());
     }
     for (flag, values) in [("--bonus", args.bonus.as_slice()), ("--ac", &[args.ac])] {
@@ -425,14 +543,63 @@ fn check_attack_numbers(args: &AttackArgs, system: SystemId) -> Result<(), Error
     Ok(())
 }
 
-fn check_files(files: &[PathBuf], json: bool) -> Result<(), Error> {
-    let experiments = files
+/// A dice or crit flag's parse error, pointing at the character (counted from 1) in
+/// the flag's value, as a file's error points at its column.
+fn spec_error(flag: &str, text: &str, e: DiceError) -> InputError {
+    InputError::flag(
+        flag,
+        format!("`{text}`, character {}: {}", e.offset + 1, e.message),
+    )
+}
+
+/// Refuses flags that would change nothing, naming them: a user who writes them expects
+/// an effect, and silently ignoring one makes the answer look like it took it into account.
+fn check_attack_combinations(
+    args: &AttackArgs,
+    rules: &RuleSet,
+    cover: CoverLevel,
+) -> Result<(), Error> {
+    let refused = |flag: &str, why: &str| Err(InputError::flag(flag, why).into());
+    if args.rounds.is_some() && args.hp.is_none() {
+        return refused(
+            "--rounds",
+            "needs --hp: rounds only add up damage toward down and dead",
+        );
+    }
+    if args.flanking && args.ranged {
+        return refused(
+            "--flanking",
+            "flanking gives no bonus to a ranged attack (--ranged): leave one of them out",
+        );
+    }
+    if args.crit.is_some() && args.immune_to_crits {
+        return refused(
+            "--crit",
+            "the target is immune to critical hits (--immune-to-crits), so the threat range and multiplier change nothing",
+        );
+    }
+    if !args.ranged && rules.cover_ac(cover, false) > 0 && rules.cover_ac(cover, true) == 0 {
+        return Err(InputError::flag(
+            "--cover",
+            format!(
+                "`{}` cover gives nothing against a melee attack in {}: add --ranged or leave it out",
+                args.cover, rules.name
+            ),
+        )
+        .into());
+    }
+    Ok(())
+}
+
+fn check_files(files: &[PathBuf], json: bool, out: &Path) -> Result<(), Error> {
+    let jobs = prepare_all(files, &Settings::default())?;
+    destinations(out, &jobs)?;
+    let checks: Vec<_> = jobs
         .iter()
-        .map(|f| Experiment::load(f))
-        .collect::<Result<Vec<_>, _>>()?;
-    let checks: Vec<_> = experiments
-        .iter()
-        .map(|e| d20odds::check_report(&e.scenario, &e.plan, &e.situations))
+        .map(|job| {
+            let e = &job.experiment;
+            d20odds::check_report(&e.scenario, &e.plan, &e.situations)
+        })
         .collect();
     if json {
         let docs = checks.into_iter().map(|(_, j)| j).collect();
@@ -456,4 +623,151 @@ fn print_rules(system: Option<&str>) -> Result<(), Error> {
         print_out(&id.rules().describe())?;
     }
     Ok(())
+}
+
+/// `d20odds completions SHELL`: the script clap_complete makes from the same definitions
+/// as the parser, so it always offers the flags that exist. Built in memory first: a
+/// failed write (a closed pipe) is then an error, not a panic inside the generator.
+fn print_completions(shell: Shell) -> Result<(), Error> {
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "d20odds", &mut script);
+    write_out(&script)
+}
+
+/// `d20odds man [SUBCOMMAND]`: a manual page, from the same definitions as `--help`. The
+/// command is built first, as clap_mangen's own `generate_to` does, so a subcommand's page
+/// is titled `d20odds-SUBCOMMAND`, the name the main page lists it under.
+fn print_man(subcommand: Option<&str>) -> Result<(), Error> {
+    let mut cli = Cli::command().disable_help_subcommand(true);
+    cli.build();
+    let command = match subcommand {
+        Some(name) => cli
+            .find_subcommand(name)
+            .cloned()
+            .ok_or_else(|| InputError::flag("SUBCOMMAND", format!("no subcommand `{name}`")))?,
+        None => cli,
+    };
+    let mut page = Vec::new();
+    clap_mangen::Man::new(command)
+        .source(format!("d20odds {}", env!("CARGO_PKG_VERSION")))
+        .render(&mut page)
+        .map_err(|e| Error::io("the manual page", e))?;
+    write_out(&page)
+}
+
+/// Writes bytes to stdout, reporting a failed write as an error.
+fn write_out(bytes: &[u8]) -> Result<(), Error> {
+    let mut stdout = std::io::stdout().lock();
+    stdout
+        .write_all(bytes)
+        .and_then(|()| stdout.flush())
+        .map_err(|e| Error::io("standard output", e))
+}
+
+/// Whether to colour a stream: only a terminal, and never when `NO_COLOR` is set to
+/// anything but the empty string (<https://no-color.org>); piped output stays plain text.
+pub fn colour(terminal: bool, no_color: Option<&std::ffi::OsStr>) -> bool {
+    terminal && no_color.is_none_or(|v| v.is_empty())
+}
+
+/// `error: `, in bold red when `colour`, as clap writes its own errors.
+pub fn error_prefix(colour: bool) -> &'static str {
+    match colour {
+        true => "\x1b[1;31merror:\x1b[0m ",
+        false => "error: ",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn colour_only_on_a_terminal_without_no_color() {
+        use std::ffi::OsStr;
+        assert!(colour(true, None));
+        assert!(
+            colour(true, Some(OsStr::new(""))),
+            "an empty NO_COLOR is unset"
+        );
+        assert!(!colour(true, Some(OsStr::new("1"))));
+        assert!(!colour(false, None));
+        assert_eq!(error_prefix(false), "error: ");
+        assert!(error_prefix(true).contains("\x1b[1;31merror:"));
+    }
+
+    #[test]
+    fn every_subcommand_has_two_to_four_examples() {
+        let cli = Cli::command();
+        for command in cli.get_subcommands() {
+            let help = command
+                .get_after_help()
+                .map(|h| h.to_string())
+                .unwrap_or_default();
+            let examples: Vec<&str> = help
+                .strip_prefix("Examples:\n")
+                .unwrap_or_else(|| panic!("{}: no Examples: section", command.get_name()))
+                .lines()
+                .collect();
+            assert!(
+                (2..=4).contains(&examples.len()),
+                "{}: {examples:?}",
+                command.get_name()
+            );
+            for example in examples {
+                assert_example_parses(example);
+                let words = example.trim().strip_prefix("d20odds ").unwrap();
+                assert!(
+                    words.starts_with(command.get_name()),
+                    "{}: {example}",
+                    command.get_name()
+                );
+            }
+        }
+        let top = cli.get_after_help().map(|h| h.to_string()).unwrap();
+        top.lines().skip(1).for_each(assert_example_parses);
+    }
+
+    /// An example line (up to a redirection or pipe) is a command line the parser accepts,
+    /// and every experiment file it names exists (a glob: some file matches).
+    fn assert_example_parses(example: &str) {
+        let words: Vec<&str> = example
+            .split_whitespace()
+            .take_while(|w| !matches!(*w, ">" | "|"))
+            .collect();
+        if let Err(e) = Cli::try_parse_from(&words) {
+            panic!("{example}: {e}");
+        }
+        for file in words.iter().filter(|w| w.starts_with("experiments/")) {
+            let found = match file.split_once('*') {
+                Some((dir, ext)) => std::fs::read_dir(dir)
+                    .unwrap()
+                    .any(|f| f.unwrap().path().to_string_lossy().ends_with(ext)),
+                None => std::path::Path::new(file).is_file(),
+            };
+            assert!(found, "{example}: no {file}");
+        }
+    }
+
+    #[test]
+    fn man_offers_a_page_for_every_subcommand() {
+        let cli = Cli::command();
+        let man = cli.find_subcommand("man").unwrap();
+        let arg = man
+            .get_arguments()
+            .find(|a| a.get_id() == "subcommand")
+            .unwrap();
+        let offered: Vec<String> = (arg.get_possible_values().iter())
+            .map(|v| v.get_name().to_string())
+            .collect();
+        let names: Vec<String> = (cli.get_subcommands())
+            .map(|c| c.get_name().to_string())
+            .collect();
+        assert_eq!(offered, names);
+    }
+
+    #[test]
+    fn the_definitions_are_consistent() {
+        Cli::command().debug_assert();
+    }
 }

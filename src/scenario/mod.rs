@@ -289,5 +289,67 @@ fn with_field_suggestion(message: &str) -> String {
             let known = rest.split('`').skip(1).step_by(2);
             did_you_mean(typo, known)
         });
-    format!("{message}{}", suggestion.unwrap_or_default())
+    format!(
+        "{}{}",
+        plain_type_names(message),
+        suggestion.unwrap_or_default()
+    )
+}
+
+/// `message` with serde's Rust type names after "expected" (`i64`, `u8`, `a boolean`,
+/// `struct RawCombatant`…) put in the words of the experiment format: a user writes TOML,
+/// not Rust, and an integer type's name hides its range.
+fn plain_type_names(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    while let Some(i) = rest.find("expected ") {
+        let (before, after) = rest.split_at(i + "expected ".len());
+        out.push_str(before);
+        let (plain, len) = plain_type_name(after).unwrap_or((String::new(), 0));
+        out.push_str(&plain);
+        rest = &after[len..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The plain words for the serde type name that `text` starts with, and that name's length.
+fn plain_type_name(text: &str) -> Option<(String, usize)> {
+    let word_len = |s: &str| s.find(|c: char| !(c.is_alphanumeric() || c == '_'));
+    let word = &text[..word_len(text).unwrap_or(text.len())];
+    let whole =
+        |min: i128, max: i128| Some((format!("a whole number from {min} to {max}"), word.len()));
+    match word {
+        "i8" => whole(i8::MIN.into(), i8::MAX.into()),
+        "i16" => whole(i16::MIN.into(), i16::MAX.into()),
+        "i32" => whole(i32::MIN.into(), i32::MAX.into()),
+        "u8" => whole(0, u8::MAX.into()),
+        "u16" => whole(0, u16::MAX.into()),
+        "u32" => whole(0, u32::MAX.into()),
+        "i64" | "i128" | "isize" => Some(("a whole number".into(), word.len())),
+        "u64" | "u128" | "usize" => Some(("a whole number, 0 or more".into(), word.len())),
+        "f32" | "f64" => Some(("a number".into(), word.len())),
+        "struct" | "enum" => {
+            let name = text[word.len()..].strip_prefix(' ')?;
+            let len = word.len() + 1 + word_len(name).unwrap_or(name.len());
+            let plain = if word == "struct" {
+                "a table"
+            } else {
+                "one of the names listed"
+            };
+            Some((plain.into(), len))
+        }
+        _ => [
+            ("a boolean", "true or false"),
+            ("a sequence", "a list"),
+            ("a map", "a table"),
+            ("a borrowed string", "a string"),
+        ]
+        .into_iter()
+        .find(|(name, _)| {
+            text.strip_prefix(name)
+                .is_some_and(|after| word_len(after) == Some(0) || after.is_empty())
+        })
+        .map(|(name, plain)| (plain.into(), name.len())),
+    }
 }

@@ -134,3 +134,66 @@ fn combatants_must_stand_on_the_map() {
         "{message}"
     );
 }
+
+#[test]
+fn serde_type_names_never_reach_the_user() {
+    let cases = [
+        ("hp = 30", "hp = \"thirty\"", "expected a whole number"),
+        ("hp = 30", "hp = 2.5", "expected a whole number"),
+        (
+            "action = \"full\"",
+            "action = \"full\"\nflanking = 1",
+            "expected true or false",
+        ),
+        (
+            "ac = 14",
+            "ac = 14\nimmune_to_crits = \"no\"",
+            "expected true or false",
+        ),
+        (
+            "hp = 20",
+            "hp = 20\nconditions = \"helpless\"",
+            "expected a list",
+        ),
+    ];
+    for (from, to, expected) in cases {
+        let error = error_of(from, to);
+        assert!(error.contains(expected), "{to}: {error}");
+        for name in [
+            "i64", "i32", "u8", "u32", "f64", "bool", "sequence", "struct", "Raw",
+        ] {
+            assert!(!error.contains(name), "{to}: `{name}` in {error}");
+        }
+    }
+    let cases = [
+        (
+            "invalid type: string \"x\", expected i64",
+            "invalid type: string \"x\", expected a whole number",
+        ),
+        (
+            "invalid value: integer `300`, expected u8",
+            "invalid value: integer `300`, expected a whole number from 0 to 255",
+        ),
+        (
+            "invalid type: integer `1`, expected struct RawCombatant",
+            "invalid type: integer `1`, expected a table",
+        ),
+        (
+            "invalid type: string \"y\", expected a boolean",
+            "invalid type: string \"y\", expected true or false",
+        ),
+        (
+            "invalid type: map, expected f64",
+            "invalid type: map, expected a number",
+        ),
+        (
+            "expected `x` before the multiplier",
+            "expected `x` before the multiplier",
+        ),
+        ("expected a map", "expected a table"),
+        ("expected a mapping", "expected a mapping"),
+    ];
+    for (serde, plain) in cases {
+        assert_eq!(plain_type_names(serde), plain);
+    }
+}

@@ -64,3 +64,29 @@ fn every_bad_input_exits_2_at_its_line_and_column_and_writes_nothing() {
     let failures: Vec<String> = files.iter().flat_map(problems).collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// `check` validates what `run` validates: on every bad input both exit with the same code
+/// and print the same message, so a file `check` passes never fails `run`.
+#[test]
+fn check_and_run_refuse_every_bad_input_alike() {
+    let dir = tempfile::tempdir().unwrap();
+    let failures: Vec<String> = bad_inputs()
+        .iter()
+        .filter_map(|file| {
+            let path = file.display().to_string();
+            let run = d20odds(&["run", &path, "--quiet"], dir.path());
+            let check = d20odds(&["check", &path], dir.path());
+            let same = run.status.code() == check.status.code() && run.stderr == check.stderr;
+            (!same).then(|| {
+                format!(
+                    "{path}: run exit {:?}\n{}\ncheck exit {:?}\n{}",
+                    run.status.code(),
+                    String::from_utf8_lossy(&run.stderr),
+                    check.status.code(),
+                    String::from_utf8_lossy(&check.stderr)
+                )
+            })
+        })
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

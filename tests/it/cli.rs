@@ -550,3 +550,84 @@ fn parquet_files_hold_the_csv_columns_and_rows() {
         "Parquet only when asked"
     );
 }
+
+/// Issue #15, point 3: every subcommand's help ends with examples and says nothing false;
+/// completions and manual pages come from the same definitions; piped output is plain.
+#[test]
+fn help_completions_and_man_pages_come_from_the_definitions() {
+    let dir = tempfile::tempdir().unwrap();
+    let commands = ["run", "attack", "check", "rules", "completions", "man"];
+    for command in commands {
+        let out = d20odds(&[command, "--help"], dir.path());
+        let help = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{command}: {help}");
+        assert!(
+            help.contains("\nExamples:\n  d20odds "),
+            "{command}: {help}"
+        );
+        assert!(!help.contains('\x1b'), "{command}: colour in a pipe");
+    }
+    let attack = d20odds(&["attack", "--help"], dir.path());
+    assert!(!String::from_utf8_lossy(&attack.stdout).contains("the file"));
+    for shell in ["bash", "zsh", "fish"] {
+        let out = d20odds(&["completions", shell], dir.path());
+        let script = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{shell}");
+        for word in ["d20odds", "--precision", "--immune-to-crits", "completions"] {
+            assert!(script.contains(word), "{shell}: no {word}");
+        }
+    }
+    let page = d20odds(&["man"], dir.path());
+    let page = String::from_utf8_lossy(&page.stdout);
+    assert!(page.contains(".TH d20odds 1  \"d20odds 0.1.0\""), "{page}");
+    for command in commands {
+        assert!(
+            page.contains(&format!("d20odds\\-{command}(1)")),
+            "{command}: {page}"
+        );
+        let out = d20odds(&["man", command], dir.path());
+        let sub = String::from_utf8_lossy(&out.stdout);
+        let title = format!(".TH d20odds-{command} 1  \"d20odds 0.1.0\"");
+        assert!(sub.contains(&title), "{sub}");
+        assert!(sub.contains("Examples:"), "{command}: {sub}");
+    }
+    let out = d20odds(&["man", "atack"], dir.path());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("attack"));
+}
+
+/// Issue #15, point 3e: `run` ends with the path of each report folder, on stderr, with
+/// --quiet too, and stdout stays the summary.
+#[test]
+fn run_ends_with_the_path_of_each_report_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let showcase = showcase();
+    let out = d20odds(
+        &[
+            "run", &showcase, "--trials", "2000", "--quiet", "--out", "odds",
+        ],
+        dir.path(),
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.ends_with("report: odds/ogre-corridor/\n"),
+        "{stderr}"
+    );
+    assert!(dir.path().join("odds/ogre-corridor/summary.csv").is_file());
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("report:"));
+}
+
+/// A `d20odds` error on a pipe has no colour codes, whatever NO_COLOR says.
+#[test]
+fn errors_on_a_pipe_are_plain() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_d20odds"))
+        .args(["run", "missing.toml"])
+        .env_remove("NO_COLOR")
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stderr.starts_with(b"error: missing.toml"), "{out:?}");
+}

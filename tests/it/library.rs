@@ -103,9 +103,40 @@ fn a_precision_not_reached_is_a_note() {
         .run(&settings, &Silent, &AtomicBool::new(false))
         .unwrap();
     assert_eq!(finished.notes.len(), 1);
+    let note = &finished.notes[0];
     assert!(
-        finished.notes[0].starts_with("--precision 0.0001 not reached: after 1000 trials"),
-        "{:?}",
-        finished.notes
+        note.starts_with("--precision 0.0001 not reached: --trials stopped the run after 1000 trials; the widest 95% half-width is "),
+        "{note}"
+    );
+    // The figure named is the one whose interval is widest.
+    let results = &finished.results;
+    let attacks = results.summary.iter().flat_map(|r| {
+        let name = format!("{} → {}: {} #{}", r.attacker, r.target, r.attack, r.index);
+        [
+            (format!("P(hit) of {name}"), r.p_hit),
+            (format!("P(crit) of {name}"), r.p_crit),
+        ]
+    });
+    let rounds = results.rounds.iter().flat_map(|r| {
+        let when = format!("{} by round {}", r.target, r.round);
+        [
+            (format!("P(down) of {when}"), r.p_down),
+            (format!("P(dead) of {when}"), r.p_dead),
+        ]
+    });
+    let figures: Vec<_> = attacks.chain(rounds).collect();
+    let (named, widest) = figures
+        .iter()
+        .find(|(name, _)| note.ends_with(&format!(", of {name}")))
+        .unwrap_or_else(|| panic!("no figure named in {note}"));
+    for (name, figure) in &figures {
+        assert!(
+            figure.half_width() <= widest.half_width(),
+            "{name} is wider than {named}"
+        );
+    }
+    assert!(
+        note.contains(&format!("{:.5}", widest.half_width())),
+        "{note}"
     );
 }

@@ -354,6 +354,8 @@ fn a_full_standard_output_is_an_error_not_a_panic() {
         vec!["run", "SHOWCASE", "--trials", "20000", "--quiet"],
         vec!["rules", "pf1"],
         vec!["check", "SHOWCASE"],
+        vec!["completions", "bash"],
+        vec!["man"],
     ] {
         let showcase = showcase();
         let args: Vec<&str> = args
@@ -450,7 +452,8 @@ fn a_precision_not_reached_is_said() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     assert!(
-        stderr.contains("--precision 0.0001 not reached"),
+        stderr.contains("--precision 0.0001 not reached: --trials stopped the run after 1000 trials; the widest 95% half-width is ")
+            && stderr.contains(", of P(hit) of attacker → target: attack #1\n"),
         "{stderr}"
     );
 }
@@ -483,4 +486,63 @@ fn the_exact_engine_says_why_it_did_not_compute_instead_of_stalling() {
     assert!(note.contains("not computed: needs"), "{note}");
     assert!(note.contains("more than the bound"), "{note}");
     assert!(json["rounds"][0]["exact_p_down"].is_null());
+}
+
+/// `check` refuses a destination `run` refuses, with the same message and exit code.
+#[test]
+fn check_refuses_the_destinations_run_refuses() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("proj");
+    std::fs::create_dir_all(project.join("ogre-corridor")).unwrap();
+    std::fs::write(project.join("ogre-corridor/main.rs"), "keep").unwrap();
+    let showcase = showcase();
+    std::fs::copy(&showcase, dir.path().join("..toml")).unwrap();
+    let cases: [(&Path, &[&str]); 3] = [
+        (&project, &[&showcase, "--out", "."]),
+        (&project, &[&showcase, "--out", "missing/reports"]),
+        (dir.path(), &["..toml"]),
+    ];
+    for (dir, args) in cases {
+        let run = d20odds(
+            &[&["run", "--quiet", "--trials", "1000"], args].concat(),
+            dir,
+        );
+        let check = d20odds(&[&["check"], args].concat(), dir);
+        let stderr = String::from_utf8_lossy(&check.stderr);
+        assert_eq!(check.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(run.status.code(), Some(2), "{args:?}");
+        assert_eq!(check.stderr, run.stderr, "{args:?}: {stderr}");
+        assert!(check.stdout.is_empty(), "{args:?}");
+    }
+    assert_eq!(
+        std::fs::read(project.join("ogre-corridor/main.rs")).unwrap(),
+        b"keep"
+    );
+}
+
+/// Attack flags that would change nothing are refused, naming the flags.
+#[test]
+fn attack_flags_that_do_nothing_are_refused() {
+    attack_refused("--damage 1d8 --rounds 3", "--rounds: needs --hp");
+    attack_refused("--damage 1d8 --rounds 1", "--rounds: needs --hp");
+    attack_refused(
+        "--damage 1d8 --ranged --flanking",
+        "--flanking: flanking gives no bonus to a ranged attack (--ranged)",
+    );
+    attack_refused(
+        "--damage 1d8 --crit 19-20/x2 --immune-to-crits",
+        "--crit: the target is immune to critical hits (--immune-to-crits)",
+    );
+    attack_refused(
+        "--damage 1d8 --cover soft",
+        "--cover: `soft` cover gives nothing against a melee attack in Pathfinder",
+    );
+    attack_refused(
+        "--damage 1d8 --crit 19-20x2",
+        "--crit: `19-20x2`, character 6: expected `/` between the threat range and the multiplier",
+    );
+    attack_refused(
+        "--damage 1d8*2",
+        "--damage: `1d8*2`, character 4: unexpected `*`",
+    );
 }
