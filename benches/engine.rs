@@ -2,17 +2,18 @@
 //! `+7 vs AC 18, 19-20/x2, 20% concealment, 1d8+3`, on 1 and 2 threads, with the table
 //! sampler (one draw per attack) and the dice sampler (every die rolled); plus a
 //! three-round plan with hit points (the general trial loop), the exact engine, and the
-//! whole pipeline of the library entry point on the showcase experiment.
+//! whole pipeline of the library entry point on the showcase experiment, alone and with
+//! variants paired on common random numbers (what each added variant costs).
 
 use std::hint::black_box;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use d20odds::run::{Settings, Silent, prepare};
+use d20odds::run::{Prepared, Settings, Silent, prepare};
 use d20odds::{
-    EngineConfig, LineAttack, LineDefence, Plan, PlanBuilder, SamplerKind, Situation, SystemId,
-    Target, compute_exact, simulate,
+    EngineConfig, LineAttack, LineDefence, Plan, PlanBuilder, SamplerKind, Scenario, Situation,
+    SystemId, Target, compute_exact, simulate,
 };
 
 const TRIALS: u64 = 20_000_000;
@@ -77,15 +78,22 @@ fn exact_engine(c: &mut Criterion) {
     });
 }
 
-/// `experiments/ogre-corridor.toml` prepared and run end to end (plan, 1,000,000 trials,
-/// exact figures, results), as `d20odds run` does before it writes the report.
-fn pipeline(c: &mut Criterion) {
+/// The showcase experiment's path, and the settings its benches run with: 1,000,000
+/// trials on 2 threads.
+fn showcase() -> (Settings, PathBuf) {
     let settings = Settings {
         trials: Some(1_000_000),
         threads: Some(2),
         ..Settings::default()
     };
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments/ogre-corridor.toml");
+    (settings, path)
+}
+
+/// `experiments/ogre-corridor.toml` prepared and run end to end (plan, 1,000,000 trials,
+/// exact figures, results), as `d20odds run` does before it writes the report.
+fn pipeline(c: &mut Criterion) {
+    let (settings, path) = showcase();
     let mut group = c.benchmark_group("pipeline");
     group.sample_size(10);
     group.bench_function("ogre-corridor/1,000,000 trials", |b| {
@@ -97,11 +105,38 @@ fn pipeline(c: &mut Criterion) {
     group.finish();
 }
 
+/// `experiments/ogre-corridor.toml` run end to end with 0, 1, 2 and 4 `[[variant]]`s, each
+/// giving the fighter another longsword bonus: the baseline alone runs on the batched plan
+/// engine, with variants every model runs trial by trial on the shared random numbers.
+fn variants(c: &mut Criterion) {
+    let (settings, path) = showcase();
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut group = c.benchmark_group("variants");
+    group.sample_size(10);
+    for count in [0, 1, 2, 4] {
+        let variants: String = (1..=count)
+            .map(|v| {
+                format!(
+                    "\n[[variant]]\nname = \"bonus {v}\"\nset = {{ \"F.longsword.bonus\" = [{}, {}] }}\n",
+                    14 + v,
+                    9 + v
+                )
+            })
+            .collect();
+        let scenario = Scenario::parse("ogre-corridor.toml", format!("{text}{variants}")).unwrap();
+        let prepared = Prepared::from_scenario(scenario, &settings).unwrap();
+        group.bench_function(format!("ogre-corridor/{count} variants"), |b| {
+            b.iter(|| black_box(prepared.run(&settings, &Silent, &AtomicBool::new(false))))
+        });
+    }
+    group.finish();
+}
+
 criterion_group! {
     name = benches;
     // No plots: criterion draws them with system fonts, which a fresh machine may lack
     // (it then panics); the figures are in the terminal output and target/criterion/.
     config = Criterion::default().without_plots();
-    targets = attacks, exact_engine, pipeline
+    targets = attacks, exact_engine, pipeline, variants
 }
 criterion_main!(benches);

@@ -84,10 +84,7 @@ pub fn heatmap(
         Some(_) => scenario.combatant_ids().collect(),
         None => target_combatants(scenario),
     };
-    let name = |c: CombatantId| {
-        let c = scenario.combatant(c);
-        format!("{} ({})", c.name, c.token)
-    };
+    let name = |c: CombatantId| scenario.combatant(c).label();
     let rounds = scenario.rounds;
     let (shown, label) = match (spec.measure, spec.target) {
         (HeatmapMeasure::Win, _) => {
@@ -150,16 +147,13 @@ fn fight_square(
     let tally = simulate_fight(&fight, &EngineConfig::new(seed, trials), &|_| (), &never);
     let last = fight.rounds as usize;
     let attacks = fight.attacks();
-    let targets = (fight.fighters.iter().enumerate())
-        .map(|(who, f)| {
+    let targets = (0..fight.fighters.len())
+        .map(|who| {
             let (mut hits, mut made) = (0, 0);
-            for a in &attacks {
-                let slot = &a.plan.slots()[a.slot];
-                if a.plan.target(slot.target).label == f.label {
-                    let figures = tally.attack(&fight, a.id);
-                    hits += figures.hit().successes;
-                    made += figures.made();
-                }
+            for a in attacks.iter().filter(|a| a.target == who) {
+                let figures = tally.attack(&fight, a.id);
+                hits += figures.hit().successes;
+                made += figures.made();
             }
             HeatmapCell {
                 p_hit: (made > 0).then(|| hits as f64 / made as f64),

@@ -27,10 +27,11 @@ use crate::experiment::Experiment;
 use crate::heatmap::{heatmap, heatmap_squares};
 use crate::plan::Plan;
 use crate::report::{
-    BASELINE, FightFigures, FightReport, Formats, Inputs, PlanFigures, PointRows, Results,
-    SweepWriter, fight_exact, plan_exact, variant_rows,
+    BASELINE, FightFigures, FightReport, Formats, Inputs, PARQUET_BUILT_IN, PlanFigures, PointRows,
+    Results, SweepRows, SweepWriter, VariantRow, fight_exact, parquet_refusal, plan_exact,
+    variant_rows,
 };
-use crate::scenario::{MAX_TRIALS, Scenario};
+use crate::scenario::{Assignments, MAX_TRIALS, Scenario, display_value};
 
 /// How to run, as the command line's flags set it; `None` keeps the experiment's value.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -70,6 +71,9 @@ impl Settings {
             .is_some_and(|t| !(1..=MAX_THREADS).contains(&t))
         {
             return Err(InputError::flag("--threads", format!("1 to {MAX_THREADS}")));
+        }
+        if let Some(why) = parquet_refusal(self.formats.parquet, PARQUET_BUILT_IN) {
+            return Err(InputError::flag("--parquet", why));
         }
         if self.precision.is_some_and(|e| !(e > 0.0 && e < 0.5)) {
             return Err(InputError::flag(
@@ -208,40 +212,22 @@ impl Prepared {
             notes.extend(note);
             results
         });
-        let mut done = 0;
-        let mut simulate_one = |plan: &Plan, fight: Option<&Fight>, exact: bool| {
-            let advance = |n| progress.advance_to(done + n);
-            let (results, note) = match fight {
-                Some(fight) => {
-                    simulate_fight_results(fight, plan, &self.config, &advance, stop, exact)
-                }
-                None => simulate(plan, &self.config, &advance, stop),
-            };
-            notes.extend(note);
-            done += self.config.trials;
-            results
-        };
         let mut results = match compared {
             Some(results) => results,
-            None => simulate_one(plan, fight.as_ref(), true),
+            None => {
+                let advance = |n| progress.advance_to(n);
+                let (results, note) = match fight {
+                    Some(fight) => {
+                        simulate_fight_results(fight, plan, &self.config, &advance, stop)
+                    }
+                    None => simulate(plan, &self.config, &advance, stop),
+                };
+                notes.extend(note);
+                results
+            }
         };
         if *sweep_points > 0 {
-            let mut sweep = SweepWriter::new(&scenario.sweeps, settings.formats, settings.json)?;
-            for index in 0..*sweep_points {
-                if stop.load(Ordering::Relaxed) {
-                    break;
-                }
-                let (assignments, point, point_fight) = self.experiment.sweep_point(index)?;
-                // A fight's point is simulated only: its exact fight may take minutes.
-                let point_results = simulate_one(&point, point_fight.as_ref(), false);
-                let rows = PointRows {
-                    attacks: &point_results.summary,
-                    rounds: &point_results.rounds,
-                    sides: point_results.fight.as_ref().map_or(&[], |f| &f.sides),
-                };
-                sweep.push(&assignments, rows)?;
-            }
-            results.sweep = sweep.finish()?;
+            results.sweep = self.run_sweep(settings, progress, stop, &mut notes)?;
         }
         progress.finish();
         if !stop.load(Ordering::Relaxed) {
@@ -256,6 +242,62 @@ impl Prepared {
         }
         results.interrupted = stop.load(Ordering::Relaxed);
         Ok(Finished { results, notes })
+    }
+
+    /// Runs the sweep points, [`SWEEP_CHUNK`] at a time beside a rerun of the experiment as
+    /// written, all on the random numbers of the run, so that the curves are smooth and each
+    /// point's difference to the experiment as written is estimated from paired trials.
+    /// Each point's rows are streamed to disk once its chunk has run; a stop leaves the
+    /// chunks not started out.
+    fn run_sweep(
+        &self,
+        settings: &Settings,
+        progress: &dyn Progress,
+        stop: &AtomicBool,
+        notes: &mut Vec<String>,
+    ) -> Result<Option<SweepRows>, Error> {
+        let experiment = &self.experiment;
+        let mut sweep =
+            SweepWriter::new(&experiment.scenario.sweeps, settings.formats, settings.json)?;
+        let mut done = self.config.trials;
+        for first in (0..experiment.sweep_points).step_by(SWEEP_CHUNK) {
+            if stop.load(Ordering::Relaxed) {
+                break;
+            }
+            let points = (first..experiment.sweep_points.min(first + SWEEP_CHUNK))
+                .map(|index| experiment.sweep_point(index))
+                .collect::<Result<Vec<_>, _>>()?;
+            let names: Vec<String> = std::iter::once(BASELINE.to_string())
+                .chain(
+                    points
+                        .iter()
+                        .map(|(assignments, ..)| point_name(assignments)),
+                )
+                .collect();
+            let others = (points.iter()).map(|(_, plan, fight)| (plan, fight.as_ref()));
+            let compared = compared(experiment, others, false);
+            let count = points.len() as u64;
+            let advance = |n: u64| progress.advance_to(done + n * count);
+            let (rows, results) = run_paired(&compared, &names, &self.config, &advance, stop);
+            let per_model = rows.len() / names.len();
+            let point_rows = rows.chunks(per_model.max(1)).skip(1);
+            for (((assignments, ..), (results, note)), variants) in points
+                .iter()
+                .zip(results.into_iter().skip(1))
+                .zip(point_rows)
+            {
+                notes.extend(note);
+                let rows = PointRows {
+                    attacks: &results.summary,
+                    rounds: &results.rounds,
+                    sides: results.fight.as_ref().map_or(&[], |f| &f.sides),
+                    variants,
+                };
+                sweep.push(assignments, rows)?;
+            }
+            done += self.config.trials * count;
+        }
+        sweep.finish()
     }
 }
 
@@ -275,7 +317,7 @@ pub fn simulate(
     (results, note)
 }
 
-/// Simulates `fight` (and, when `exact`, computes its exact figures): the fight's
+/// Simulates `fight` and computes its exact figures: the fight's
 /// results (`plan`, its orders as plan lines, gives the rule notes), and a note when
 /// `config.precision` was not reached within the trials allowed.
 fn simulate_fight_results(
@@ -284,15 +326,9 @@ fn simulate_fight_results(
     config: &EngineConfig,
     progress: &(dyn Fn(u64) + Sync),
     stop: &AtomicBool,
-    exact: bool,
 ) -> (Results, Option<String>) {
     let tally = simulate_fight(fight, config, progress, stop);
-    let exact = if exact {
-        exact_fight(fight)
-    } else {
-        Err("a sweep point's fight is simulated only".to_string())
-    };
-    let results = fight_results(fight, plan, config.seed, &tally, exact);
+    let results = fight_results(fight, plan, config.seed, &tally, exact_fight(fight));
     let note = precision_note(
         config,
         stop,
@@ -316,6 +352,110 @@ fn fight_results(
     Results::of_fight(plan, seed, tally.trials(), summary, report, exact.err())
 }
 
+/// The models a paired run compares, the experiment as written first.
+enum Compared<'a> {
+    Plans(Vec<&'a Plan>),
+    /// Fights, each with its orders as plan lines (which give the rule notes); `exact`:
+    /// whether their exact figures are computed.
+    Fights {
+        fights: Vec<(&'a Fight, &'a Plan)>,
+        exact: bool,
+    },
+}
+
+/// Why a sweep point's fight has no exact column: its exact fight may take minutes.
+const SWEEP_FIGHT_SIMULATED: &str = "a sweep point's fight is simulated only";
+
+/// Runs `compared` on common random numbers (`names` theirs, the baseline's first): the
+/// rows comparing each model to the baseline (the baseline's own rows first, then each
+/// model's in `names` order, as many per model), and each model's results with the note
+/// when `config.precision` was not reached.
+fn run_paired(
+    compared: &Compared,
+    names: &[String],
+    config: &EngineConfig,
+    progress: &(dyn Fn(u64) + Sync),
+    stop: &AtomicBool,
+) -> (Vec<VariantRow>, Vec<(Results, Option<String>)>) {
+    let exact_values = |figures: &[Figure], exact: &dyn Fn(usize, Figure) -> Option<f64>| {
+        (0..names.len())
+            .map(|model| figures.iter().map(|&f| exact(model, f)).collect())
+            .collect::<Vec<Vec<Option<f64>>>>()
+    };
+    match compared {
+        Compared::Fights { fights, exact } => {
+            let models: Vec<&Fight> = fights.iter().map(|&(fight, _)| fight).collect();
+            let paired = simulate_fights_paired(&models, config, progress, stop);
+            let exacts: Vec<Result<ExactFight, String>> = match exact {
+                true => models.par_iter().map(|fight| exact_fight(fight)).collect(),
+                false => (models.iter())
+                    .map(|_| Err(SWEEP_FIGHT_SIMULATED.to_string()))
+                    .collect(),
+            };
+            let exact = exact_values(paired.figures(), &|model, figure| {
+                exacts[model]
+                    .as_ref()
+                    .ok()
+                    .and_then(|e| fight_exact(e, figure))
+            });
+            let described = FightFigures(models[0]);
+            let rows = variant_rows(names, paired.figures(), &described, &paired, &exact);
+            let results = (paired.into_tallies().into_iter())
+                .zip(exacts)
+                .zip(fights)
+                .map(|((tally, exact), &(fight, plan))| {
+                    let results = fight_results(fight, plan, config.seed, &tally, exact);
+                    let widest = tally.widest_half_width();
+                    let note = precision_note(config, stop, widest, tally.trials(), &results);
+                    (results, note)
+                })
+                .collect();
+            (rows, results)
+        }
+        Compared::Plans(plans) => {
+            let paired = simulate_paired(plans, config, progress, stop);
+            let exacts: Vec<exact::Exact> =
+                plans.par_iter().map(|plan| exact::compute(plan)).collect();
+            let exact = exact_values(paired.figures(), &|model, figure| {
+                plan_exact(plans[model], &exacts[model], figure)
+            });
+            let described = PlanFigures(plans[0]);
+            let rows = variant_rows(names, paired.figures(), &described, &paired, &exact);
+            let results = (paired.into_tallies().into_iter())
+                .zip(&exacts)
+                .zip(plans)
+                .map(|((tally, exact), plan)| {
+                    let results = Results::new(plan, config.seed, &tally, exact);
+                    let widest = tally.widest_half_width(plan);
+                    let note = precision_note(config, stop, widest, tally.trials(), &results);
+                    (results, note)
+                })
+                .collect();
+            (rows, results)
+        }
+    }
+}
+
+/// The experiment as written and `others` (each with its plan, and its fight in a
+/// fight), in the form a paired run takes them; `exact`: whether fights get exact
+/// figures.
+fn compared<'a>(
+    experiment: &'a Experiment,
+    others: impl Iterator<Item = (&'a Plan, Option<&'a Fight>)>,
+    exact: bool,
+) -> Compared<'a> {
+    let all = std::iter::once((&experiment.plan, experiment.fight.as_ref())).chain(others);
+    match experiment.fight {
+        Some(_) => Compared::Fights {
+            fights: all
+                .filter_map(|(plan, fight)| fight.map(|fight| (fight, plan)))
+                .collect(),
+            exact,
+        },
+        None => Compared::Plans(all.map(|(plan, _)| plan).collect()),
+    }
+}
+
 /// Runs the experiment as written and every variant on common random numbers: the
 /// baseline's results, with every variant's figures and differences in
 /// [`Results::variants`], and a note when `config.precision` was not reached.
@@ -328,71 +468,24 @@ fn run_variants(
     let names: Vec<String> = std::iter::once(BASELINE.to_string())
         .chain(experiment.variants.iter().map(|v| v.name.clone()))
         .collect();
-    let exact_values = |figures: &[Figure], exact: &dyn Fn(usize, Figure) -> Option<f64>| {
-        (0..names.len())
-            .map(|model| figures.iter().map(|&f| exact(model, f)).collect())
-            .collect::<Vec<Vec<Option<f64>>>>()
-    };
-    match &experiment.fight {
-        Some(baseline) => {
-            let fights: Vec<&Fight> = std::iter::once(baseline)
-                .chain(experiment.variants.iter().filter_map(|v| v.fight.as_ref()))
-                .collect();
-            let paired = simulate_fights_paired(&fights, config, progress, stop);
-            let mut exacts: Vec<Result<ExactFight, String>> =
-                fights.par_iter().map(|fight| exact_fight(fight)).collect();
-            let exact = exact_values(paired.figures(), &|model, figure| {
-                exacts[model]
-                    .as_ref()
-                    .ok()
-                    .and_then(|e| fight_exact(e, figure))
-            });
-            let rows = variant_rows(
-                &names,
-                paired.figures(),
-                &FightFigures(baseline),
-                &paired,
-                &exact,
-            );
-            let tally = paired.into_tallies().swap_remove(0);
-            let mut results = fight_results(
-                baseline,
-                &experiment.plan,
-                config.seed,
-                &tally,
-                exacts.swap_remove(0),
-            );
-            let widest = tally.widest_half_width();
-            let note = precision_note(config, stop, widest, tally.trials(), &results);
-            results.variants = rows;
-            (results, note)
-        }
-        None => {
-            let plans: Vec<&Plan> = std::iter::once(&experiment.plan)
-                .chain(experiment.variants.iter().map(|v| &v.plan))
-                .collect();
-            let paired = simulate_paired(&plans, config, progress, stop);
-            let exacts: Vec<exact::Exact> =
-                plans.par_iter().map(|plan| exact::compute(plan)).collect();
-            let exact = exact_values(paired.figures(), &|model, figure| {
-                plan_exact(&exacts[model], figure)
-            });
-            let rows = variant_rows(
-                &names,
-                paired.figures(),
-                &PlanFigures(&experiment.plan),
-                &paired,
-                &exact,
-            );
-            let tally = paired.into_tallies().swap_remove(0);
-            let baseline = &experiment.plan;
-            let mut results = Results::new(baseline, config.seed, &tally, &exacts[0]);
-            let widest = tally.widest_half_width(baseline);
-            let note = precision_note(config, stop, widest, tally.trials(), &results);
-            results.variants = rows;
-            (results, note)
-        }
-    }
+    let variants = (experiment.variants.iter()).map(|v| (&v.plan, v.fight.as_ref()));
+    let compared = compared(experiment, variants, true);
+    let (rows, results) = run_paired(&compared, &names, config, progress, stop);
+    let (mut results, note) = (results.into_iter().next()).expect("the baseline runs first");
+    results.variants = rows;
+    (results, note)
+}
+
+/// Sweep points run at once beside one rerun of the experiment as written: the rerun costs
+/// each point an eighth of a run, and only this many points' tallies are in memory.
+const SWEEP_CHUNK: usize = 8;
+
+/// A sweep point's name in `sweep_variants.csv`: its fields' values, e.g. `O.ac = 18`.
+fn point_name(assignments: &Assignments) -> String {
+    (assignments.iter())
+        .map(|(path, value)| format!("{path} = {}", display_value(value)))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The note that `config.precision` was not reached: `--trials` stopped the run after

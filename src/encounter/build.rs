@@ -54,7 +54,7 @@ impl Fight {
         let n = scenario.combatants.len();
         for id in scenario.combatant_ids() {
             let c = scenario.combatant(id);
-            let label = format!("{} ({})", c.name, c.token);
+            let label = c.label();
             let vitals = Vitals {
                 hp: c.hp,
                 con: c.con,
@@ -210,6 +210,7 @@ impl Fight {
             branches,
             probs: table.map(|t| t.probs),
             expected,
+            target: planned.combatants[slot.target.index()].index(),
             struck: (slot.covering)
                 .filter(|_| layout.can_strike())
                 .map(|t| planned.combatants[t.index()].index()),

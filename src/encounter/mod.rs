@@ -78,6 +78,8 @@ pub struct FightAttack<'a> {
     pub plan: &'a Plan,
     /// The slot's index in `plan`.
     pub slot: usize,
+    /// The combatant attacked (its index in [`Fight::fighters`]).
+    pub target: usize,
     /// Made against a target that has not had its first turn (flat-footed).
     pub flat_footed: bool,
     /// Its exact per-attack figures, when its outcome table could be computed.
@@ -93,6 +95,7 @@ impl Fight {
                 id,
                 plan: &self.plans[p.source.plan],
                 slot: p.source.slot,
+                target: p.target,
                 flat_footed: p.source.plan == FLAT_FOOTED,
                 exact: p.exact,
             })
@@ -202,6 +205,8 @@ struct Profile {
     branches: Vec<(Effect, f64)>,
     /// Mean damage to the target, for `best`.
     expected: f64,
+    /// The combatant attacked.
+    target: usize,
     /// The combatant struck instead on a "struck" outcome.
     struck: Option<usize>,
 }

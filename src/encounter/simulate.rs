@@ -470,7 +470,14 @@ impl Pairable for FightModel<'_> {
                 figures.push(Figure::FighterDead { fighter, round });
             }
         }
+        let fighters = 0..self.fight.fighters.len();
+        figures.extend(fighters.map(|fighter| Figure::DamageDealt { fighter }));
         figures
+    }
+
+    /// Variants of a fight have the same combatants, so every figure means the same.
+    fn same_figure(&self, _: &Self, _: Figure) -> bool {
+        true
     }
 
     fn sum(&self, tally: &FightTally, figure: Figure) -> i128 {
@@ -490,6 +497,10 @@ impl Pairable for FightModel<'_> {
                 tally.trials - status(round, fighter, Status::Up)
             }
             Figure::FighterDead { fighter, round } => status(round, fighter, Status::Dead),
+            Figure::DamageDealt { fighter } => {
+                let (sum, _) = tally.dealt[tally.cell(tally.rounds, fighter)];
+                return i128::try_from(sum).unwrap_or(i128::MAX);
+            }
             _ => 0,
         };
         count.into()

@@ -35,12 +35,22 @@ pub enum Figure {
     FighterDown { fighter: usize, round: usize },
     /// A fight's combatant is dead at the end of `round`.
     FighterDead { fighter: usize, round: usize },
+    /// Damage a plan line's attacks deal their target over all rounds.
+    LineDamage { line: usize },
+    /// Damage a fight's combatant has dealt by the last round.
+    DamageDealt { fighter: usize },
 }
 
 impl Figure {
     /// Whether the figure is a chance (a trial counts 0 or 1) rather than a mean amount.
     pub fn is_chance(self) -> bool {
-        !matches!(self, Figure::TargetDamage { .. } | Figure::FightLength)
+        !matches!(
+            self,
+            Figure::TargetDamage { .. }
+                | Figure::FightLength
+                | Figure::LineDamage { .. }
+                | Figure::DamageDealt { .. }
+        )
     }
 }
 
@@ -58,6 +68,10 @@ pub(crate) trait Pairable: Model {
 
     /// The figures the model's variants are compared on, in a fixed order.
     fn figures(&self) -> Vec<Figure>;
+
+    /// Whether `figure` means the same in `other` (a plan line's damage only where
+    /// `other` has the same line: a variant may replace a combatant's lines).
+    fn same_figure(&self, other: &Self, figure: Figure) -> bool;
 
     /// `figure`'s sum over the trials of `tally`.
     fn sum(&self, tally: &Self::Tally, figure: Figure) -> i128;
@@ -118,9 +132,15 @@ pub(crate) struct PairedModel<M> {
 }
 
 impl<M: Pairable> PairedModel<M> {
-    /// `models[0]` is the baseline. Every model must have the same figures.
+    /// `models[0]` is the baseline; the figures compared are the baseline's that mean the
+    /// same in every model.
     pub(crate) fn new(models: Vec<M>) -> Self {
-        let figures = models.first().map_or_else(Vec::new, Pairable::figures);
+        let figures = match models.split_first() {
+            Some((baseline, others)) => (baseline.figures().into_iter())
+                .filter(|&figure| others.iter().all(|m| baseline.same_figure(m, figure)))
+                .collect(),
+            None => Vec::new(),
+        };
         Self { models, figures }
     }
 

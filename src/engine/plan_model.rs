@@ -294,7 +294,23 @@ impl Pairable for PlanModel<'_> {
                 figures.push(Figure::TargetDamage { target, round });
             }
         }
+        figures.extend((0..self.plan.lines().len()).map(|line| Figure::LineDamage { line }));
         figures
+    }
+
+    fn same_figure(&self, other: &Self, figure: Figure) -> bool {
+        match figure {
+            Figure::LineDamage { line } => {
+                let described = |model: &Self| {
+                    (model.plan.lines().get(line)).map(|l| {
+                        let target = &model.plan.target(l.target).label;
+                        (l.attacker.clone(), l.attack.clone(), target.clone())
+                    })
+                };
+                described(self) == described(other)
+            }
+            _ => true,
+        }
     }
 
     fn sum(&self, tally: &Tally, figure: Figure) -> i128 {
@@ -304,6 +320,12 @@ impl Pairable for PlanModel<'_> {
             Figure::TargetDamage { target, round } => {
                 i128::try_from(tally.rounds[target][round - 1].damage_sum).unwrap_or(i128::MAX)
             }
+            Figure::LineDamage { line } => (self.plan.slots().iter().zip(&self.slots))
+                .zip(&tally.outcomes)
+                .filter(|((slot, _), _)| slot.line.index() == line)
+                .flat_map(|((_, kernel), counts)| counts.iter().zip(&kernel.damage))
+                .map(|(&count, &damage)| i128::from(count) * i128::from(damage))
+                .sum(),
             _ => 0,
         }
     }

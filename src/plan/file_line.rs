@@ -55,7 +55,7 @@ pub(super) fn line_parts(
         let c = scenario.combatant(partner);
         defence.grappling = (line.action != Action::CoupDeGrace).then(|| {
             Box::new(Grappler {
-                label: format!("{} ({})", c.name, c.token),
+                label: c.label(),
                 defence: partner_defence,
                 situation: partner_situation,
             })
@@ -175,7 +175,7 @@ fn line_attack(
         Action::CoupDeGrace => attack.bonus[..1].to_vec(),
     };
     LineAttack {
-        attacker: format!("{} ({})", attacker.name, attacker.token),
+        attacker: attacker.label(),
         name: attack.name.clone(),
         melee: attack.kind == AttackKind::Melee,
         bonuses,

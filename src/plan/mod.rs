@@ -304,7 +304,7 @@ impl Targets<'_> {
             stamina: c.stamina,
             resolve: c.resolve,
         };
-        let label = format!("{} ({})", c.name, c.token);
+        let label = c.label();
         let rules = self.scenario.system.rules();
         self.combatants.push(combatant);
         (self.builder).add_target(Target::for_system(rules, label, vitals))

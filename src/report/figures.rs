@@ -172,8 +172,6 @@ fn rounds_input(results: &Results) -> Option<RoundsChart> {
     })
 }
 
-/// Who has won a fight by each round: one line per side, then "nobody" where some
-/// fight ends with no side able to act, then "undecided".
 /// The comparison's chances (`P(…)` headline figures), one series each across the
 /// variants, the baseline first.
 fn variants_input(results: &Results) -> Option<SweepChart> {
@@ -198,6 +196,8 @@ fn variants_input(results: &Results) -> Option<SweepChart> {
     })
 }
 
+/// Who has won a fight by each round: one line per side, then "nobody" where some
+/// fight ends with no side able to act, then "undecided".
 fn wins_input(results: &Results) -> Option<WinsChart> {
     let fight = results.fight.as_ref()?;
     let rounds = fight.encounter.iter().map(|row| {

@@ -11,6 +11,7 @@ mod heatmap_rows;
 mod inputs;
 mod leftovers;
 mod page;
+mod parquet;
 mod results;
 mod rows;
 mod swap;
@@ -30,8 +31,9 @@ pub use destination::{REPORT_MARKER, check_folder, report_folder};
 pub use fight_rows::FightReport;
 pub use heatmap_rows::{Heatmap, HeatmapCell, HeatmapLayout, HeatmapRow, Shown};
 pub use inputs::Inputs;
+pub use parquet::{BUILT_IN as PARQUET_BUILT_IN, refusal as parquet_refusal};
 pub use results::{Results, one_or_array, write_json};
-pub use sweep::{PointRows, SweepWriter};
+pub use sweep::{PointRows, SweepRows, SweepWriter};
 pub use text::summary_text;
 pub use variants::{
     BASELINE, FightFigures, PlanFigures, VariantRow, fight_exact, plan_exact, variant_rows,

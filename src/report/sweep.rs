@@ -1,20 +1,22 @@
 //! The sweep tables, streamed: each point's rows go to unnamed temporary files as the
 //! point finishes (`sweep.csv` its attacks, `sweep_rounds.csv` its targets' down/dead by
-//! round, `sweep_sides.csv` a fight's sides; each `.parquet` and the `--json` rows when
-//! asked), and only what the sweep chart draws stays in memory, so a sweep of 100,000
+//! round, `sweep_sides.csv` a fight's sides, `sweep_variants.csv` its headline figures and
+//! their paired differences to the experiment as written; each `.parquet` and the `--json`
+//! rows when asked), and only what the sweep chart draws stays in memory, so a sweep of 100,000
 //! points needs no more memory for its tables than a sweep of ten.
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 
-use polars::io::parquet::write::BatchedWriter;
-use polars::prelude::{CsvWriter, ParquetWriter, SerWriter};
+use polars::prelude::{CsvWriter, SerWriter};
 
 use super::Formats;
 use super::fight_rows::SideRow;
 use super::figures::SweepCurves;
+use super::parquet::Batched;
 use super::rows::{AttackRow, RoundRow};
 use super::table::{Column, Row, Rows, output_error};
+use super::variants::VariantRow;
 use crate::error::Error;
 use crate::scenario::{Assignments, Sweep, display_value};
 
@@ -163,6 +165,10 @@ impl PerPoint for SideRow {
     const SWEEP_NAME: &'static str = "sweep_sides";
 }
 
+impl PerPoint for VariantRow {
+    const SWEEP_NAME: &'static str = "sweep_variants";
+}
+
 impl<R: PerPoint> Row for Swept<R> {
     const NAME: &'static str = R::SWEEP_NAME;
     type Layout = Vec<SweptField>;
@@ -183,7 +189,7 @@ struct TableWriter<R: PerPoint> {
     /// Rows not written yet.
     batch: Vec<Swept<R>>,
     csv: Spill,
-    parquet: Option<(Spill, Option<BatchedWriter<File>>)>,
+    parquet: Option<(Spill, Option<Batched>)>,
     json: Option<(Spill, BufWriter<File>)>,
     rows: usize,
 }
@@ -238,15 +244,9 @@ impl<R: PerPoint> TableWriter<R> {
         if let Some((spill, writer)) = &mut self.parquet {
             let writer = match writer {
                 Some(writer) => writer,
-                None => writer.insert(
-                    ParquetWriter::new(spill.handle()?)
-                        .batched(frame.schema())
-                        .map_err(|e| output_error(&parquet_name, &e))?,
-                ),
+                None => writer.insert(Batched::new(spill.handle()?, &frame, &parquet_name)?),
             };
-            writer
-                .write_batch(&frame)
-                .map_err(|e| output_error(&parquet_name, &e))?;
+            writer.write(&frame, &parquet_name)?;
         }
         if let Some((spill, writer)) = &mut self.json {
             for row in rows.json_rows() {
@@ -266,7 +266,7 @@ impl<R: PerPoint> TableWriter<R> {
         let parquet = match self.parquet {
             Some((spill, writer)) => {
                 if let Some(writer) = writer {
-                    writer.finish().map_err(|e| output_error(&spill.name, &e))?;
+                    writer.finish(&spill.name)?;
                 }
                 Some(spill)
             }
@@ -297,16 +297,19 @@ pub struct SweepWriter {
     attacks: TableWriter<AttackRow>,
     rounds: TableWriter<RoundRow>,
     sides: TableWriter<SideRow>,
+    variants: TableWriter<VariantRow>,
     curves: SweepCurves,
 }
 
 /// What one sweep point reports: its attacks, its targets (in a fight, its combatants)
-/// by round, and a fight's sides.
+/// by round, a fight's sides, and its figures beside their differences to the experiment
+/// as written.
 #[derive(Debug, Clone, Copy)]
 pub struct PointRows<'a> {
     pub attacks: &'a [AttackRow],
     pub rounds: &'a [RoundRow],
     pub sides: &'a [SideRow],
+    pub variants: &'a [VariantRow],
 }
 
 impl SweepWriter {
@@ -318,6 +321,7 @@ impl SweepWriter {
             attacks: TableWriter::new(fields.clone(), formats, json)?,
             rounds: TableWriter::new(fields.clone(), formats, json)?,
             sides: TableWriter::new(fields.clone(), formats, json)?,
+            variants: TableWriter::new(fields.clone(), formats, json)?,
             fields,
             curves: SweepCurves::of(sweeps),
         })
@@ -330,7 +334,8 @@ impl SweepWriter {
         self.curves.add_point(&self.fields, &attacks);
         self.attacks.push(attacks)?;
         self.rounds.push(swept(&values, point.rounds))?;
-        self.sides.push(swept(&values, point.sides))
+        self.sides.push(swept(&values, point.sides))?;
+        self.variants.push(swept(&values, point.variants))
     }
 
     /// The tables written, or `None` when no point ran.
@@ -339,6 +344,7 @@ impl SweepWriter {
             self.attacks.finish()?,
             self.rounds.finish()?,
             self.sides.finish()?,
+            self.variants.finish()?,
         ]
         .into_iter()
         .filter(|t| t.rows > 0)
@@ -372,7 +378,7 @@ pub struct SpilledTable {
 }
 
 /// A finished sweep: its tables that have rows, on disk, in the order `sweep`,
-/// `sweep_rounds`, `sweep_sides`; the chart's figures in memory.
+/// `sweep_rounds`, `sweep_sides`, `sweep_variants`; the chart's figures in memory.
 #[derive(Debug)]
 pub struct SweepRows {
     pub(super) tables: Vec<SpilledTable>,
@@ -409,12 +415,10 @@ impl SpilledTable {
 
 #[cfg(test)]
 mod tests {
-    use polars::prelude::{ParquetReader, SerReader};
-
     use super::*;
-    use crate::report::table::Output;
 
     /// A point's summary of `rows` attacks, their figures depending on `point`.
+    #[cfg(feature = "parquet")]
     fn summary(point: usize, rows: usize) -> Vec<AttackRow> {
         (0..rows)
             .map(|r| {
@@ -426,6 +430,7 @@ mod tests {
             .collect()
     }
 
+    #[cfg(feature = "parquet")]
     fn read(spill: &Spill) -> Vec<u8> {
         let mut bytes = Vec::new();
         spill.reader().unwrap().read_to_end(&mut bytes).unwrap();
@@ -435,8 +440,12 @@ mod tests {
     /// Points written in several batches (3,000 points × 2 rows, batches of 4,096 rows)
     /// give the CSV, Parquet and JSON of the whole table made at once; a list of integers
     /// and floats is a float column even for its integer values.
+    #[cfg(feature = "parquet")]
     #[test]
-    fn streamed_rows_are_the_whole_table() {
+    fn streamed_rows_are_the_whole_table_in_csv_parquet_and_json() {
+        use crate::report::table::Output;
+        use polars::prelude::{ParquetReader, SerReader};
+
         let sweeps = [
             Sweep {
                 set: "O.ac".into(),
@@ -462,6 +471,7 @@ mod tests {
                 attacks: &rows,
                 rounds: &[],
                 sides: &[],
+                variants: &[],
             };
             writer.push(&assignments, point).unwrap();
             whole.extend(rows.into_iter().map(|row| SweepRow {
@@ -475,7 +485,7 @@ mod tests {
         assert_eq!(
             sweep.tables.len(),
             1,
-            "no rounds or sides rows: no such tables"
+            "no rounds, sides or variants rows: no such tables"
         );
         let rows = &sweep.tables[0];
         assert_eq!((rows.name, rows.rows), ("sweep", 6000));

@@ -2,7 +2,7 @@
 //! columns (names, order, types) that type writes once, rendered as CSV and Parquet
 //! (through polars) and as JSON rows keyed by the same names.
 
-use polars::prelude::{CsvWriter, DataFrame, ParquetWriter, SerWriter};
+use polars::prelude::{CsvWriter, DataFrame, SerWriter};
 use serde_json::{Map, Value};
 
 use crate::error::Error;
@@ -184,11 +184,7 @@ impl<R: Row> Output for Rows<'_, R> {
     fn parquet(&self) -> Result<Vec<u8>, Error> {
         let file = format!("{}.parquet", R::NAME);
         let mut frame = self.frame(&file)?;
-        let mut bytes = Vec::new();
-        ParquetWriter::new(&mut bytes)
-            .finish(&mut frame)
-            .map_err(|e| output_error(&file, &e))?;
-        Ok(bytes)
+        super::parquet::bytes(&mut frame, &file)
     }
 
     fn json(&self) -> Value {
@@ -249,6 +245,7 @@ mod tests {
         assert_eq!(csv, "who,n,flag,p\na,1,true,0.25\n\"b, c\",2,false,\n");
     }
 
+    #[cfg(feature = "parquet")]
     #[test]
     fn parquet_keeps_the_columns_types_and_missing_values() {
         use polars::prelude::{DataType, ParquetReader, SerReader};

@@ -77,6 +77,17 @@ impl Figures for PlanFigures<'_> {
             Figure::TargetDamage { target: t, round } => {
                 format!("mean damage to {} by round {round}", target(t))
             }
+            Figure::LineDamage { line } => {
+                let l = &self.0.lines()[line];
+                let rounds = self.0.rounds();
+                format!(
+                    "mean damage by {} → {}: {} in {rounds} round{}",
+                    l.attacker,
+                    target(l.target.index()),
+                    l.attack,
+                    if rounds == 1 { "" } else { "s" }
+                )
+            }
             other => format!("{other:?}"),
         }
     }
@@ -86,7 +97,7 @@ impl Figures for PlanFigures<'_> {
         matches!(
             figure,
             Figure::TargetDown { round, .. } | Figure::TargetDamage { round, .. } if round == last
-        )
+        ) || matches!(figure, Figure::LineDamage { .. })
     }
 
     fn higher_is_better(&self, _: Figure) -> Option<bool> {
@@ -111,6 +122,9 @@ impl Figures for FightFigures<'_> {
             Figure::FighterDead { fighter, round } => {
                 format!("P({} dead at round {round})", fight.fighters[fighter].label)
             }
+            Figure::DamageDealt { fighter } => {
+                format!("mean damage dealt by {}", fight.fighters[fighter].label)
+            }
             other => format!("{other:?}"),
         }
     }
@@ -133,13 +147,17 @@ impl Figures for FightFigures<'_> {
             Figure::FighterDown { fighter, .. } | Figure::FighterDead { fighter, .. } => {
                 Some(!first(self.0.fighters[fighter].side))
             }
+            Figure::DamageDealt { fighter } => Some(first(self.0.fighters[fighter].side)),
             _ => None,
         }
     }
 }
 
-/// The exact value of a plan's figure, where the exact engine reached its target.
-pub fn plan_exact(exact: &Exact, figure: Figure) -> Option<f64> {
+/// The exact value of `plan`'s figure, where the exact engine reached its target. A
+/// line's damage is exact where none of its attacks can be skipped (its target never
+/// dies, its attacker, when attacked too, never goes down): each slot is made once every
+/// `period` rounds, with its outcome table's mean damage.
+pub fn plan_exact(plan: &Plan, exact: &Exact, figure: Figure) -> Option<f64> {
     let round = |target: usize, round: usize| {
         exact.targets[target]
             .as_ref()
@@ -150,6 +168,22 @@ pub fn plan_exact(exact: &Exact, figure: Figure) -> Option<f64> {
         Figure::TargetDown { target, round: r } => round(target, r).map(|x| x.p_down),
         Figure::TargetDead { target, round: r } => round(target, r).map(|x| x.p_dead),
         Figure::TargetDamage { target, round: r } => round(target, r).map(|x| x.mean_damage),
+        Figure::LineDamage { line } => {
+            let last = plan.rounds() as usize;
+            let never = |target: usize, of: fn(&crate::exact::RoundExact) -> f64| {
+                round(target, last).is_some_and(|x| of(&x) == 0.0)
+            };
+            let slots = (plan.slots().iter().enumerate()).filter(|(_, s)| s.line.index() == line);
+            slots
+                .map(|(s, slot)| {
+                    let made = plan.rounds() / slot.period.max(1);
+                    let unskipped = never(slot.target.index(), |x| x.p_dead)
+                        && (slot.attacker).is_none_or(|a| never(a.index(), |x| x.p_down));
+                    let mean = exact.slots[s].as_ref().map(|e| e.mean_damage);
+                    mean.filter(|_| unskipped).map(|m| f64::from(made) * m)
+                })
+                .sum()
+        }
         _ => None,
     }
 }
@@ -175,6 +209,7 @@ pub fn fight_exact(exact: &ExactFight, figure: Figure) -> Option<f64> {
         Figure::FighterDead { fighter, round } => {
             Some(exact.status[round - 1][fighter][Status::Dead as usize])
         }
+        Figure::DamageDealt { fighter } => Some(exact.dealt[last - 1][fighter]),
         _ => None,
     }
 }

@@ -67,6 +67,13 @@ pub struct Combatant {
     pub attacks: Vec<Attack>,
 }
 
+impl Combatant {
+    /// How every table and chart names it: `Name (T)`.
+    pub fn label(&self) -> String {
+        format!("{} ({})", self.name, self.token)
+    }
+}
+
 /// A combatant of a scenario: its place in the file's `[[combatant]]` list. Only the
 /// validator makes one, so it always names a combatant of its scenario, and it is never
 /// mistaken for a plan's target or line ([`Scenario::combatant`], [`Battlefield::space`]).

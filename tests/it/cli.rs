@@ -480,6 +480,7 @@ fn heatmap_tries_every_open_square_with_the_geometry_judged_anew() {
     }
 }
 
+#[cfg(feature = "parquet")]
 #[test]
 fn parquet_files_hold_the_csv_columns_and_rows() {
     use polars::prelude::{CsvReadOptions, ParquetReader, SerReader};

@@ -124,6 +124,7 @@ fn every_csv_header_in_outputs_md_is_the_one_the_binary_writes() {
         "sweep.csv",
         "sweep_rounds.csv",
         "sweep_sides.csv",
+        "sweep_variants.csv",
         "heatmap.csv",
         "encounter.csv",
         "combatants.csv",
@@ -374,4 +375,33 @@ fn the_link_checker_finds_links_anchors_and_images() {
         "reporthtml-and-summarymd"
     );
     assert_eq!(slug("Variants (planned)"), "variants-planned");
+}
+
+/// The block after "What the first command prints" is what `run
+/// experiments/ogre-corridor.toml` prints: stdout, then the `report:` line of stderr.
+#[test]
+fn the_readmes_sample_output_is_what_its_first_command_prints() {
+    let readme = read(&repo().join("README.md"));
+    let after = readme
+        .split_once("What the first command prints")
+        .expect("README: the sample output's paragraph")
+        .1;
+    let block = after
+        .split_once("```text\n")
+        .and_then(|(_, rest)| rest.split_once("```"))
+        .expect("README: a ```text block after the paragraph")
+        .0;
+    let dir = tempfile::tempdir().unwrap();
+    let experiment = repo().join("experiments/ogre-corridor.toml");
+    let out = d20odds(
+        &["run", &experiment.display().to_string(), "--out", "reports"],
+        dir.path(),
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let printed = format!("{}{stderr}", String::from_utf8_lossy(&out.stdout));
+    assert_eq!(
+        block, printed,
+        "README's sample output is stale: paste what `d20odds run experiments/ogre-corridor.toml` prints"
+    );
 }

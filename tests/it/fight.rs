@@ -235,7 +235,7 @@ values = [5, 1000]
     let out = d20odds(&["run", "duel.toml", "--trials", "2000"], dir.path());
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
-        text.contains("Sweep (every point in sweep.csv, sweep_rounds.csv, sweep_sides.csv):"),
+        text.contains("Sweep (every point in sweep.csv, sweep_rounds.csv, sweep_sides.csv, sweep_variants.csv):"),
         "{text}"
     );
 }
