@@ -506,7 +506,14 @@ fn parquet_files_hold_the_csv_columns_and_rows() {
         String::from_utf8_lossy(&out.stderr)
     );
     let folder = dir.path().join("reports/crit-fishing");
-    let tables = ["summary", "rounds", "damage", "sweep", "sweep_rounds"];
+    let tables = [
+        "summary",
+        "rounds",
+        "damage",
+        "sweep",
+        "sweep_rounds",
+        "sweep_variants",
+    ];
     for table in tables {
         let csv = CsvReadOptions::default()
             .with_has_header(true)
