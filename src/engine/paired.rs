@@ -186,7 +186,12 @@ impl<M: Pairable> Model for PairedModel<M> {
             for m in 0..self.models.len() {
                 for f in 0..figures {
                     let x = after[m * figures + f] - before[m * figures + f];
-                    let d = x - (after[f] - before[f]);
+                    let baseline = after[f] - before[f];
+                    // Most trials leave most figures where they were: nothing to add.
+                    if x == 0 && baseline == 0 {
+                        continue;
+                    }
+                    let d = x - baseline;
                     let value = &mut tally.values[m][f];
                     value.0 += x;
                     value.1 += x.unsigned_abs().pow(2);

@@ -21,6 +21,8 @@ enum Draw<'a> {
 /// Per-slot data the inner loop reads.
 struct Kernel<'a> {
     target: usize,
+    /// The plan line it belongs to.
+    line: usize,
     draw: Draw<'a>,
     /// Damage the target takes from each outcome index.
     damage: Vec<i64>,
@@ -85,6 +87,7 @@ impl<'a> PlanModel<'a> {
                 };
                 Kernel {
                     target: s.target.index(),
+                    line: s.line.index(),
                     draw,
                     damage: (0..layout.len()).map(|i| layout.damage(i)).collect(),
                     slays: (0..layout.len()).map(|i| layout.slays(i)).collect(),
@@ -153,6 +156,7 @@ impl<'a> PlanModel<'a> {
                 };
                 let outcome = kernel.draw(rng);
                 tally.outcomes[s][outcome] += 1;
+                tally.line_damage[kernel.line] += kernel.damage[outcome] as u128;
                 let (after, died) =
                     self.targets[t].take(taken[t], kernel.damage[outcome], kernel.drops[outcome]);
                 taken[t] = after;
@@ -215,6 +219,8 @@ impl<'a> PlanModel<'a> {
                     r.dead += count;
                 }
                 r.damage_sum += u128::from(count) * d as u128;
+                tally.line_damage[kernel.line] +=
+                    u128::from(count) * kernel.damage[outcome] as u128;
                 r.damage_squares += u128::from(count) * (d * d) as u128;
                 tally.damage[t][d as usize] += count;
             }
@@ -320,12 +326,9 @@ impl Pairable for PlanModel<'_> {
             Figure::TargetDamage { target, round } => {
                 i128::try_from(tally.rounds[target][round - 1].damage_sum).unwrap_or(i128::MAX)
             }
-            Figure::LineDamage { line } => (self.plan.slots().iter().zip(&self.slots))
-                .zip(&tally.outcomes)
-                .filter(|((slot, _), _)| slot.line.index() == line)
-                .flat_map(|((_, kernel), counts)| counts.iter().zip(&kernel.damage))
-                .map(|(&count, &damage)| i128::from(count) * i128::from(damage))
-                .sum(),
+            Figure::LineDamage { line } => {
+                i128::try_from(tally.line_damage[line]).unwrap_or(i128::MAX)
+            }
             _ => 0,
         }
     }
