@@ -23,6 +23,9 @@ pub struct LineVerdict {
     pub concealment: u8,
     pub concealment_lines: ConcealmentVerdict,
     pub flanking: Option<Flank>,
+    /// Every creature that flanks the target with the attacker (the first is
+    /// `flanking`'s): in a fight the flanking lasts while one of them threatens.
+    pub flank_partners: Vec<CombatantId>,
     /// Melee only: the attack's reach and whether it reaches the target.
     pub reach: Option<ReachVerdict>,
     pub adjacent: bool,
@@ -257,17 +260,18 @@ pub fn line_verdict(
     };
     let concealment = miss_chance(rules, &concealment_lines);
     let reach = melee.then(|| reach_verdict(reach_of(attacker, attack), from, to));
-    let flanking = if reach.is_some_and(|r| r.threatens) {
-        flank_partner(scenario, field, rules, line)
+    let flank_partners: Vec<Flank> = if reach.is_some_and(|r| r.threatens) {
+        flank_partners(scenario, field, rules, line).collect()
     } else {
-        None
+        Vec::new()
     };
     LineVerdict {
         cover,
         cover_lines,
         concealment,
         concealment_lines,
-        flanking,
+        flanking: flank_partners.first().copied(),
+        flank_partners: flank_partners.iter().map(|f| f.partner).collect(),
         reach,
         adjacent: map::adjacent(from, to),
         distance_ft: map::distance(from, to),
@@ -372,31 +376,31 @@ fn square_guess(field: &Battlefield, target: CombatantId) -> SquareGuess {
     }
 }
 
-/// The first creature that flanks the target with the attacker (RULES.md §4): hostile to
-/// the target (or, in d20 Modern, an ally of the attacker), threatening it (in reach, and
-/// with line of effect: total cover from it means no threat), placed so the
+/// Every creature that flanks the target with the attacker (RULES.md §4), in file order:
+/// hostile to the target (or, in d20 Modern, an ally of the attacker), threatening it (in
+/// reach, and with line of effect: total cover from it means no threat), placed so the
 /// line between the centres crosses opposite borders of the target's space.
-fn flank_partner(
-    scenario: &Scenario,
-    field: &Battlefield,
-    rules: &RuleSet,
-    line: &PlanLine,
-) -> Option<Flank> {
+fn flank_partners<'a>(
+    scenario: &'a Scenario,
+    field: &'a Battlefield,
+    rules: &'a RuleSet,
+    line: &'a PlanLine,
+) -> impl Iterator<Item = Flank> + 'a {
     let attacker = scenario.combatant(line.attacker);
     let target = scenario.combatant(line.target);
     let to = field.space(line.target);
     scenario
         .combatant_ids()
         .zip(&scenario.combatants)
-        .filter(|&(i, c)| {
+        .filter(move |&(i, c)| {
             let counts = match rules.flank_partner {
                 FlankPartner::HostileToTarget => c.side != target.side,
                 FlankPartner::AllyOfAttacker => c.side == attacker.side && c.side != target.side,
             };
             i != line.attacker && i != line.target && counts
         })
-        .filter(|&(i, c)| threatens(field, rules, c, field.space(i), to))
-        .find_map(|(i, _)| {
+        .filter(move |&(i, c)| threatens(field, rules, c, field.space(i), to))
+        .filter_map(move |(i, _)| {
             map::flanking(field.space(line.attacker), field.space(i), to)
                 .map(|line| Flank { partner: i, line })
         })

@@ -6,14 +6,14 @@ use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
 use super::{
-    AttackAt, Effect, FLAT_FOOTED, Fight, Fighter, Order, PLAIN, Profile, ProfileId, SlotSource,
-    Tables,
+    ALONE, ALONE_FLAT_FOOTED, AttackAt, Effect, FLAT_FOOTED, Fight, Fighter, Order, PLAIN, Profile,
+    ProfileId, SlotSource, Tables,
 };
 use crate::error::InputError;
 use crate::exact::SlotExact;
 use crate::injury::{Target, Vitals};
 use crate::map::distance;
-use crate::plan::{Plan, Planned, Slot, TargetId};
+use crate::plan::{LineId, LineSituation, Plan, Planned, Slot, TargetId};
 use crate::scenario::{Action, AttackKind, Overrides, PlanLine, Scenario};
 
 /// Draws that estimate a profile's mean damage when its exact table is too large.
@@ -33,11 +33,22 @@ impl Fight {
             }
         }
         let lines = every_line(scenario);
-        let plain = planned(scenario, &lines, false);
-        let flat = if rules.injury.flat_footed_until_first_turn {
-            planned(scenario, &lines, true)
+        let ff = rules.injury.flat_footed_until_first_turn;
+        let both = |lines: &[PlanLine]| {
+            let plain = planned(scenario, lines, false);
+            let flat = if ff {
+                planned(scenario, lines, true)
+            } else {
+                plain.clone()
+            };
+            (plain, flat)
+        };
+        let (plain, flat) = both(&lines);
+        let partners: Vec<u64> = plain.lines.iter().map(flank_partners).collect();
+        let (alone, alone_flat) = if partners.iter().any(|&p| p != 0) {
+            both(&without_partners(&lines, &partners))
         } else {
-            plain.clone()
+            (plain.clone(), flat.clone())
         };
         let mut fight = Fight {
             title: scenario.title.clone(),
@@ -49,7 +60,12 @@ impl Fight {
             profiles: Vec::new(),
             dying: rules.injury.dying,
             flat_footed_until_first_turn: rules.injury.flat_footed_until_first_turn,
-            plans: [plain.plan.clone(), flat.plan.clone()],
+            plans: [
+                plain.plan.clone(),
+                flat.plan.clone(),
+                alone.plan.clone(),
+                alone_flat.plan.clone(),
+            ],
         };
         let n = scenario.combatants.len();
         for id in scenario.combatant_ids() {
@@ -81,16 +97,49 @@ impl Fight {
                 tables: Tables::default(),
             });
         }
+        let situations = [&plain, &flat, &alone, &alone_flat];
         for (i, line) in lines.iter().enumerate() {
-            let (Ok(made), Ok(made_flat)) = (&plain.lines[i].made, &flat.lines[i].made) else {
+            let made = situations.map(|planned| planned.lines[i].made.as_ref().ok().copied());
+            let [
+                Some(plain_line),
+                Some(flat_line),
+                Some(alone_line),
+                Some(alone_flat_line),
+            ] = made
+            else {
                 continue;
             };
-            let iteratives = slots(&plain.plan, made.index())
-                .zip(slots(&flat.plan, made_flat.index()))
-                .map(|((normal, _), (flat_footed, _))| AttackAt {
-                    normal: fight.add_profile(normal, &plain, PLAIN),
-                    flat_footed: fight.add_profile(flat_footed, &flat, FLAT_FOOTED),
-                })
+            let slot_ids = |planned: &Planned, line: LineId| {
+                slots(&planned.plan, line.index()).map(|(slot, _)| slot)
+            };
+            let iteratives = (slot_ids(&plain, plain_line).zip(slot_ids(&flat, flat_line)))
+                .zip(slot_ids(&alone, alone_line).zip(slot_ids(&alone_flat, alone_flat_line)))
+                .map(
+                    |((normal, flat_footed), (alone_normal, alone_flat_footed))| {
+                        let normal = fight.add_profile(normal, &plain, PLAIN);
+                        let flat_footed = fight.add_profile(flat_footed, &flat, FLAT_FOOTED);
+                        match partners[i] {
+                            0 => AttackAt {
+                                normal,
+                                flat_footed,
+                                alone: normal,
+                                alone_flat_footed: flat_footed,
+                                partners: 0,
+                            },
+                            partners => AttackAt {
+                                normal,
+                                flat_footed,
+                                alone: fight.add_profile(alone_normal, &alone, ALONE),
+                                alone_flat_footed: fight.add_profile(
+                                    alone_flat_footed,
+                                    &alone_flat,
+                                    ALONE_FLAT_FOOTED,
+                                ),
+                                partners,
+                            },
+                        }
+                    },
+                )
                 .collect::<Vec<_>>();
             let attacker = &mut fight.fighters[line.attacker.index()];
             if i < scenario.plan.len() {
@@ -109,7 +158,9 @@ impl Fight {
         Ok(Some(fight))
     }
 
-    /// Combatant `who`'s [`Tables`], from its options and the profiles' means.
+    /// Combatant `who`'s [`Tables`], from its options and the profiles' means (with the
+    /// map's flanking: a tactic weighs an attack as the map draws it, even once the
+    /// flanking partners are down, while the roll is made without it).
     fn tables(&self, who: usize) -> Tables {
         let me = &self.fighters[who];
         let n = self.fighters.len();
@@ -131,7 +182,7 @@ impl Fight {
                         expected[((a * n + t) * stride + i) * 2 + usize::from(flat)] = its
                             .iter()
                             .skip(i)
-                            .map(|at| self.profiles[at.profile(flat)].expected)
+                            .map(|at| self.profiles[at.profile(flat, true)].expected)
                             .sum();
                     }
                 }
@@ -269,6 +320,31 @@ fn every_line(scenario: &Scenario) -> Vec<PlanLine> {
         }
     }
     lines
+}
+
+/// The combatants (bit `i` for combatant `i`) whose threat gives a planned line the
+/// map's flanking; 0 when the line sets `flanking` itself or the map gives none.
+fn flank_partners(line: &LineSituation) -> u64 {
+    match (&line.map, line.overridden.flanking) {
+        (Some(map), false) => {
+            (map.verdict.flank_partners.iter()).fold(0, |mask, partner| mask | 1 << partner.index())
+        }
+        _ => 0,
+    }
+}
+
+/// `lines` with the map's flanking turned off where it depends on partners (`partners`,
+/// per line): what they are once every partner is down.
+fn without_partners(lines: &[PlanLine], partners: &[u64]) -> Vec<PlanLine> {
+    (lines.iter().zip(partners))
+        .map(|(line, &partners)| {
+            let mut line = line.clone();
+            if partners != 0 {
+                line.overrides.flanking = Some(false);
+            }
+            line
+        })
+        .collect()
 }
 
 /// The lines planned on the scenario, with every combatant flat-footed when `flat_footed`.

@@ -48,15 +48,20 @@ pub struct Fight {
     dying: DyingRule,
     /// Attacks against a combatant that has not had a turn yet use its flat-footed profile.
     flat_footed_until_first_turn: bool,
-    /// Every attack planned as written ([`PLAIN`]) and with every combatant flat-footed
-    /// ([`FLAT_FOOTED`]): where each profile's situation is described.
-    plans: [Plan; 2],
+    /// Every attack planned as written ([`PLAIN`]), with every combatant flat-footed
+    /// ([`FLAT_FOOTED`]), and both again without the flanking the map gives ([`ALONE`],
+    /// [`ALONE_FLAT_FOOTED`]): where each profile's situation is described.
+    plans: [Plan; 4],
 }
 
 /// [`Fight::plans`]' plan as written.
 const PLAIN: usize = 0;
 /// [`Fight::plans`]' plan with every combatant flat-footed.
 const FLAT_FOOTED: usize = 1;
+/// [`Fight::plans`]' plan as written, with no flanking partner able to threaten.
+const ALONE: usize = 2;
+/// [`Fight::plans`]' plan with every combatant flat-footed and no flanking partner.
+const ALONE_FLAT_FOOTED: usize = 3;
 
 /// Where a profile was planned: slot `slot` of `Fight::plans[plan]`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -82,6 +87,8 @@ pub struct FightAttack<'a> {
     pub target: usize,
     /// Made against a target that has not had its first turn (flat-footed).
     pub flat_footed: bool,
+    /// Made without the flanking the map gives: every partner was down.
+    pub partners_down: bool,
     /// Its exact per-attack figures, when its outcome table could be computed.
     pub exact: Option<SlotExact>,
 }
@@ -96,24 +103,36 @@ impl Fight {
                 plan: &self.plans[p.source.plan],
                 slot: p.source.slot,
                 target: p.target,
-                flat_footed: p.source.plan == FLAT_FOOTED,
+                flat_footed: matches!(p.source.plan, FLAT_FOOTED | ALONE_FLAT_FOOTED),
+                partners_down: matches!(p.source.plan, ALONE | ALONE_FLAT_FOOTED),
                 exact: p.exact,
             })
             .collect();
         attacks.sort_by_key(|a| {
             let slot = &a.plan.slots()[a.slot];
-            (slot.line.index(), a.flat_footed, slot.index)
+            (
+                slot.line.index(),
+                a.partners_down,
+                a.flat_footed,
+                slot.index,
+            )
         });
         attacks
     }
 }
 
 /// One attack of a routine against one target: its profile while the target has not
-/// acted yet (flat-footed) and after.
+/// acted yet (flat-footed) and after, each also without the flanking the map gives.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct AttackAt {
     normal: ProfileId,
     flat_footed: ProfileId,
+    alone: ProfileId,
+    alone_flat_footed: ProfileId,
+    /// The combatants (bit `i` for fighter `i`) whose threat gives the attack the map's
+    /// flanking: it is flanking while one of them threatens; 0 when it does not depend on
+    /// anyone (no flanking, or the plan line sets `flanking` itself).
+    partners: u64,
 }
 
 /// A combatant of a fight.
@@ -161,7 +180,8 @@ struct Tables {
     /// The longest routine of any attack, + 1: the stride of `expected` per target.
     stride: usize,
     /// Per attack × combatant × iterative × flat-footed: the mean damage of the routine
-    /// from that iterative on, summed in routine order as [`Fight::expected`] was.
+    /// from that iterative on (with the map's flanking), summed in routine order as
+    /// [`Fight::expected`] was.
     expected: Vec<f64>,
     /// Per combatant × flat-footed: the most mean damage of any attack's whole routine.
     best: Vec<f64>,

@@ -527,3 +527,89 @@ attack = "axe"
     assert!(close(e.taken[0][2], 0.0));
     assert!(close(e.taken[1][2], 361.0 / 400.0), "{:?}", e.taken);
 }
+
+/// A flanking partner that drops no longer flanks. F and R flank O on the map. O acts
+/// first (listed) and, by `weakest`, clubs R (1 hp, AC 10): a hit on 10+ (11/20) leaves R
+/// dying, threatening nobody. Then F swings at O (AC 10, immune to crits) for 5: flanked
+/// (+2) while R stands, a hit on 8+ (13/20), else on 10+ (11/20). F's damage dealt:
+/// 5 · (9/20 · 13/20 + 11/20 · 11/20) = 5 · 238/400 = 2.975; its flanked attack is made
+/// in 9/20 of fights, the one without its partner in 11/20.
+#[test]
+fn a_flanking_partner_that_drops_no_longer_flanks() {
+    let f = fight(
+        r#"
+system = "pf1"
+map = """
+.F.
+.O.
+.R.
+"""
+[encounter]
+initiative = "listed"
+rounds = 1
+[[combatant]]
+token = "O"
+side = "monsters"
+ac = 10
+hp = 1000
+immune_to_crits = true
+tactic = "weakest"
+[[combatant.attack]]
+name = "club"
+bonus = 0
+damage = "5"
+[[combatant]]
+token = "F"
+side = "party"
+ac = 30
+hp = 100
+[[combatant.attack]]
+name = "sword"
+bonus = 0
+damage = "5"
+[[combatant]]
+token = "R"
+side = "party"
+ac = 10
+hp = 1
+con = 10
+[[combatant.attack]]
+name = "dagger"
+bonus = 0
+damage = "1"
+[[plan]]
+attacker = "F"
+target = "O"
+attack = "sword"
+"#,
+    );
+    let e = exact_fight(&f).unwrap();
+    assert!(close(e.dealt[0][1], 2.975), "{:?}", e.dealt[0]);
+    let swords: Vec<_> = (f.attacks().into_iter())
+        .filter(|a| a.plan.line(a.plan.slots()[a.slot].line).attacker == "F (F)")
+        .filter(|a| e.made[a.id] > 0.0)
+        .map(|a| {
+            (
+                a.partners_down,
+                a.plan.line(a.plan.slots()[a.slot].line).modifiers.flanking,
+                e.made[a.id],
+            )
+        })
+        .collect();
+    assert_eq!(swords.len(), 2, "{swords:?}");
+    assert!(
+        swords
+            .iter()
+            .any(|&(down, flanking, made)| !down && flanking && close(made, 9.0 / 20.0)),
+        "{swords:?}"
+    );
+    assert!(
+        swords
+            .iter()
+            .any(|&(down, flanking, made)| down && !flanking && close(made, 11.0 / 20.0)),
+        "{swords:?}"
+    );
+    let config = EngineConfig::new(3, 20_000);
+    let tally = simulate_fight(&f, &config, &|_| (), &AtomicBool::new(false));
+    agrees(&f, &tally, &e, "flanking partner");
+}

@@ -133,12 +133,14 @@ struct Line<'a> {
 }
 
 impl AttackAt {
-    /// The profile to roll: the flat-footed one while the target is flat-footed.
-    pub(super) fn profile(self, flat_footed: bool) -> ProfileId {
-        if flat_footed {
-            self.flat_footed
-        } else {
-            self.normal
+    /// The profile to roll: the flat-footed one while the target is flat-footed, the
+    /// one without the map's flanking once no partner threatens (`flanked` false).
+    pub(super) fn profile(self, flat_footed: bool, flanked: bool) -> ProfileId {
+        match (flanked, flat_footed) {
+            (true, false) => self.normal,
+            (true, true) => self.flat_footed,
+            (false, false) => self.alone,
+            (false, true) => self.alone_flat_footed,
         }
     }
 }
@@ -377,7 +379,10 @@ impl Fight {
         turn.target = Some(target);
         let at = self.attack_at(turn, &line, target)?;
         Some(Pending::Attack {
-            profile: at.profile(self.flat_footed(&standings[target])),
+            profile: at.profile(
+                self.flat_footed(&standings[target]),
+                self.flanked(standings, at.partners),
+            ),
         })
     }
 
@@ -576,6 +581,17 @@ impl Fight {
         let flat = usize::from(self.flat_footed(&standings[target]));
         let n = self.fighters.len();
         t.expected[((attack * n + target) * t.stride + iterative) * 2 + flat]
+    }
+
+    /// Whether an attack that flanks with `partners` (a bit per fighter; 0: it does not
+    /// depend on anyone) still does: one of them threatens, being up or disabled (a
+    /// dying, stable or dead creature threatens nobody).
+    fn flanked(&self, standings: &[Standing], partners: u64) -> bool {
+        partners == 0
+            || (0..self.fighters.len()).any(|p| {
+                partners & (1 << p) != 0
+                    && matches!(self.status(p, &standings[p]), Status::Up | Status::Disabled)
+            })
     }
 
     /// Whether attacks at a combatant in standing `s` face it flat-footed: it has not had

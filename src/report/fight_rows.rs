@@ -63,6 +63,9 @@ pub const FIGHT_ATTACKS: &str = "Attacks made in the fight (figures per attack m
 /// Added to an attack's name in the summary when its target had not acted yet.
 pub const FLAT_FOOTED_TARGET: &str = " (flat-footed target)";
 
+/// Marks an attack of a fight made without the map's flanking: every partner was down.
+pub const PARTNERS_DOWN: &str = " (flanking partners down)";
+
 /// The name of the rows of fights nobody won (no side left able to act).
 pub const NOBODY: &str = "nobody";
 /// The name of the rows of fights not over yet.
@@ -147,7 +150,8 @@ impl FightReport {
 
     /// `summary.csv` of a fight: one row per attack made in some trial, or made with a
     /// probability above 0 by the exact fight, its figures per attack made; an attack at a
-    /// flat-footed target is its own row, marked in the attack's name.
+    /// flat-footed target, or once its flanking partners are down, is its own row, marked
+    /// in the attack's name.
     pub fn attack_rows(
         fight: &Fight,
         tally: &FightTally,
@@ -159,6 +163,9 @@ impl FightReport {
                 let made_exactly = exact.is_some_and(|e| e.made[a.id] > 0.0);
                 (figures.made() > 0 || made_exactly).then(|| {
                     let mut row = attack_row(a.plan, a.slot, figures, a.exact);
+                    if a.partners_down {
+                        row.attack += PARTNERS_DOWN;
+                    }
                     if a.flat_footed {
                         row.attack += FLAT_FOOTED_TARGET;
                     }
