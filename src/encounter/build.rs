@@ -109,9 +109,6 @@ impl Fight {
             else {
                 continue;
             };
-            let slot_ids = |planned: &Planned, line: LineId| {
-                slots(&planned.plan, line.index()).map(|(slot, _)| slot)
-            };
             let iteratives = (slot_ids(&plain, plain_line).zip(slot_ids(&flat, flat_line)))
                 .zip(slot_ids(&alone, alone_line).zip(slot_ids(&alone_flat, alone_flat_line)))
                 .map(
@@ -285,6 +282,11 @@ impl Fight {
             && label(plan_a, Some(slot_a.target)) == label(plan_b, Some(slot_b.target))
             && label(plan_a, slot_a.covering) == label(plan_b, slot_b.covering)
     }
+}
+
+/// The indices of the slots of `planned`'s line `line`, in routine order.
+fn slot_ids(planned: &Planned, line: LineId) -> impl Iterator<Item = usize> + '_ {
+    slots(&planned.plan, line.index()).map(|(slot, _)| slot)
 }
 
 /// The slots of line `line`, with their indices, in routine order.
