@@ -33,7 +33,7 @@ Examples:
   d20odds run experiments/ogre-corridor.toml
   d20odds run experiments/*.toml --trials 100000 --threads 2 --out /tmp/reports
   d20odds run experiments/ogre-corridor.toml --precision 0.001 --json > odds.json
-  d20odds run experiments/crit-fishing.toml --seed 42 --parquet";
+  d20odds run experiments/crit-fishing.toml --seed 42 --sampler dice";
 
 const ATTACK_EXAMPLES: &str = "\
 Examples:
@@ -250,7 +250,8 @@ struct RunArgs {
     /// Folder in which each experiment's report folder <file stem>/ is written.
     #[arg(long, value_name = "DIR", default_value = "reports")]
     out: PathBuf,
-    /// Also write each CSV table as Parquet beside it (summary.parquet, …).
+    /// Also write each CSV table as Parquet beside it (summary.parquet, …); needs a build
+    /// with the `parquet` feature (cargo build --release --features parquet).
     #[arg(long)]
     parquet: bool,
     #[command(flatten)]
