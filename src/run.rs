@@ -10,6 +10,7 @@
 //! stop flag is set. Nothing here prints or draws: progress goes to a [`Progress`], notes
 //! come back in [`Finished`].
 
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -278,14 +279,20 @@ impl Prepared {
             let compared = compared(experiment, others, false);
             let count = points.len() as u64;
             let advance = |n: u64| progress.advance_to(done + n * count);
-            let (rows, results) = run_paired(&compared, &names, &self.config, &advance, stop);
+            let (rows, results) = run_paired(
+                &compared,
+                &names,
+                1..names.len(),
+                &self.config,
+                &advance,
+                stop,
+            );
             let per_model = rows.len() / names.len();
-            let point_rows = rows.chunks(per_model.max(1)).skip(1);
-            for (((assignments, ..), (results, note)), variants) in points
-                .iter()
-                .zip(results.into_iter().skip(1))
-                .zip(point_rows)
+            for (point, ((assignments, ..), (results, note))) in
+                points.iter().zip(results).enumerate()
             {
+                // The baseline's rows come first: point `point` is model `point + 1`.
+                let variants = &rows[(point + 1) * per_model..(point + 2) * per_model];
                 notes.extend(note);
                 let rows = PointRows {
                     attacks: &results.summary,
@@ -368,11 +375,13 @@ const SWEEP_FIGHT_SIMULATED: &str = "a sweep point's fight is simulated only";
 
 /// Runs `compared` on common random numbers (`names` theirs, the baseline's first): the
 /// rows comparing each model to the baseline (the baseline's own rows first, then each
-/// model's in `names` order, as many per model), and each model's results with the note
-/// when `config.precision` was not reached.
+/// model's in `names` order, as many per model), and the results of the models in
+/// `built` (the caller's only: the baseline for variants, the points for a sweep), each
+/// with the note when `config.precision` was not reached.
 fn run_paired(
     compared: &Compared,
     names: &[String],
+    built: Range<usize>,
     config: &EngineConfig,
     progress: &(dyn Fn(u64) + Sync),
     stop: &AtomicBool,
@@ -403,7 +412,9 @@ fn run_paired(
             let results = (paired.into_tallies().into_iter())
                 .zip(exacts)
                 .zip(fights)
-                .map(|((tally, exact), &(fight, plan))| {
+                .enumerate()
+                .filter(|(model, _)| built.contains(model))
+                .map(|(_, ((tally, exact), &(fight, plan)))| {
                     let results = fight_results(fight, plan, config.seed, &tally, exact);
                     let widest = tally.widest_half_width();
                     let note = precision_note(config, stop, widest, tally.trials(), &results);
@@ -424,7 +435,9 @@ fn run_paired(
             let results = (paired.into_tallies().into_iter())
                 .zip(&exacts)
                 .zip(plans)
-                .map(|((tally, exact), plan)| {
+                .enumerate()
+                .filter(|(model, _)| built.contains(model))
+                .map(|(_, ((tally, exact), plan))| {
                     let results = Results::new(plan, config.seed, &tally, exact);
                     let widest = tally.widest_half_width(plan);
                     let note = precision_note(config, stop, widest, tally.trials(), &results);
@@ -470,8 +483,8 @@ fn run_variants(
         .collect();
     let variants = (experiment.variants.iter()).map(|v| (&v.plan, v.fight.as_ref()));
     let compared = compared(experiment, variants, true);
-    let (rows, results) = run_paired(&compared, &names, config, progress, stop);
-    let (mut results, note) = (results.into_iter().next()).expect("the baseline runs first");
+    let (rows, results) = run_paired(&compared, &names, 0..1, config, progress, stop);
+    let (mut results, note) = (results.into_iter().next()).expect("the baseline is built");
     results.variants = rows;
     (results, note)
 }
