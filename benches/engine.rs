@@ -3,7 +3,8 @@
 //! sampler (one draw per attack) and the dice sampler (every die rolled); plus a
 //! three-round plan with hit points (the general trial loop), the exact engine, and the
 //! whole pipeline of the library entry point on the showcase experiment, alone and with
-//! variants paired on common random numbers (what each added variant costs).
+//! variants paired on common random numbers (what each added variant costs), and its Monte
+//! Carlo engine alone (trials per second).
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -12,8 +13,8 @@ use std::sync::atomic::AtomicBool;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use d20odds::run::{Prepared, Settings, Silent, prepare};
 use d20odds::{
-    EngineConfig, LineAttack, LineDefence, Plan, PlanBuilder, SamplerKind, Scenario, Situation,
-    SystemId, Target, compute_exact, simulate,
+    EngineConfig, Experiment, LineAttack, LineDefence, Plan, PlanBuilder, SamplerKind, Scenario,
+    Situation, SystemId, Target, compute_exact, simulate,
 };
 
 const TRIALS: u64 = 20_000_000;
@@ -101,6 +102,16 @@ fn pipeline(c: &mut Criterion) {
             let prepared = prepare(&path, &settings).unwrap();
             black_box(prepared.run(&settings, &Silent, &AtomicBool::new(false)))
         })
+    });
+    // The Monte Carlo engine alone on the showcase's plan: trials per second.
+    let plan = Experiment::load(&path).unwrap().plan;
+    let config = EngineConfig {
+        threads: settings.threads,
+        ..EngineConfig::new(SEED, 1_000_000)
+    };
+    group.throughput(Throughput::Elements(config.trials));
+    group.bench_function("ogre-corridor/engine alone", |b| {
+        b.iter(|| black_box(simulate(&plan, &config, &|_| ())))
     });
     group.finish();
 }

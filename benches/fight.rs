@@ -79,5 +79,11 @@ fn fights(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, fights);
+criterion_group! {
+    name = benches;
+    // No plots: criterion draws them with system fonts, which a fresh machine may lack
+    // (it then panics); the figures are in the terminal output and target/criterion/.
+    config = Criterion::default().without_plots();
+    targets = fights
+}
 criterion_main!(benches);

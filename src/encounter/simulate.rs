@@ -207,6 +207,8 @@ struct Scratch {
     standings: Vec<Standing>,
     taken: Vec<i64>,
     dealt: Vec<i64>,
+    /// The trial's value of each [`Pairable::figures`] figure, laid out by [`Values`].
+    values: Vec<i64>,
     /// The last round's counts of the trials whose fight ended before the last round,
     /// counted once in the round it ended: an ended fight no longer changes, so
     /// [`Scratch::spread`] adds them to that round and every later one.
@@ -232,6 +234,7 @@ impl Scratch {
             standings: fight.start(),
             taken: vec![0; fight.fighters.len()],
             dealt: vec![0; fight.fighters.len()],
+            values: vec![0; Values::of(fight).len()],
             tail: Tail {
                 status: empty.status,
                 won: empty.won,
@@ -261,6 +264,51 @@ impl Scratch {
                 a.1 += b.1;
             });
         }
+    }
+}
+
+/// Where each figure of [`Pairable::figures`] is among a trial's values: each side's
+/// win, the fight's length, each side's losses (down, dead), each combatant's status
+/// (down, dead) per round, each combatant's damage dealt.
+struct Values {
+    sides: usize,
+    fighters: usize,
+    rounds: usize,
+}
+
+impl Values {
+    fn of(fight: &Fight) -> Values {
+        Values {
+            sides: fight.sides.len(),
+            fighters: fight.fighters.len(),
+            rounds: fight.rounds as usize,
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.dealt(self.fighters)
+    }
+
+    fn won(&self, side: usize) -> usize {
+        side
+    }
+
+    fn length(&self) -> usize {
+        self.sides
+    }
+
+    /// The side's "a member down"; "a member dead" follows it.
+    fn lost(&self, side: usize) -> usize {
+        self.sides + 1 + 2 * side
+    }
+
+    /// The combatant's "down" at the end of `round` (0-based); "dead" follows it.
+    fn status(&self, fighter: usize, round: usize) -> usize {
+        self.lost(self.sides) + 2 * (fighter * self.rounds + round)
+    }
+
+    fn dealt(&self, fighter: usize) -> usize {
+        self.status(self.fighters, 0) + fighter
     }
 }
 
@@ -307,8 +355,10 @@ impl<'a> FightModel<'a> {
             standings,
             taken,
             dealt,
+            values,
             tail,
         } = scratch;
+        let at = Values::of(fight);
         if fight.initiative == Initiative::Rolled {
             initiative::roll(&self.inits, rng, rolls, tie_breaks, order);
         }
@@ -316,11 +366,18 @@ impl<'a> FightModel<'a> {
         taken.fill(0);
         dealt.fill(0);
         let mut result = None;
+        let mut length = tally.rounds;
         for round in 0..tally.rounds {
-            for &actor in order.iter() {
-                self.turn(standings, actor, rng, taken, dealt, &mut tally.outcomes);
+            for (place, &actor) in order.iter().enumerate() {
+                let struck = self.turn(standings, actor, rng, taken, dealt, &mut tally.outcomes);
+                // Only an attack's outcome takes anyone out of the fight: after the first
+                // turn, a turn without one cannot end it.
+                if !struck && (round, place) != (0, 0) {
+                    continue;
+                }
                 if let Some(winner) = fight.ended(standings) {
                     result = Some(winner);
+                    length = round + 1;
                     tally.ended_in[round] += 1;
                     break;
                 }
@@ -342,7 +399,18 @@ impl<'a> FightModel<'a> {
             };
             for (who, s) in standings.iter().enumerate() {
                 let cell = round * f + who;
-                status[cell * Status::ALL.len() + fight.status(who, s) as usize] += 1;
+                let now = fight.status(who, s);
+                status[cell * Status::ALL.len() + now as usize] += 1;
+                // An ended fight no longer changes: this round's status holds to the last.
+                let last = if result.is_some() {
+                    tally.rounds
+                } else {
+                    round + 1
+                };
+                for later in round..last {
+                    values[at.status(who, later)] = i64::from(now != Status::Up);
+                    values[at.status(who, later) + 1] = i64::from(now == Status::Dead);
+                }
                 let (t, d) = (taken[who] as u128, dealt[who] as u128);
                 taken_sums[cell].0 += t;
                 taken_sums[cell].1 += t * t;
@@ -363,10 +431,18 @@ impl<'a> FightModel<'a> {
             }
             tally.lost_down[side] += u64::from(down);
             tally.lost_dead[side] += u64::from(dead);
+            values[at.lost(side)] = i64::from(down);
+            values[at.lost(side) + 1] = i64::from(dead);
+            values[at.won(side)] = i64::from(result == Some(Some(side)));
+        }
+        values[at.length()] = length as i64;
+        for (who, &d) in dealt.iter().enumerate() {
+            values[at.dealt(who)] = d;
         }
         tally.trials += 1;
     }
 
+    /// Plays `actor`'s turn; whether one of its attacks hurt or felled anyone.
     fn turn(
         &self,
         standings: &mut [Standing],
@@ -375,12 +451,13 @@ impl<'a> FightModel<'a> {
         taken: &mut [i64],
         dealt: &mut [i64],
         outcomes: &mut [Vec<u64>],
-    ) {
+    ) -> bool {
         let fight = self.fight;
         let mut turn = Turn::new(actor);
+        let mut struck = false;
         loop {
             match fight.advance(standings, &mut turn) {
-                Pending::Over => return,
+                Pending::Over => return struck,
                 Pending::Attack { profile } => {
                     let index = match &self.draws[profile] {
                         Draw::Table(table) => table.pick(rng.next_u64()),
@@ -388,6 +465,8 @@ impl<'a> FightModel<'a> {
                     };
                     outcomes[profile][index] += 1;
                     let effect = fight.profiles[profile].effects[index];
+                    struck |= effect.damage > 0 || effect.drops || effect.slays;
+                    struck |= effect.struck_damage > 0 || effect.struck_drops;
                     let hit = fight.resolve_attack(standings, &mut turn, profile, &effect);
                     for (who, damage) in hit.amounts() {
                         taken[who] += damage;
@@ -480,30 +559,8 @@ impl Pairable for FightModel<'_> {
         true
     }
 
-    fn sum(&self, tally: &FightTally, figure: Figure) -> i128 {
-        let status = |round, fighter, status: Status| {
-            tally.status[tally.cell(round, fighter) * Status::ALL.len() + status as usize]
-        };
-        let count = match figure {
-            Figure::SideWon { side } => tally.won[tally.won_cell(tally.rounds, side)],
-            Figure::FightLength => {
-                let ended: u64 = tally.ended_in.iter().sum();
-                let by_round: u64 = (1..).zip(&tally.ended_in).map(|(r, n)| r * n).sum();
-                by_round + tally.rounds as u64 * (tally.trials - ended)
-            }
-            Figure::SideLostDown { side } => tally.lost_down[side],
-            Figure::SideLostDead { side } => tally.lost_dead[side],
-            Figure::FighterDown { fighter, round } => {
-                tally.trials - status(round, fighter, Status::Up)
-            }
-            Figure::FighterDead { fighter, round } => status(round, fighter, Status::Dead),
-            Figure::DamageDealt { fighter } => {
-                let (sum, _) = tally.dealt[tally.cell(tally.rounds, fighter)];
-                return i128::try_from(sum).unwrap_or(i128::MAX);
-            }
-            _ => 0,
-        };
-        count.into()
+    fn values<'s>(&self, scratch: &'s Scratch) -> &'s [i64] {
+        &scratch.values
     }
 }
 

@@ -54,16 +54,17 @@ impl Figure {
     }
 }
 
-/// A model whose trials can run one at a time, each counted at once, and whose tally
-/// can be read as running sums of its [`Figure`]s.
+/// A model whose trials can run one at a time, each counted at once, and that leaves
+/// the value of each of its [`Figure`]s in the trial it just ran.
 pub(crate) trait Pairable: Model {
-    /// Buffers a worker reuses from trial to trial.
+    /// Buffers a worker reuses from trial to trial, holding the last trial's values.
     type Scratch;
 
     /// Fresh buffers.
     fn scratch(&self) -> Self::Scratch;
 
-    /// One trial drawn from `rng`, counted in `tally` completely (nothing deferred).
+    /// One trial drawn from `rng`, counted in `tally` completely (nothing deferred), its
+    /// figures' values left in `scratch`.
     fn one_trial(&self, tally: &mut Self::Tally, rng: &mut Pcg64Mcg, scratch: &mut Self::Scratch);
 
     /// The figures the model's variants are compared on, in a fixed order.
@@ -73,8 +74,8 @@ pub(crate) trait Pairable: Model {
     /// `other` has the same line: a variant may replace a combatant's lines).
     fn same_figure(&self, other: &Self, figure: Figure) -> bool;
 
-    /// `figure`'s sum over the trials of `tally`.
-    fn sum(&self, tally: &Self::Tally, figure: Figure) -> i128;
+    /// The last trial's value of each figure, in [`Pairable::figures`] order.
+    fn values<'s>(&self, scratch: &'s Self::Scratch) -> &'s [i64];
 }
 
 /// Per figure: the sum of the per-trial values and of their squares.
@@ -129,25 +130,37 @@ impl<T> PairedTally<T> {
 pub(crate) struct PairedModel<M> {
     pub(crate) models: Vec<M>,
     figures: Vec<Figure>,
+    /// [model][figure compared]: where the figure is among the model's own values.
+    positions: Vec<Vec<usize>>,
 }
 
 impl<M: Pairable> PairedModel<M> {
-    /// `models[0]` is the baseline; the figures compared are the baseline's that mean the
-    /// same in every model.
+    /// `models[0]` is the baseline; the figures compared are the baseline's that every
+    /// model has and that mean the same in every model.
     pub(crate) fn new(models: Vec<M>) -> Self {
-        let figures = match models.split_first() {
-            Some((baseline, others)) => (baseline.figures().into_iter())
-                .filter(|&figure| others.iter().all(|m| baseline.same_figure(m, figure)))
+        let own: Vec<Vec<Figure>> = models.iter().map(Pairable::figures).collect();
+        let figures: Vec<Figure> = match (models.split_first(), own.first()) {
+            (Some((baseline, others)), Some(baseline_figures)) => (baseline_figures.iter())
+                .copied()
+                .filter(|&figure| {
+                    (others.iter().zip(&own[1..])).all(|(m, theirs)| {
+                        theirs.contains(&figure) && baseline.same_figure(m, figure)
+                    })
+                })
                 .collect(),
-            None => Vec::new(),
+            _ => Vec::new(),
         };
-        Self { models, figures }
-    }
-
-    /// Every figure's running sum in `tally`.
-    fn sums(&self, model: &M, tally: &M::Tally, out: &mut [i128]) {
-        for (o, &figure) in out.iter_mut().zip(&self.figures) {
-            *o = model.sum(tally, figure);
+        let positions = (own.iter())
+            .map(|theirs| {
+                (figures.iter())
+                    .map(|f| theirs.iter().position(|g| g == f).expect("filtered above"))
+                    .collect()
+            })
+            .collect();
+        Self {
+            models,
+            figures,
+            positions,
         }
     }
 }
@@ -167,40 +180,26 @@ impl<M: Pairable> Model for PairedModel<M> {
     }
 
     fn simulate(&self, tally: &mut Self::Tally, rng: &mut Pcg64Mcg, trials: u64) {
-        let figures = self.figures.len();
         let mut scratch: Vec<M::Scratch> = self.models.iter().map(Pairable::scratch).collect();
-        let mut before = vec![0i128; figures * self.models.len()];
-        let mut after = before.clone();
-        for (m, model) in self.models.iter().enumerate() {
-            let range = m * figures..(m + 1) * figures;
-            self.sums(model, &tally.tallies[m], &mut before[range]);
-        }
         for _ in 0..trials {
-            let start = rng.next_u64();
+            let trial_start = Pcg64Mcg::seed_from_u64(rng.next_u64());
             for (m, model) in self.models.iter().enumerate() {
-                let mut trial_rng = Pcg64Mcg::seed_from_u64(start);
+                let mut trial_rng = trial_start.clone();
                 model.one_trial(&mut tally.tallies[m], &mut trial_rng, &mut scratch[m]);
-                let range = m * figures..(m + 1) * figures;
-                self.sums(model, &tally.tallies[m], &mut after[range]);
             }
-            for m in 0..self.models.len() {
-                for f in 0..figures {
-                    let x = after[m * figures + f] - before[m * figures + f];
-                    let baseline = after[f] - before[f];
-                    // Most trials leave most figures where they were: nothing to add.
-                    if x == 0 && baseline == 0 {
-                        continue;
-                    }
-                    let d = x - baseline;
-                    let value = &mut tally.values[m][f];
-                    value.0 += x;
-                    value.1 += x.unsigned_abs().pow(2);
-                    let difference = &mut tally.differences[m][f];
-                    difference.0 += d;
-                    difference.1 += d.unsigned_abs().pow(2);
+            let baseline = self.models[0].values(&scratch[0]);
+            for (f, &at) in self.positions[0].iter().enumerate() {
+                add_value(&mut tally.values[0][f], baseline[at].into());
+            }
+            for (m, model) in self.models.iter().enumerate().skip(1) {
+                let values = model.values(&scratch[m]);
+                let (own, base) = (&self.positions[m], &self.positions[0]);
+                for f in 0..self.figures.len() {
+                    let (x, b) = (values[own[f]], baseline[base[f]]);
+                    add_value(&mut tally.values[m][f], x.into());
+                    add_value(&mut tally.differences[m][f], i128::from(x) - i128::from(b));
                 }
             }
-            std::mem::swap(&mut before, &mut after);
         }
         tally.trials += trials;
     }
@@ -238,4 +237,14 @@ impl<M: Pairable> Model for PairedModel<M> {
         let own = 4 * self.figures.len() * self.models.len();
         self.models.iter().map(Model::tally_cells).sum::<u64>() + own as u64
     }
+}
+
+/// Adds one trial's value `x` to a figure's sums of values and of squares (most trials
+/// leave most figures, and their differences, at zero: nothing to add).
+fn add_value(sums: &mut (i128, u128), x: i128) {
+    if x == 0 {
+        return;
+    }
+    sums.0 += x;
+    sums.1 += x.unsigned_abs().pow(2);
 }

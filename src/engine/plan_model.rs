@@ -56,10 +56,12 @@ struct CoverKernel {
     drops: Vec<bool>,
 }
 
-/// Damage taken and deaths per target within one trial.
+/// Damage taken and deaths per target within one trial, and the trial's value of each
+/// [`Pairable::figures`] figure.
 pub(super) struct TrialScratch {
     taken: Vec<i64>,
     dead: Vec<bool>,
+    values: Vec<i64>,
 }
 
 /// A plan ready to simulate: one kernel per slot.
@@ -70,6 +72,10 @@ pub(super) struct PlanModel<'a> {
     /// Per target: damage taken at which it is down (`i64::MAX` = never).
     down_at: Vec<i64>,
     rounds: usize,
+    /// Per target: where its round figures start among the figures' values.
+    target_values: Vec<usize>,
+    /// Where the plan lines' damage starts among the figures' values.
+    line_values: usize,
     /// Every target is attacked once, in a single round: see [`PlanModel::run_single_draws`].
     single_draws: bool,
 }
@@ -111,16 +117,24 @@ impl<'a> PlanModel<'a> {
                 .all(|t| plan.slots_against(t).count() == 1)
             && slots.iter().all(|k| k.cover.is_none() && k.period == 1)
             && acts_before_attacked(&slots);
+        let down_at: Vec<i64> = (plan.targets().iter())
+            .map(|t| t.down_at.unwrap_or(i64::MAX))
+            .collect();
+        let rounds = plan.rounds() as usize;
+        let mut target_values = Vec::with_capacity(down_at.len());
+        let mut next = 0;
+        for &d in &down_at {
+            target_values.push(next);
+            next += rounds * round_figures(d);
+        }
         Self {
             plan,
             slots,
             targets: plan.targets(),
-            down_at: plan
-                .targets()
-                .iter()
-                .map(|t| t.down_at.unwrap_or(i64::MAX))
-                .collect(),
-            rounds: plan.rounds() as usize,
+            down_at,
+            rounds,
+            target_values,
+            line_values: next,
             single_draws,
         }
     }
@@ -137,9 +151,15 @@ impl<'a> PlanModel<'a> {
     /// One trial of the general case, its damage and deaths kept in `scratch`.
     fn trial(&self, tally: &mut Tally, rng: &mut Pcg64Mcg, scratch: &mut TrialScratch) {
         let targets = self.down_at.len();
-        let TrialScratch { taken, dead } = scratch;
+        let TrialScratch {
+            taken,
+            dead,
+            values,
+        } = scratch;
         taken.fill(0);
         dead.fill(false);
+        let (round_values, line_damage) = values.split_at_mut(self.line_values);
+        line_damage.fill(0);
         for round in 0..self.rounds {
             for (s, kernel) in self.slots.iter().enumerate() {
                 let t = kernel.target;
@@ -156,7 +176,7 @@ impl<'a> PlanModel<'a> {
                 };
                 let outcome = kernel.draw(rng);
                 tally.outcomes[s][outcome] += 1;
-                tally.line_damage[kernel.line] += kernel.damage[outcome] as u128;
+                line_damage[kernel.line] += kernel.damage[outcome];
                 let (after, died) =
                     self.targets[t].take(taken[t], kernel.damage[outcome], kernel.drops[outcome]);
                 taken[t] = after;
@@ -175,12 +195,23 @@ impl<'a> PlanModel<'a> {
             }
             for t in 0..targets {
                 let r = &mut tally.rounds[t][round];
-                r.down += u64::from(dead[t] || taken[t] >= self.down_at[t]);
+                let down = dead[t] || taken[t] >= self.down_at[t];
+                r.down += u64::from(down);
                 r.dead += u64::from(dead[t]);
                 let d = taken[t] as u128;
                 r.damage_sum += d;
                 r.damage_squares += d * d;
+                let figures = round_figures(self.down_at[t]);
+                let at = self.target_values[t] + round * figures;
+                if figures == 3 {
+                    round_values[at] = i64::from(down);
+                    round_values[at + 1] = i64::from(dead[t]);
+                }
+                round_values[at + figures - 1] = taken[t];
             }
+        }
+        for (sum, &damage) in tally.line_damage.iter_mut().zip(line_damage.iter()) {
+            *sum += damage as u128;
         }
         for (histogram, &total) in tally.damage.iter_mut().zip(taken.iter()) {
             histogram[total as usize] += 1;
@@ -226,6 +257,12 @@ impl<'a> PlanModel<'a> {
             }
         }
     }
+}
+
+/// How many figures a target has per round: down, dead and damage taken, or only damage
+/// taken when it has no hit points (`down_at` is `i64::MAX`).
+fn round_figures(down_at: i64) -> usize {
+    if down_at < i64::MAX { 3 } else { 1 }
 }
 
 /// Whether every attacker that is attacked too makes its attacks before any is made on it,
@@ -279,6 +316,7 @@ impl Pairable for PlanModel<'_> {
         TrialScratch {
             taken: vec![0; self.down_at.len()],
             dead: vec![false; self.down_at.len()],
+            values: vec![0; self.line_values + self.plan.lines().len()],
         }
     }
 
@@ -293,7 +331,7 @@ impl Pairable for PlanModel<'_> {
         let mut figures = Vec::new();
         for (target, &down_at) in self.down_at.iter().enumerate() {
             for round in 1..=self.rounds {
-                if down_at < i64::MAX {
+                if round_figures(down_at) == 3 {
                     figures.push(Figure::TargetDown { target, round });
                     figures.push(Figure::TargetDead { target, round });
                 }
@@ -319,17 +357,7 @@ impl Pairable for PlanModel<'_> {
         }
     }
 
-    fn sum(&self, tally: &Tally, figure: Figure) -> i128 {
-        match figure {
-            Figure::TargetDown { target, round } => tally.rounds[target][round - 1].down.into(),
-            Figure::TargetDead { target, round } => tally.rounds[target][round - 1].dead.into(),
-            Figure::TargetDamage { target, round } => {
-                i128::try_from(tally.rounds[target][round - 1].damage_sum).unwrap_or(i128::MAX)
-            }
-            Figure::LineDamage { line } => {
-                i128::try_from(tally.line_damage[line]).unwrap_or(i128::MAX)
-            }
-            _ => 0,
-        }
+    fn values<'s>(&self, scratch: &'s TrialScratch) -> &'s [i64] {
+        &scratch.values
     }
 }
