@@ -368,13 +368,8 @@ impl<'a> FightModel<'a> {
         let mut result = None;
         let mut length = tally.rounds;
         for round in 0..tally.rounds {
-            for (place, &actor) in order.iter().enumerate() {
-                let struck = self.turn(standings, actor, rng, taken, dealt, &mut tally.outcomes);
-                // Only an attack's outcome takes anyone out of the fight: after the first
-                // turn, a turn without one cannot end it.
-                if !struck && (round, place) != (0, 0) {
-                    continue;
-                }
+            for &actor in order.iter() {
+                self.turn(standings, actor, rng, taken, dealt, &mut tally.outcomes);
                 if let Some(winner) = fight.ended(standings) {
                     result = Some(winner);
                     length = round + 1;
@@ -397,16 +392,16 @@ impl<'a> FightModel<'a> {
                     &mut tally.dealt,
                 ),
             };
+            // An ended fight no longer changes: this round's status holds to the last.
+            let last = if result.is_some() {
+                tally.rounds
+            } else {
+                round + 1
+            };
             for (who, s) in standings.iter().enumerate() {
                 let cell = round * f + who;
                 let now = fight.status(who, s);
                 status[cell * Status::ALL.len() + now as usize] += 1;
-                // An ended fight no longer changes: this round's status holds to the last.
-                let last = if result.is_some() {
-                    tally.rounds
-                } else {
-                    round + 1
-                };
                 for later in round..last {
                     values[at.status(who, later)] = i64::from(now != Status::Up);
                     values[at.status(who, later) + 1] = i64::from(now == Status::Dead);
@@ -442,7 +437,6 @@ impl<'a> FightModel<'a> {
         tally.trials += 1;
     }
 
-    /// Plays `actor`'s turn; whether one of its attacks hurt or felled anyone.
     fn turn(
         &self,
         standings: &mut [Standing],
@@ -451,13 +445,12 @@ impl<'a> FightModel<'a> {
         taken: &mut [i64],
         dealt: &mut [i64],
         outcomes: &mut [Vec<u64>],
-    ) -> bool {
+    ) {
         let fight = self.fight;
         let mut turn = Turn::new(actor);
-        let mut struck = false;
         loop {
             match fight.advance(standings, &mut turn) {
-                Pending::Over => return struck,
+                Pending::Over => return,
                 Pending::Attack { profile } => {
                     let index = match &self.draws[profile] {
                         Draw::Table(table) => table.pick(rng.next_u64()),
@@ -465,8 +458,6 @@ impl<'a> FightModel<'a> {
                     };
                     outcomes[profile][index] += 1;
                     let effect = fight.profiles[profile].effects[index];
-                    struck |= effect.damage > 0 || effect.drops || effect.slays;
-                    struck |= effect.struck_damage > 0 || effect.struck_drops;
                     let hit = fight.resolve_attack(standings, &mut turn, profile, &effect);
                     for (who, damage) in hit.amounts() {
                         taken[who] += damage;
