@@ -3,8 +3,6 @@
 //! state) under an open-addressing index, so a state is hashed and compared in place and
 //! never allocated on its own: the exact engine adds millions of branches per turn.
 
-use std::hash::{Hash, Hasher};
-
 use super::turn::{Standing, Turn};
 
 /// An empty slot of [`States::slots`].
@@ -132,41 +130,9 @@ impl States {
     }
 }
 
+/// A state's hash: a multiply-rotate mix (as rustc's FxHash) of one word for the turn and
+/// one per standing. The index takes the high bits, which mix well.
 fn hash(standings: &[Standing], turn: &Turn) -> u64 {
-    let mut h = Mix(0);
-    standings.hash(&mut h);
-    turn.hash(&mut h);
-    h.0
-}
-
-/// A fast multiply-rotate hasher (as rustc's FxHash): keys are small integers, and the
-/// index takes the high bits, which mix well.
-struct Mix(u64);
-
-impl Hasher for Mix {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
-        }
-    }
-
-    fn write_u8(&mut self, i: u8) {
-        self.write_u64(u64::from(i));
-    }
-
-    fn write_u32(&mut self, i: u32) {
-        self.write_u64(u64::from(i));
-    }
-
-    fn write_usize(&mut self, i: usize) {
-        self.write_u64(i as u64);
-    }
-
-    fn write_u64(&mut self, i: u64) {
-        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
+    let mix = |h: u64, word: u64| (h.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    (standings.iter()).fold(mix(0, turn.key()), |h, s| mix(h, s.key()))
 }

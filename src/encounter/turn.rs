@@ -9,7 +9,7 @@ use crate::rules::DyingRule;
 use crate::scenario::Tactic;
 
 /// A combatant's state in a fight: damage taken, Resolve Points left and flags.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub(super) struct Standing {
     pub taken: i64,
     pub resolve: i64,
@@ -22,6 +22,12 @@ const STABLE: u8 = 2;
 const ACTED: u8 = 4;
 
 impl Standing {
+    /// Its fields folded into one word for the exact engine's state index: equal standings
+    /// give equal words (different ones may share one, which costs only a comparison).
+    pub fn key(&self) -> u64 {
+        (self.taken as u64) ^ (self.resolve as u64).rotate_left(32) ^ u64::from(self.flags) << 56
+    }
+
     /// The same standing with `taken` damage taken.
     pub fn with_taken(self, taken: i64) -> Standing {
         Standing { taken, ..self }
@@ -88,7 +94,7 @@ pub(super) enum Pending {
     Over,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Stage {
     Start,
     Choose,
@@ -98,7 +104,7 @@ enum Stage {
 }
 
 /// Where a turn is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct Turn {
     pub actor: usize,
     stage: Stage,
@@ -153,6 +159,21 @@ impl Dealt {
 }
 
 impl Turn {
+    /// Its fields folded into one word for the exact engine's state index, as
+    /// [`Standing::key`].
+    pub fn key(&self) -> u64 {
+        let option = |o: Option<usize>| o.map_or(0, |v| v as u64 + 1);
+        (self.actor as u64)
+            ^ (self.stage as u64) << 8
+            ^ (self.line as u64) << 12
+            ^ (self.iterative as u64) << 20
+            ^ option(self.target) << 28
+            ^ option(self.chosen) << 36
+            ^ u64::from(self.disabled) << 44
+            ^ u64::from(self.attacks_made) << 45
+            ^ u64::from(self.picking_routine) << 63
+    }
+
     /// Whom the routine's attacks go to now (a pending attack's target).
     pub fn target(&self) -> Option<usize> {
         self.target

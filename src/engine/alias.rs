@@ -37,11 +37,8 @@ impl AliasTable {
         let product = u128::from(word) * self.columns.len() as u128;
         let column = (product >> 64) as usize;
         let (threshold, alias) = self.columns[column];
-        if (product as u64) < threshold {
-            column
-        } else {
-            alias as usize
-        }
+        // Which side wins is random: a branch here would be mispredicted often.
+        std::hint::select_unpredictable((product as u64) < threshold, column, alias as usize)
     }
 }
 

@@ -7,6 +7,8 @@
 //! so its random state is a function of (seed, block, trial) and the pairing holds
 //! whatever the thread count. Every sum is an integer, so tallies merge exactly.
 
+use std::ops::{Add, Mul};
+
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
@@ -92,8 +94,9 @@ pub struct PairedTally<T> {
     pub(crate) tallies: Vec<T>,
     /// [model]: each figure's value.
     values: Vec<Sums>,
-    /// [model]: each figure's difference to the baseline (the baseline's is zero).
-    differences: Vec<Sums>,
+    /// [model]: per figure, the sum over trials of the model's value times the baseline's,
+    /// from which the sum of squared differences follows.
+    cross: Vec<Vec<i128>>,
 }
 
 impl<T> PairedTally<T> {
@@ -115,9 +118,15 @@ impl<T> PairedTally<T> {
 
     /// Model `model`'s figure minus the baseline's, from the paired trials: the mean
     /// difference with its 95% interval (zero wide when every trial's difference is 0).
+    ///
+    /// With x the model's value and b the baseline's in each trial, Σ(x − b) = Σx − Σb and
+    /// Σ(x − b)² = Σx² + Σb² − 2Σxb: integer identities, so the sums are exact. The
+    /// squares are summed modulo 2^128, where the true sum (never negative) fits.
     pub fn difference(&self, model: usize, figure: usize) -> Estimate {
-        let (sum, squares) = self.differences[model][figure];
-        Estimate::paired_difference(sum, squares, self.trials)
+        let ((x, xx), (b, bb)) = (self.values[model][figure], self.values[0][figure]);
+        let xb = self.cross[model][figure] as u128;
+        let squares = xx.wrapping_add(bb).wrapping_sub(xb.wrapping_mul(2));
+        Estimate::paired_difference(x - b, squares, self.trials)
     }
 
     /// The tallies, the baseline's first.
@@ -132,6 +141,8 @@ pub(crate) struct PairedModel<M> {
     figures: Vec<Figure>,
     /// [model][figure compared]: where the figure is among the model's own values.
     positions: Vec<Vec<usize>>,
+    /// [model]: its first values are the figures compared, in order (copied at once).
+    in_order: Vec<bool>,
 }
 
 impl<M: Pairable> PairedModel<M> {
@@ -150,17 +161,21 @@ impl<M: Pairable> PairedModel<M> {
                 .collect(),
             _ => Vec::new(),
         };
-        let positions = (own.iter())
+        let positions: Vec<Vec<usize>> = (own.iter())
             .map(|theirs| {
                 (figures.iter())
                     .map(|f| theirs.iter().position(|g| g == f).expect("filtered above"))
                     .collect()
             })
             .collect();
+        let in_order = (positions.iter())
+            .map(|at| at.iter().enumerate().all(|(f, &at)| f == at))
+            .collect();
         Self {
             models,
             figures,
             positions,
+            in_order,
         }
     }
 }
@@ -169,36 +184,50 @@ impl<M: Pairable> Model for PairedModel<M> {
     type Tally = PairedTally<M::Tally>;
 
     fn empty_tally(&self) -> Self::Tally {
-        let zeros = vec![vec![(0, 0); self.figures.len()]; self.models.len()];
+        let (figures, models) = (self.figures.len(), self.models.len());
         PairedTally {
             trials: 0,
             figures: self.figures.clone(),
             tallies: self.models.iter().map(Model::empty_tally).collect(),
-            values: zeros.clone(),
-            differences: zeros,
+            values: vec![vec![(0, 0); figures]; models],
+            cross: vec![vec![0; figures]; models],
         }
     }
 
+    /// Each model runs all `trials` (the runner's chunk) in turn from the same per-trial
+    /// starting states, keeping each trial's figure values in a row; the sums are then
+    /// taken row by row into one small accumulator per figure. A model's trials back to
+    /// back keep its data and branch history warm.
     fn simulate(&self, tally: &mut Self::Tally, rng: &mut Pcg64Mcg, trials: u64) {
-        let mut scratch: Vec<M::Scratch> = self.models.iter().map(Pairable::scratch).collect();
-        for _ in 0..trials {
-            let trial_start = Pcg64Mcg::seed_from_u64(rng.next_u64());
-            for (m, model) in self.models.iter().enumerate() {
-                let mut trial_rng = trial_start.clone();
-                model.one_trial(&mut tally.tallies[m], &mut trial_rng, &mut scratch[m]);
-            }
-            let baseline = self.models[0].values(&scratch[0]);
-            for (f, &at) in self.positions[0].iter().enumerate() {
-                add_value(&mut tally.values[0][f], baseline[at].into());
-            }
-            for (m, model) in self.models.iter().enumerate().skip(1) {
-                let values = model.values(&scratch[m]);
-                let (own, base) = (&self.positions[m], &self.positions[0]);
-                for f in 0..self.figures.len() {
-                    let (x, b) = (values[own[f]], baseline[base[f]]);
-                    add_value(&mut tally.values[m][f], x.into());
-                    add_value(&mut tally.differences[m][f], i128::from(x) - i128::from(b));
+        let figures = self.figures.len();
+        let starts: Vec<Pcg64Mcg> = (0..trials)
+            .map(|_| Pcg64Mcg::seed_from_u64(rng.next_u64()))
+            .collect();
+        let rows: Vec<Vec<i64>> = (self.models.iter().enumerate())
+            .map(|(m, model)| {
+                let mut scratch = model.scratch();
+                let mut rows = Vec::with_capacity(starts.len() * figures);
+                for start in &starts {
+                    model.one_trial(&mut tally.tallies[m], &mut start.clone(), &mut scratch);
+                    let values = model.values(&scratch);
+                    if self.in_order[m] {
+                        rows.extend_from_slice(&values[..figures]);
+                    } else {
+                        rows.extend(self.positions[m].iter().map(|&at| values[at]));
+                    }
                 }
+                rows
+            })
+            .collect();
+        // Below 2^26 a value's square is below 2^52, so 2^10 trials' sums fit in an i64.
+        let widest = (rows.iter().flatten()).fold(0, |bits, x| bits | x.unsigned_abs());
+        let small = trials <= 1 << 10 && widest < 1 << 26;
+        for (m, rows_m) in rows.iter().enumerate() {
+            let (values, cross) = (&mut tally.values[m], &mut tally.cross[m]);
+            if small {
+                add_row_sums::<i64>(rows_m, &rows[0], values, cross);
+            } else {
+                add_row_sums::<i128>(rows_m, &rows[0], values, cross);
             }
         }
         tally.trials += trials;
@@ -215,14 +244,12 @@ impl<M: Pairable> Model for PairedModel<M> {
             .zip(tallies.into_iter().zip(other.tallies))
             .map(|(model, (a, b))| model.merge(a, b))
             .collect();
-        for (mine, theirs) in [
-            (&mut tally.values, &other.values),
-            (&mut tally.differences, &other.differences),
-        ] {
-            for (a, b) in mine.iter_mut().flatten().zip(theirs.iter().flatten()) {
-                a.0 += b.0;
-                a.1 += b.1;
-            }
+        for (a, b) in (tally.values.iter_mut().flatten()).zip(other.values.iter().flatten()) {
+            a.0 += b.0;
+            a.1 += b.1;
+        }
+        for (a, b) in (tally.cross.iter_mut().flatten()).zip(other.cross.iter().flatten()) {
+            *a += b;
         }
         tally
     }
@@ -234,17 +261,44 @@ impl<M: Pairable> Model for PairedModel<M> {
     }
 
     fn tally_cells(&self) -> u64 {
-        let own = 4 * self.figures.len() * self.models.len();
+        let own = 3 * self.figures.len() * self.models.len();
         self.models.iter().map(Model::tally_cells).sum::<u64>() + own as u64
     }
 }
 
-/// Adds one trial's value `x` to a figure's sums of values and of squares (most trials
-/// leave most figures, and their differences, at zero: nothing to add).
-fn add_value(sums: &mut (i128, u128), x: i128) {
-    if x == 0 {
+/// Adds to each figure's sums of x and of x² (`values`) and of x·b (`cross`), where x
+/// is its value in one of `rows` and b the baseline's in the same row of `baseline`,
+/// rows of one value per figure; the chunk's sums build up in `T`.
+fn add_row_sums<T>(rows: &[i64], baseline: &[i64], values: &mut [(i128, u128)], cross: &mut [i128])
+where
+    T: Copy + Default + From<i64> + Into<i128> + Add<Output = T> + Mul<Output = T>,
+{
+    let figures = values.len();
+    if figures == 0 {
         return;
     }
-    sums.0 += x;
-    sums.1 += x.unsigned_abs().pow(2);
+    let (mut sums, mut squares, mut products) = (
+        vec![T::default(); figures],
+        vec![T::default(); figures],
+        vec![T::default(); figures],
+    );
+    for (row, base) in rows
+        .chunks_exact(figures)
+        .zip(baseline.chunks_exact(figures))
+    {
+        let accumulators = sums
+            .iter_mut()
+            .zip(squares.iter_mut().zip(products.iter_mut()));
+        for ((&x, &b), (sum, (square, product))) in row.iter().zip(base).zip(accumulators) {
+            let (x, b) = (T::from(x), T::from(b));
+            *sum = *sum + x;
+            *square = *square + x * x;
+            *product = *product + x * b;
+        }
+    }
+    for (f, (value, cross)) in values.iter_mut().zip(cross.iter_mut()).enumerate() {
+        value.0 += sums[f].into();
+        value.1 += squares[f].into() as u128;
+        *cross += products[f].into();
+    }
 }

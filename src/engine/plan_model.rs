@@ -24,12 +24,8 @@ struct Kernel<'a> {
     /// The plan line it belongs to.
     line: usize,
     draw: Draw<'a>,
-    /// Damage the target takes from each outcome index.
-    damage: Vec<i64>,
-    /// Whether each outcome index kills outright (a failed coup-de-grace save).
-    slays: Vec<bool>,
-    /// Whether each outcome index drops the target to −1 hp (failed massive-damage save).
-    drops: Vec<bool>,
+    /// What the target takes from each outcome index.
+    effects: Vec<Effect>,
     /// The creature struck instead (giving cover, or grappling with the target), when
     /// the attack can strike it (d20 Modern).
     cover: Option<CoverKernel>,
@@ -52,8 +48,18 @@ impl Kernel<'_> {
 /// What the creature struck instead takes from each outcome index.
 struct CoverKernel {
     target: usize,
-    damage: Vec<i64>,
-    drops: Vec<bool>,
+    effects: Vec<Effect>,
+}
+
+/// What one outcome does to the creature it strikes, kept together so that applying an
+/// outcome reads one place.
+#[derive(Clone, Copy)]
+struct Effect {
+    damage: i64,
+    /// It drops the creature to −1 hp (a failed massive-damage save).
+    drops: bool,
+    /// It kills outright (a failed coup-de-grace save).
+    slays: bool,
 }
 
 /// Damage taken and deaths per target within one trial, and the trial's value of each
@@ -95,16 +101,25 @@ impl<'a> PlanModel<'a> {
                     target: s.target.index(),
                     line: s.line.index(),
                     draw,
-                    damage: (0..layout.len()).map(|i| layout.damage(i)).collect(),
-                    slays: (0..layout.len()).map(|i| layout.slays(i)).collect(),
-                    drops: (0..layout.len()).map(|i| layout.drops(i)).collect(),
+                    effects: (0..layout.len())
+                        .map(|i| Effect {
+                            damage: layout.damage(i),
+                            drops: layout.drops(i),
+                            slays: layout.slays(i),
+                        })
+                        .collect(),
                     cover: s
                         .covering
                         .filter(|_| layout.can_strike())
                         .map(|target| CoverKernel {
                             target: target.index(),
-                            damage: (0..layout.len()).map(|i| layout.struck_damage(i)).collect(),
-                            drops: (0..layout.len()).map(|i| layout.struck_drops(i)).collect(),
+                            effects: (0..layout.len())
+                                .map(|i| Effect {
+                                    damage: layout.struck_damage(i),
+                                    drops: layout.struck_drops(i),
+                                    slays: false,
+                                })
+                                .collect(),
                         }),
                     period: s.period.max(1) as usize,
                     attacker: s.attacker.map(TargetId::index),
@@ -176,18 +191,18 @@ impl<'a> PlanModel<'a> {
                 };
                 let outcome = kernel.draw(rng);
                 tally.outcomes[s][outcome] += 1;
-                line_damage[kernel.line] += kernel.damage[outcome];
-                let (after, died) =
-                    self.targets[t].take(taken[t], kernel.damage[outcome], kernel.drops[outcome]);
+                let effect = kernel.effects[outcome];
+                line_damage[kernel.line] += effect.damage;
+                let (after, died) = self.targets[t].take(taken[t], effect.damage, effect.drops);
                 taken[t] = after;
-                dead[t] = died || kernel.slays[outcome];
+                dead[t] = died || effect.slays;
                 if let Some(cover) = &kernel.cover
-                    && cover.damage[outcome] > 0
+                    && cover.effects[outcome].damage > 0
                     && !dead[cover.target]
                 {
-                    let c = cover.target;
+                    let (c, struck) = (cover.target, cover.effects[outcome]);
                     (taken[c], dead[c]) =
-                        self.targets[c].take(taken[c], cover.damage[outcome], cover.drops[outcome]);
+                        self.targets[c].take(taken[c], struck.damage, struck.drops);
                 }
                 if let Some(a) = disabled {
                     (taken[a], dead[a]) = self.targets[a].after_disabled_action(taken[a]);
@@ -240,9 +255,9 @@ impl<'a> PlanModel<'a> {
             let t = kernel.target;
             let r = &mut tally.rounds[t][0];
             for (outcome, &count) in counts.iter().enumerate() {
-                let (d, died) =
-                    self.targets[t].take(0, kernel.damage[outcome], kernel.drops[outcome]);
-                let dead = died || kernel.slays[outcome];
+                let effect = kernel.effects[outcome];
+                let (d, died) = self.targets[t].take(0, effect.damage, effect.drops);
+                let dead = died || effect.slays;
                 if dead || d >= self.down_at[t] {
                     r.down += count;
                 }
@@ -250,8 +265,7 @@ impl<'a> PlanModel<'a> {
                     r.dead += count;
                 }
                 r.damage_sum += u128::from(count) * d as u128;
-                tally.line_damage[kernel.line] +=
-                    u128::from(count) * kernel.damage[outcome] as u128;
+                tally.line_damage[kernel.line] += u128::from(count) * effect.damage as u128;
                 r.damage_squares += u128::from(count) * (d * d) as u128;
                 tally.damage[t][d as usize] += count;
             }
