@@ -28,8 +28,9 @@ pub const MAX_LIVE_CELLS: u64 = 1 << 25;
 
 /// Trials between two looks at the stop flag and two progress reports inside a block, so
 /// that even a model whose block takes minutes answers Ctrl-C and shows its progress at
-/// once.
-pub(super) const CHUNK_TRIALS: u64 = 64;
+/// once. Paired variants run a chunk's trials model by model, so a chunk also spreads
+/// their per-chunk setup (buffers, sums) over its trials.
+pub(super) const CHUNK_TRIALS: u64 = 256;
 
 /// What a block of trials simulates, and how its counts are merged and judged: all the
 /// runner needs to know of a model.
