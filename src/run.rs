@@ -394,7 +394,7 @@ fn run_paired(
     match compared {
         Compared::Fights { fights, exact } => {
             let models: Vec<&Fight> = fights.iter().map(|&(fight, _)| fight).collect();
-            let paired = simulate_fights_paired(&models, config, progress, stop);
+            let paired = simulate_fights_paired(&models, built.clone(), config, progress, stop);
             let exacts: Vec<Result<ExactFight, String>> = match exact {
                 true => models.par_iter().map(|fight| exact_fight(fight)).collect(),
                 false => (models.iter())
@@ -424,7 +424,7 @@ fn run_paired(
             (rows, results)
         }
         Compared::Plans(plans) => {
-            let paired = simulate_paired(plans, config, progress, stop);
+            let paired = simulate_paired(plans, built.clone(), config, progress, stop);
             let exacts: Vec<exact::Exact> =
                 plans.par_iter().map(|plan| exact::compute(plan)).collect();
             let exact = exact_values(paired.figures(), &|model, figure| {

@@ -162,8 +162,10 @@ fn given_order(fight: &Fight, order: &[usize], p: f64) -> Result<ExactFight, Str
                     }
                 }
                 groups.resolve(fight, &mut after, &mut taken, &mut dealt[actor]);
+                after.place();
                 std::mem::swap(&mut frontier, &mut after);
             }
+            states.place();
             if states.len() > MAX_EXACT_STATES {
                 return Err(format!(
                     "the fight reaches more than {MAX_EXACT_STATES} states in round {round}"

@@ -4,6 +4,7 @@
 //! the damage taken and dealt. Runs on the engine's block runner, so the counts depend on
 //! the seed and the trials only.
 
+use std::ops::Range;
 use std::sync::atomic::AtomicBool;
 
 use rand::{Rng, RngExt};
@@ -345,8 +346,17 @@ impl<'a> FightModel<'a> {
         }
     }
 
-    fn trial(&self, tally: &mut FightTally, rng: &mut Pcg64Mcg, scratch: &mut Scratch) {
+    /// One trial: counted in `tally` when `COUNTED` (the rounds after an ended fight's in
+    /// `scratch`'s tail, for [`Scratch::spread`]), its figures' values left in `scratch`
+    /// when `VALUES`.
+    fn trial<const COUNTED: bool, const VALUES: bool>(
+        &self,
+        tally: &mut FightTally,
+        rng: &mut Pcg64Mcg,
+        scratch: &mut Scratch,
+    ) {
         let fight = self.fight;
+        let rounds = fight.rounds as usize;
         let n = fight.fighters.len();
         let Scratch {
             order,
@@ -366,14 +376,13 @@ impl<'a> FightModel<'a> {
         taken.fill(0);
         dealt.fill(0);
         let mut result = None;
-        let mut length = tally.rounds;
-        for round in 0..tally.rounds {
+        let mut length = rounds;
+        for round in 0..rounds {
             for &actor in order.iter() {
-                self.turn(standings, actor, rng, taken, dealt, &mut tally.outcomes);
+                self.turn::<COUNTED>(standings, actor, rng, taken, dealt, &mut tally.outcomes);
                 if let Some(winner) = fight.ended(standings) {
                     result = Some(winner);
                     length = round + 1;
-                    tally.ended_in[round] += 1;
                     break;
                 }
             }
@@ -393,27 +402,30 @@ impl<'a> FightModel<'a> {
                 ),
             };
             // An ended fight no longer changes: this round's status holds to the last.
-            let last = if result.is_some() {
-                tally.rounds
-            } else {
-                round + 1
-            };
+            let last = if result.is_some() { rounds } else { round + 1 };
             for (who, s) in standings.iter().enumerate() {
-                let cell = round * f + who;
                 let now = fight.status(who, s);
-                status[cell * Status::ALL.len() + now as usize] += 1;
-                for later in round..last {
-                    values[at.status(who, later)] = i64::from(now != Status::Up);
-                    values[at.status(who, later) + 1] = i64::from(now == Status::Dead);
+                if COUNTED {
+                    let cell = round * f + who;
+                    status[cell * Status::ALL.len() + now as usize] += 1;
+                    let (t, d) = (taken[who] as u128, dealt[who] as u128);
+                    taken_sums[cell].0 += t;
+                    taken_sums[cell].1 += t * t;
+                    dealt_sums[cell].0 += d;
+                    dealt_sums[cell].1 += d * d;
                 }
-                let (t, d) = (taken[who] as u128, dealt[who] as u128);
-                taken_sums[cell].0 += t;
-                taken_sums[cell].1 += t * t;
-                dealt_sums[cell].0 += d;
-                dealt_sums[cell].1 += d * d;
+                if VALUES {
+                    for later in round..last {
+                        values[at.status(who, later)] = i64::from(now != Status::Up);
+                        values[at.status(who, later) + 1] = i64::from(now == Status::Dead);
+                    }
+                }
             }
             if let Some(winner) = result {
-                won[round * (sides + 1) + winner.unwrap_or(sides)] += 1;
+                if COUNTED {
+                    tally.ended_in[round] += 1;
+                    won[round * (sides + 1) + winner.unwrap_or(sides)] += 1;
+                }
                 break;
             }
         }
@@ -424,20 +436,29 @@ impl<'a> FightModel<'a> {
                 down |= status != Status::Up;
                 dead |= status == Status::Dead;
             }
-            tally.lost_down[side] += u64::from(down);
-            tally.lost_dead[side] += u64::from(dead);
-            values[at.lost(side)] = i64::from(down);
-            values[at.lost(side) + 1] = i64::from(dead);
-            values[at.won(side)] = i64::from(result == Some(Some(side)));
+            if COUNTED {
+                tally.lost_down[side] += u64::from(down);
+                tally.lost_dead[side] += u64::from(dead);
+            }
+            if VALUES {
+                values[at.lost(side)] = i64::from(down);
+                values[at.lost(side) + 1] = i64::from(dead);
+                values[at.won(side)] = i64::from(result == Some(Some(side)));
+            }
         }
-        values[at.length()] = length as i64;
-        for (who, &d) in dealt.iter().enumerate() {
-            values[at.dealt(who)] = d;
+        if VALUES {
+            values[at.length()] = length as i64;
+            for (who, &d) in dealt.iter().enumerate() {
+                values[at.dealt(who)] = d;
+            }
         }
-        tally.trials += 1;
+        if COUNTED {
+            tally.trials += 1;
+        }
     }
 
-    fn turn(
+    /// One turn of `actor`; its attacks counted in `outcomes` when `COUNTED`.
+    fn turn<const COUNTED: bool>(
         &self,
         standings: &mut [Standing],
         actor: usize,
@@ -456,7 +477,9 @@ impl<'a> FightModel<'a> {
                         Draw::Table(table) => table.pick(rng.next_u64()),
                         Draw::Dice(attack, layout) => layout.index(attack.roll(rng)),
                     };
-                    outcomes[profile][index] += 1;
+                    if COUNTED {
+                        outcomes[profile][index] += 1;
+                    }
                     let effect = fight.profiles[profile].effects[index];
                     let hit = fight.resolve_attack(standings, &mut turn, profile, &effect);
                     for (who, damage) in hit.amounts() {
@@ -487,7 +510,7 @@ impl Model for FightModel<'_> {
     fn simulate(&self, tally: &mut FightTally, rng: &mut Pcg64Mcg, trials: u64) {
         let mut scratch = Scratch::new(self);
         for _ in 0..trials {
-            self.trial(tally, rng, &mut scratch);
+            self.trial::<true, false>(tally, rng, &mut scratch);
         }
         scratch.spread(tally);
     }
@@ -519,9 +542,22 @@ impl Pairable for FightModel<'_> {
         Scratch::new(self)
     }
 
-    fn one_trial(&self, tally: &mut FightTally, rng: &mut Pcg64Mcg, scratch: &mut Scratch) {
-        self.trial(tally, rng, scratch);
+    fn paired_trial<const COUNTED: bool>(
+        &self,
+        tally: &mut FightTally,
+        rng: &mut Pcg64Mcg,
+        scratch: &mut Scratch,
+    ) {
+        self.trial::<COUNTED, true>(tally, rng, scratch);
+    }
+
+    /// The ended fights' rounds, deferred in `scratch`, are spread once per chunk.
+    fn settle(&self, tally: &mut FightTally, scratch: &mut Scratch, _: u64) {
         scratch.spread(tally);
+    }
+
+    fn values<'s>(&self, scratch: &'s Scratch) -> &'s [i64] {
+        &scratch.values
     }
 
     /// Each side's win, the fight's length, each side's losses, then per combatant and
@@ -549,15 +585,14 @@ impl Pairable for FightModel<'_> {
     fn same_figure(&self, _: &Self, _: Figure) -> bool {
         true
     }
-
-    fn values<'s>(&self, scratch: &'s Scratch) -> &'s [i64] {
-        &scratch.values
-    }
 }
 
 /// The baseline fight (first) and its variants, run on common random numbers.
+/// Only the models in `counted` get their own tally counted (the others' stay empty):
+/// the rest give their figures' values only, which costs less.
 pub fn simulate_fights_paired(
     fights: &[&Fight],
+    counted: Range<usize>,
     config: &EngineConfig,
     progress: &(dyn Fn(u64) + Sync),
     stop: &AtomicBool,
@@ -566,5 +601,5 @@ pub fn simulate_fights_paired(
         .iter()
         .map(|fight| FightModel::new(fight, config.sampler))
         .collect();
-    run_model(&PairedModel::new(models), config, progress, stop)
+    run_model(&PairedModel::new(models, counted), config, progress, stop)
 }

@@ -1,23 +1,42 @@
 //! The exact engine's state sets: every combatant's standing and where the turn is, with
 //! its probability, equal states merged. The standings live in one arena (`width` per
-//! state) under an open-addressing index, so a state is hashed and compared in place and
-//! never allocated on its own: the exact engine adds millions of branches per turn.
+//! state) and the rest of each state in one record beside them, under an open-addressing
+//! index, so a state is hashed and compared in place and never allocated on its own: the
+//! exact engine adds millions of branches per turn, and merging one into a state already
+//! there touches three places far apart in memory (its slot, its record, its standings).
+//!
+//! Added states are placed in batches: the index slots a batch needs, and the states they
+//! hold, are loaded for the whole batch before any is placed. The loads do not depend on
+//! each other, so their cache misses overlap instead of coming one after another (a set
+//! of a million states is far larger than the cache).
 
 use super::turn::{Standing, Turn};
 
 /// An empty slot of [`States::slots`].
 const EMPTY: u32 = u32::MAX;
+/// States added before a batch is placed.
+const BATCH: usize = 32;
 
 /// States with their probabilities, in the order they were first added (so sums over
 /// them, and so the exact figures, do not depend on hashing).
 pub(super) struct States {
     width: usize,
     standings: Vec<Standing>,
-    turns: Vec<Turn>,
-    probs: Vec<f64>,
-    hashes: Vec<u64>,
+    records: Vec<Record>,
     /// Index into the states, or [`EMPTY`]; a power of two long, at most half full.
     slots: Vec<u32>,
+    /// Added states not placed yet: their standings (`width` each), and their turn,
+    /// probability and hash.
+    pending_standings: Vec<Standing>,
+    pending: Vec<(Turn, f64, u64)>,
+}
+
+/// A state's hash, probability and turn, kept together.
+#[derive(Clone, Copy)]
+struct Record {
+    hash: u64,
+    prob: f64,
+    turn: Turn,
 }
 
 impl States {
@@ -26,37 +45,46 @@ impl States {
         States {
             width,
             standings: Vec::new(),
-            turns: Vec::new(),
-            probs: Vec::new(),
-            hashes: Vec::new(),
+            records: Vec::new(),
             slots: vec![EMPTY; 16],
+            pending_standings: Vec::new(),
+            pending: Vec::with_capacity(BATCH),
         }
     }
 
+    /// The states placed; reading them before the last added are placed would miss some.
+    fn placed(&self) -> &Self {
+        assert!(
+            self.pending.is_empty(),
+            "states read before they were placed"
+        );
+        self
+    }
+
     pub fn len(&self) -> usize {
-        self.probs.len()
+        self.placed().records.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.probs.is_empty()
+        self.placed().records.is_empty()
     }
 
     /// Removes every state, keeping the memory.
     pub fn clear(&mut self) {
         self.standings.clear();
-        self.turns.clear();
-        self.probs.clear();
-        self.hashes.clear();
+        self.records.clear();
         self.slots.fill(EMPTY);
+        self.pending_standings.clear();
+        self.pending.clear();
     }
 
     /// State `i`: its standings, turn and probability.
     pub fn get(&self, i: usize) -> (&[Standing], Turn, f64) {
-        let w = self.width;
+        let (w, record) = (self.placed().width, self.records[i]);
         (
             &self.standings[i * w..(i + 1) * w],
-            self.turns[i],
-            self.probs[i],
+            record.turn,
+            record.prob,
         )
     }
 
@@ -71,22 +99,59 @@ impl States {
     /// Sets every state's turn to `turn`, which keeps them distinct only when their
     /// standings are: for a set whose states all share one turn.
     pub fn set_turns(&mut self, turn: Turn) {
-        self.turns.fill(turn);
-        for i in 0..self.len() {
-            self.hashes[i] = hash(&self.standings[i * self.width..(i + 1) * self.width], &turn);
+        self.place();
+        let standings = self.standings.chunks_exact(self.width);
+        for (record, standings) in self.records.iter_mut().zip(standings) {
+            record.turn = turn;
+            record.hash = hash(standings, &turn);
         }
         self.reindex();
     }
 
-    /// Adds probability `p` to the state (`standings`, `turn`).
+    /// Adds probability `p` to the state (`standings`, `turn`), once the batch is placed:
+    /// call [`States::place`] before reading the states.
     pub fn add(&mut self, standings: &[Standing], turn: Turn, p: f64) {
-        let i = self.entry(standings, turn);
-        self.probs[i] += p;
+        self.pending_standings.extend_from_slice(standings);
+        self.pending.push((turn, p, hash(standings, &turn)));
+        if self.pending.len() == BATCH {
+            self.place();
+        }
+    }
+
+    /// Places the states added, in the order they were added: first every one's slot and
+    /// the state it holds are loaded, all at once, then each is placed.
+    pub fn place(&mut self) {
+        let (mask, w) = (self.slots.len() - 1, self.width);
+        let mut loaded = 0;
+        for &(_, _, h) in &self.pending {
+            let i = self.slots[(h >> 32) as usize & mask];
+            if i != EMPTY {
+                let i = i as usize;
+                loaded ^= self.records[i].hash ^ self.standings[i * w].key();
+            }
+        }
+        std::hint::black_box(loaded);
+        let (pending, standings) = (
+            std::mem::take(&mut self.pending),
+            std::mem::take(&mut self.pending_standings),
+        );
+        for (&(turn, p, h), standings) in pending.iter().zip(standings.chunks_exact(w)) {
+            let i = self.entry_hashed(standings, turn, h);
+            self.records[i].prob += p;
+        }
+        (self.pending, self.pending_standings) = (pending, standings);
+        self.pending.clear();
+        self.pending_standings.clear();
     }
 
     /// The index of the state (`standings`, `turn`), added with probability 0 when new.
     pub fn entry(&mut self, standings: &[Standing], turn: Turn) -> usize {
-        let h = hash(standings, &turn);
+        self.place();
+        self.entry_hashed(standings, turn, hash(standings, &turn))
+    }
+
+    /// [`States::entry`] for a state whose hash is `h`.
+    fn entry_hashed(&mut self, standings: &[Standing], turn: Turn, h: u64) -> usize {
         let mask = self.slots.len() - 1;
         let mut slot = (h >> 32) as usize & mask;
         loop {
@@ -95,22 +160,24 @@ impl States {
                 break;
             }
             let i = i as usize;
-            let w = self.width;
-            if self.hashes[i] == h
-                && self.turns[i] == turn
+            let (w, record) = (self.width, &self.records[i]);
+            if record.hash == h
+                && record.turn == turn
                 && self.standings[i * w..(i + 1) * w] == *standings
             {
                 return i;
             }
             slot = (slot + 1) & mask;
         }
-        let i = self.len();
+        let i = self.records.len();
         self.slots[slot] = u32::try_from(i).expect("fewer than 2^32 states");
         self.standings.extend_from_slice(standings);
-        self.turns.push(turn);
-        self.probs.push(0.0);
-        self.hashes.push(h);
-        if self.len() * 2 > self.slots.len() {
+        self.records.push(Record {
+            hash: h,
+            prob: 0.0,
+            turn,
+        });
+        if self.records.len() * 2 > self.slots.len() {
             self.slots = vec![EMPTY; self.slots.len() * 2];
             self.reindex();
         }
@@ -120,7 +187,7 @@ impl States {
     fn reindex(&mut self) {
         self.slots.fill(EMPTY);
         let mask = self.slots.len() - 1;
-        for (i, &h) in self.hashes.iter().enumerate() {
+        for (i, h) in self.records.iter().map(|r| r.hash).enumerate() {
             let mut slot = (h >> 32) as usize & mask;
             while self.slots[slot] != EMPTY {
                 slot = (slot + 1) & mask;

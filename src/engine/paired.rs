@@ -7,7 +7,7 @@
 //! so its random state is a function of (seed, block, trial) and the pairing holds
 //! whatever the thread count. Every sum is an integer, so tallies merge exactly.
 
-use std::ops::{Add, Mul};
+use std::ops::{Add, Mul, Range};
 
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -56,8 +56,8 @@ impl Figure {
     }
 }
 
-/// A model whose trials can run one at a time, each counted at once, and that leaves
-/// the value of each of its [`Figure`]s in the trial it just ran.
+/// A model whose trials can run one at a time, each leaving the value of each of its
+/// [`Figure`]s, and counted in its own tally only when someone reads that.
 pub(crate) trait Pairable: Model {
     /// Buffers a worker reuses from trial to trial, holding the last trial's values.
     type Scratch;
@@ -65,9 +65,21 @@ pub(crate) trait Pairable: Model {
     /// Fresh buffers.
     fn scratch(&self) -> Self::Scratch;
 
-    /// One trial drawn from `rng`, counted in `tally` completely (nothing deferred), its
-    /// figures' values left in `scratch`.
-    fn one_trial(&self, tally: &mut Self::Tally, rng: &mut Pcg64Mcg, scratch: &mut Self::Scratch);
+    /// One trial drawn from `rng`, its figures' values left in `scratch`; counted in
+    /// `tally` when `COUNTED` (part of the counting may wait in `scratch` until
+    /// [`Pairable::settle`]). A trial not counted costs less.
+    fn paired_trial<const COUNTED: bool>(
+        &self,
+        tally: &mut Self::Tally,
+        rng: &mut Pcg64Mcg,
+        scratch: &mut Self::Scratch,
+    );
+
+    /// Completes the counting of the `trials` counted trials run with `scratch`.
+    fn settle(&self, tally: &mut Self::Tally, scratch: &mut Self::Scratch, trials: u64);
+
+    /// The last trial's value of each figure, in [`Pairable::figures`] order.
+    fn values<'s>(&self, scratch: &'s Self::Scratch) -> &'s [i64];
 
     /// The figures the model's variants are compared on, in a fixed order.
     fn figures(&self) -> Vec<Figure>;
@@ -75,9 +87,6 @@ pub(crate) trait Pairable: Model {
     /// Whether `figure` means the same in `other` (a plan line's damage only where
     /// `other` has the same line: a variant may replace a combatant's lines).
     fn same_figure(&self, other: &Self, figure: Figure) -> bool;
-
-    /// The last trial's value of each figure, in [`Pairable::figures`] order.
-    fn values<'s>(&self, scratch: &'s Self::Scratch) -> &'s [i64];
 }
 
 /// Per figure: the sum of the per-trial values and of their squares.
@@ -139,16 +148,19 @@ impl<T> PairedTally<T> {
 pub(crate) struct PairedModel<M> {
     pub(crate) models: Vec<M>,
     figures: Vec<Figure>,
-    /// [model][figure compared]: where the figure is among the model's own values.
-    positions: Vec<Vec<usize>>,
-    /// [model]: its first values are the figures compared, in order (copied at once).
-    in_order: Vec<bool>,
+    /// [model]: where each figure compared is among the model's own values; `None` when
+    /// they are its first values, in order (then a trial's row is copied at once).
+    positions: Vec<Option<Vec<usize>>>,
+    /// [model]: whether its own tally is counted (someone reads it); the others only
+    /// give their figures' values.
+    counted: Vec<bool>,
 }
 
 impl<M: Pairable> PairedModel<M> {
     /// `models[0]` is the baseline; the figures compared are the baseline's that every
-    /// model has and that mean the same in every model.
-    pub(crate) fn new(models: Vec<M>) -> Self {
+    /// model has and that mean the same in every model. Only the tallies of the models
+    /// in `counted` are counted.
+    pub(crate) fn new(models: Vec<M>, counted: Range<usize>) -> Self {
         let own: Vec<Vec<Figure>> = models.iter().map(Pairable::figures).collect();
         let figures: Vec<Figure> = match (models.split_first(), own.first()) {
             (Some((baseline, others)), Some(baseline_figures)) => (baseline_figures.iter())
@@ -161,21 +173,20 @@ impl<M: Pairable> PairedModel<M> {
                 .collect(),
             _ => Vec::new(),
         };
-        let positions: Vec<Vec<usize>> = (own.iter())
+        let positions = (own.iter())
             .map(|theirs| {
-                (figures.iter())
+                let at: Vec<usize> = (figures.iter())
                     .map(|f| theirs.iter().position(|g| g == f).expect("filtered above"))
-                    .collect()
+                    .collect();
+                let in_order = at.iter().enumerate().all(|(f, &at)| f == at);
+                (!in_order).then_some(at)
             })
             .collect();
-        let in_order = (positions.iter())
-            .map(|at| at.iter().enumerate().all(|(f, &at)| f == at))
-            .collect();
         Self {
+            counted: (0..models.len()).map(|m| counted.contains(&m)).collect(),
             models,
             figures,
             positions,
-            in_order,
         }
     }
 }
@@ -205,16 +216,22 @@ impl<M: Pairable> Model for PairedModel<M> {
             .collect();
         let rows: Vec<Vec<i64>> = (self.models.iter().enumerate())
             .map(|(m, model)| {
-                let mut scratch = model.scratch();
                 let mut rows = Vec::with_capacity(starts.len() * figures);
+                let (own, mut scratch) = (&mut tally.tallies[m], model.scratch());
                 for start in &starts {
-                    model.one_trial(&mut tally.tallies[m], &mut start.clone(), &mut scratch);
-                    let values = model.values(&scratch);
-                    if self.in_order[m] {
-                        rows.extend_from_slice(&values[..figures]);
+                    if self.counted[m] {
+                        model.paired_trial::<true>(own, &mut start.clone(), &mut scratch);
                     } else {
-                        rows.extend(self.positions[m].iter().map(|&at| values[at]));
+                        model.paired_trial::<false>(own, &mut start.clone(), &mut scratch);
                     }
+                    let values = model.values(&scratch);
+                    match &self.positions[m] {
+                        None => rows.extend_from_slice(&values[..figures]),
+                        Some(at) => rows.extend(at.iter().map(|&at| values[at])),
+                    }
+                }
+                if self.counted[m] {
+                    model.settle(own, &mut scratch, trials);
                 }
                 rows
             })
@@ -254,10 +271,20 @@ impl<M: Pairable> Model for PairedModel<M> {
         tally
     }
 
+    /// The widest of the counted models' own figures and of every compared chance and
+    /// its difference to the baseline: what the run reports.
     fn widest_half_width(&self, tally: &Self::Tally) -> f64 {
-        (self.models.iter().zip(&tally.tallies))
-            .map(|(model, t)| model.widest_half_width(t))
-            .fold(0.0, f64::max)
+        let own = (self.models.iter().zip(&tally.tallies).zip(&self.counted))
+            .filter(|(_, counted)| **counted)
+            .map(|((model, t), _)| model.widest_half_width(t));
+        let chances = (self.figures.iter().enumerate()).filter(|(_, f)| f.is_chance());
+        let compared = chances.flat_map(|(f, _)| {
+            (0..self.models.len()).map(move |m| {
+                let value = tally.value(m, f, true).half_width();
+                value.max(tally.difference(m, f).half_width())
+            })
+        });
+        own.chain(compared).fold(0.0, f64::max)
     }
 
     fn tally_cells(&self) -> u64 {

@@ -159,12 +159,18 @@ impl<'a> PlanModel<'a> {
     fn run_trials(&self, tally: &mut Tally, rng: &mut Pcg64Mcg, trials: u64) {
         let mut scratch = self.scratch();
         for _ in 0..trials {
-            self.trial(tally, rng, &mut scratch);
+            self.trial::<true, false>(tally, rng, &mut scratch);
         }
     }
 
-    /// One trial of the general case, its damage and deaths kept in `scratch`.
-    fn trial(&self, tally: &mut Tally, rng: &mut Pcg64Mcg, scratch: &mut TrialScratch) {
+    /// One trial of the general case, its damage and deaths kept in `scratch`: counted in
+    /// `tally` when `COUNTED`, its figures' values left in `scratch` when `VALUES`.
+    fn trial<const COUNTED: bool, const VALUES: bool>(
+        &self,
+        tally: &mut Tally,
+        rng: &mut Pcg64Mcg,
+        scratch: &mut TrialScratch,
+    ) {
         let targets = self.down_at.len();
         let TrialScratch {
             taken,
@@ -190,7 +196,9 @@ impl<'a> PlanModel<'a> {
                     None => None,
                 };
                 let outcome = kernel.draw(rng);
-                tally.outcomes[s][outcome] += 1;
+                if COUNTED {
+                    tally.outcomes[s][outcome] += 1;
+                }
                 let effect = kernel.effects[outcome];
                 line_damage[kernel.line] += effect.damage;
                 let (after, died) = self.targets[t].take(taken[t], effect.damage, effect.drops);
@@ -209,27 +217,33 @@ impl<'a> PlanModel<'a> {
                 }
             }
             for t in 0..targets {
-                let r = &mut tally.rounds[t][round];
                 let down = dead[t] || taken[t] >= self.down_at[t];
-                r.down += u64::from(down);
-                r.dead += u64::from(dead[t]);
-                let d = taken[t] as u128;
-                r.damage_sum += d;
-                r.damage_squares += d * d;
-                let figures = round_figures(self.down_at[t]);
-                let at = self.target_values[t] + round * figures;
-                if figures == 3 {
-                    round_values[at] = i64::from(down);
-                    round_values[at + 1] = i64::from(dead[t]);
+                if COUNTED {
+                    let r = &mut tally.rounds[t][round];
+                    r.down += u64::from(down);
+                    r.dead += u64::from(dead[t]);
+                    let d = taken[t] as u128;
+                    r.damage_sum += d;
+                    r.damage_squares += d * d;
                 }
-                round_values[at + figures - 1] = taken[t];
+                if VALUES {
+                    let figures = round_figures(self.down_at[t]);
+                    let at = self.target_values[t] + round * figures;
+                    if figures == 3 {
+                        round_values[at] = i64::from(down);
+                        round_values[at + 1] = i64::from(dead[t]);
+                    }
+                    round_values[at + figures - 1] = taken[t];
+                }
             }
         }
-        for (sum, &damage) in tally.line_damage.iter_mut().zip(line_damage.iter()) {
-            *sum += damage as u128;
-        }
-        for (histogram, &total) in tally.damage.iter_mut().zip(taken.iter()) {
-            histogram[total as usize] += 1;
+        if COUNTED {
+            for (sum, &damage) in tally.line_damage.iter_mut().zip(line_damage.iter()) {
+                *sum += damage as u128;
+            }
+            for (histogram, &total) in tally.damage.iter_mut().zip(taken.iter()) {
+                histogram[total as usize] += 1;
+            }
         }
     }
 
@@ -335,9 +349,21 @@ impl Pairable for PlanModel<'_> {
     }
 
     /// Always the general case: single draws take a slot's draws for many trials at once.
-    fn one_trial(&self, tally: &mut Tally, rng: &mut Pcg64Mcg, scratch: &mut TrialScratch) {
-        self.trial(tally, rng, scratch);
-        tally.trials += 1;
+    fn paired_trial<const COUNTED: bool>(
+        &self,
+        tally: &mut Tally,
+        rng: &mut Pcg64Mcg,
+        scratch: &mut TrialScratch,
+    ) {
+        self.trial::<COUNTED, true>(tally, rng, scratch);
+    }
+
+    fn settle(&self, tally: &mut Tally, _: &mut TrialScratch, trials: u64) {
+        tally.trials += trials;
+    }
+
+    fn values<'s>(&self, scratch: &'s TrialScratch) -> &'s [i64] {
+        &scratch.values
     }
 
     /// Per target, per round: down and dead (targets with hit points), damage taken.
@@ -369,9 +395,5 @@ impl Pairable for PlanModel<'_> {
             }
             _ => true,
         }
-    }
-
-    fn values<'s>(&self, scratch: &'s TrialScratch) -> &'s [i64] {
-        &scratch.values
     }
 }
