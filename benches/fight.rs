@@ -1,12 +1,15 @@
 //! Fights: Monte Carlo throughput of a pf1 party of four against four monsters (rolled
 //! initiative, `best` tactics, dying rules, up to 10 rounds) on 1 and 2 threads, the
 //! showcase plan's fight-free throughput for comparison, and the exact fight engine on a
-//! 1 vs 2 fight of 60-hp combatants over 10 rounds.
+//! 1 vs 2 fight of 60-hp combatants over 10 rounds; and the party fight end to end with 0,
+//! 1, 2 and 4 variants paired on common random numbers (what each added variant costs in
+//! an encounter).
 
 use std::hint::black_box;
 use std::sync::atomic::AtomicBool;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use d20odds::run::{Prepared, Settings, Silent};
 use d20odds::{EngineConfig, Fight, Scenario, exact_fight, simulate_fight};
 
 const TRIALS: u64 = 1_000_000;
@@ -20,6 +23,13 @@ fn combatant(token: char, side: &str, ac: i32, hp: i64, bonus: &str, damage: &st
 }
 
 fn party_of_four() -> Fight {
+    Fight::from_scenario(&Scenario::parse("party.toml", party_text()).unwrap())
+        .unwrap()
+        .unwrap()
+}
+
+/// The party fight's experiment file.
+fn party_text() -> String {
     let mut text = String::from(
         "system = \"pf1\"\nmap = \"\"\"\n........\n.ABCD...\n.WXYZ...\n........\n\"\"\"\n[encounter]\ninitiative = \"rolled\"\nrounds = 10\n",
     );
@@ -39,9 +49,7 @@ fn party_of_four() -> Fight {
     ] {
         text += &combatant(t, "monsters", ac, hp, bonus, damage);
     }
-    Fight::from_scenario(&Scenario::parse("party.toml", text).unwrap())
-        .unwrap()
-        .unwrap()
+    text
 }
 
 fn one_against_two() -> Fight {
@@ -79,11 +87,42 @@ fn fights(c: &mut Criterion) {
     group.finish();
 }
 
+/// The party fight run end to end (250,000 trials, 2 threads) with 0, 1, 2 and 4
+/// `[[variant]]`s, each giving A another bonus: alone it runs on the batched fight engine,
+/// with variants every model runs on the shared random numbers.
+fn fight_variants(c: &mut Criterion) {
+    let settings = Settings {
+        trials: Some(250_000),
+        threads: Some(2),
+        ..Settings::default()
+    };
+    let mut group = c.benchmark_group("fight variants");
+    group.sample_size(10);
+    for count in [0, 1, 2, 4] {
+        let variants: String = (1..=count)
+            .map(|v| {
+                format!(
+                    "\n[[variant]]\nname = \"bonus {v}\"\nset = {{ \"A.blade.bonus\" = [{}, {}] }}\n",
+                    10 + v,
+                    5 + v
+                )
+            })
+            .collect();
+        let text = format!("{}{variants}", party_text());
+        let scenario = Scenario::parse("party.toml", text).unwrap();
+        let prepared = Prepared::from_scenario(scenario, &settings).unwrap();
+        group.bench_function(format!("party 4v4/{count} variants"), |b| {
+            b.iter(|| black_box(prepared.run(&settings, &Silent, &AtomicBool::new(false))))
+        });
+    }
+    group.finish();
+}
+
 criterion_group! {
     name = benches;
     // No plots: criterion draws them with system fonts, which a fresh machine may lack
     // (it then panics); the figures are in the terminal output and target/criterion/.
     config = Criterion::default().without_plots();
-    targets = fights
+    targets = fights, fight_variants
 }
 criterion_main!(benches);
