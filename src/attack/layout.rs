@@ -3,6 +3,21 @@
 
 use super::*;
 
+/// What one outcome does: to the target, and to a creature struck instead. Kept together
+/// so that the engines apply an outcome by reading one place.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct OutcomeEffect {
+    pub damage: i64,
+    /// Kills outright (a failed coup-de-grace save).
+    pub slays: bool,
+    /// Failed a massive-damage save: at least −1 hp.
+    pub drops: bool,
+    /// Damage the creature struck instead takes.
+    pub struck_damage: i64,
+    /// The creature struck instead failed a massive-damage save.
+    pub struck_drops: bool,
+}
+
 /// One kind of outcome's damage values: `len` values from `min`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct ValueRange {
@@ -246,6 +261,19 @@ impl OutcomeLayout {
     /// The attack struck another creature instead of the target.
     pub fn struck(&self, index: usize) -> bool {
         matches!(self.kind(index), Some(STRUCK | STRUCK_DROPPED))
+    }
+
+    /// Every outcome's effect, by index.
+    pub(crate) fn effects(&self) -> Vec<OutcomeEffect> {
+        (0..self.len())
+            .map(|i| OutcomeEffect {
+                damage: self.damage(i),
+                slays: self.slays(i),
+                drops: self.drops(i),
+                struck_damage: self.struck_damage(i),
+                struck_drops: self.struck_drops(i),
+            })
+            .collect()
     }
 
     /// Whether the profile can strike its cover at all.

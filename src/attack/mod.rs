@@ -21,6 +21,7 @@ mod roll;
 #[cfg(test)]
 mod tests;
 
+pub(crate) use layout::OutcomeEffect;
 pub use layout::OutcomeLayout;
 pub use outcomes::OutcomeTable;
 

@@ -6,9 +6,10 @@ use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
 use super::{
-    ALONE, ALONE_FLAT_FOOTED, AttackAt, Effect, FLAT_FOOTED, Fight, Fighter, Order, PLAIN, Profile,
+    ALONE, ALONE_FLAT_FOOTED, AttackAt, FLAT_FOOTED, Fight, Fighter, Order, PLAIN, Profile,
     ProfileId, SlotSource, Tables,
 };
+use crate::attack::OutcomeEffect;
 use crate::error::InputError;
 use crate::exact::SlotExact;
 use crate::injury::{Target, Vitals};
@@ -223,15 +224,7 @@ impl Fight {
         let slot = &self.plans[plan].slots()[slot];
         let layout = slot.profile.layout();
         let table = slot.profile.outcomes();
-        let effects = (0..layout.len())
-            .map(|i| Effect {
-                damage: layout.damage(i),
-                slays: layout.slays(i),
-                drops: layout.drops(i),
-                struck_damage: layout.struck_damage(i),
-                struck_drops: layout.struck_drops(i),
-            })
-            .collect::<Vec<_>>();
+        let effects = layout.effects();
         let expected = match &table {
             Some(t) => t.mean_damage(),
             None => {
@@ -242,7 +235,7 @@ impl Fight {
                 total as f64 / f64::from(MEAN_SAMPLE_DRAWS)
             }
         };
-        let mut branches: Vec<(Effect, f64)> = Vec::new();
+        let mut branches: Vec<(OutcomeEffect, f64)> = Vec::new();
         for (effect, &p) in effects.iter().zip(table.iter().flat_map(|t| &t.probs)) {
             match branches.iter_mut().find(|(e, _)| e == effect) {
                 Some((_, q)) => *q += p,

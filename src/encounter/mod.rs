@@ -18,7 +18,7 @@ mod states;
 mod tests;
 mod turn;
 
-use crate::attack::AttackProfile;
+use crate::attack::{AttackProfile, OutcomeEffect};
 use crate::exact::SlotExact;
 use crate::injury::Target;
 use crate::plan::Plan;
@@ -196,18 +196,6 @@ struct Order {
     iteratives: Vec<AttackAt>,
 }
 
-/// What one outcome of an attack does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-struct Effect {
-    damage: i64,
-    /// Kills outright (a failed coup-de-grace save).
-    slays: bool,
-    /// Failed a massive-damage save: at least −1 hp.
-    drops: bool,
-    struck_damage: i64,
-    struck_drops: bool,
-}
-
 /// One attack's numbers as the engines need them.
 #[derive(Debug, Clone)]
 struct Profile {
@@ -217,12 +205,12 @@ struct Profile {
     exact: Option<SlotExact>,
     attack: AttackProfile,
     /// Each outcome index's effect.
-    effects: Vec<Effect>,
+    effects: Vec<OutcomeEffect>,
     /// Each outcome index's probability, when the exact table could be computed.
     probs: Option<Vec<f64>>,
     /// The distinct effects with their probabilities (outcomes that do the same merged),
     /// for the exact engine's branches; empty without a table.
-    branches: Vec<(Effect, f64)>,
+    branches: Vec<(OutcomeEffect, f64)>,
     /// Mean damage to the target, for `best`.
     expected: f64,
     /// The combatant attacked.

@@ -25,10 +25,9 @@ pub(super) struct States {
     records: Vec<Record>,
     /// Index into the states, or [`EMPTY`]; a power of two long, at most half full.
     slots: Vec<u32>,
-    /// Added states not placed yet: their standings (`width` each), and their turn,
-    /// probability and hash.
+    /// Added states not placed yet: their standings (`width` each) and records.
     pending_standings: Vec<Standing>,
-    pending: Vec<(Turn, f64, u64)>,
+    pending: Vec<Record>,
 }
 
 /// A state's hash, probability and turn, kept together.
@@ -112,7 +111,12 @@ impl States {
     /// call [`States::place`] before reading the states.
     pub fn add(&mut self, standings: &[Standing], turn: Turn, p: f64) {
         self.pending_standings.extend_from_slice(standings);
-        self.pending.push((turn, p, hash(standings, &turn)));
+        let hash = hash(standings, &turn);
+        self.pending.push(Record {
+            hash,
+            prob: p,
+            turn,
+        });
         if self.pending.len() == BATCH {
             self.place();
         }
@@ -123,8 +127,8 @@ impl States {
     pub fn place(&mut self) {
         let (mask, w) = (self.slots.len() - 1, self.width);
         let mut loaded = 0;
-        for &(_, _, h) in &self.pending {
-            let i = self.slots[(h >> 32) as usize & mask];
+        for pending in &self.pending {
+            let i = self.slots[(pending.hash >> 32) as usize & mask];
             if i != EMPTY {
                 let i = i as usize;
                 loaded ^= self.records[i].hash ^ self.standings[i * w].key();
@@ -135,9 +139,9 @@ impl States {
             std::mem::take(&mut self.pending),
             std::mem::take(&mut self.pending_standings),
         );
-        for (&(turn, p, h), standings) in pending.iter().zip(standings.chunks_exact(w)) {
-            let i = self.entry_hashed(standings, turn, h);
-            self.records[i].prob += p;
+        for (added, standings) in pending.iter().zip(standings.chunks_exact(w)) {
+            let i = self.entry_hashed(standings, added.turn, added.hash);
+            self.records[i].prob += added.prob;
         }
         (self.pending, self.pending_standings) = (pending, standings);
         self.pending.clear();

@@ -4,7 +4,8 @@
 //! the result to the matching `resolve_*`. The rules of SPEC §6 and RULES.md §9 live here
 //! once.
 
-use super::{AttackAt, Effect, Fight, Fighter, ProfileId};
+use super::{AttackAt, Fight, Fighter, ProfileId};
+use crate::attack::OutcomeEffect;
 use crate::rules::DyingRule;
 use crate::scenario::Tactic;
 
@@ -413,7 +414,7 @@ impl Fight {
         standings: &mut [Standing],
         turn: &mut Turn,
         profile: ProfileId,
-        effect: &Effect,
+        effect: &OutcomeEffect,
     ) -> Dealt {
         let target = turn.target.expect("an attack has a target");
         self.hurt(standings, target, effect.damage, effect.drops, effect.slays);
@@ -480,7 +481,12 @@ impl Fight {
 
     /// What outcome `effect` of an attack at `target`, in standing `s`, leaves it in: the
     /// target's part of [`Fight::resolve_attack`].
-    pub(super) fn target_after(&self, target: usize, s: Standing, effect: &Effect) -> Standing {
+    pub(super) fn target_after(
+        &self,
+        target: usize,
+        s: Standing,
+        effect: &OutcomeEffect,
+    ) -> Standing {
         self.hurt_one(target, s, effect.damage, effect.drops, effect.slays)
     }
 

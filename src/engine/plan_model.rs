@@ -8,7 +8,7 @@ use rand_pcg::Pcg64Mcg;
 use super::paired::{Figure, Pairable};
 use super::runner::Model;
 use super::{AliasTable, SamplerKind, Tally, tally_cells};
-use crate::attack::{AttackProfile, OutcomeLayout};
+use crate::attack::{AttackProfile, OutcomeEffect, OutcomeLayout};
 use crate::injury::Acting;
 use crate::plan::{Plan, Target, TargetId};
 
@@ -24,11 +24,11 @@ struct Kernel<'a> {
     /// The plan line it belongs to.
     line: usize,
     draw: Draw<'a>,
-    /// What the target takes from each outcome index.
-    effects: Vec<Effect>,
-    /// The creature struck instead (giving cover, or grappling with the target), when
-    /// the attack can strike it (d20 Modern).
-    cover: Option<CoverKernel>,
+    /// What each outcome index does.
+    effects: Vec<OutcomeEffect>,
+    /// The target index of the creature struck instead (giving cover, or grappling with
+    /// the target), when the attack can strike it (d20 Modern).
+    cover: Option<usize>,
     /// The attack is made only at the end of every `period`-th round.
     period: usize,
     /// The attacker's target index, when it is attacked too (it stops once down).
@@ -43,23 +43,6 @@ impl Kernel<'_> {
             Draw::Dice(profile, layout) => layout.index(profile.roll(rng)),
         }
     }
-}
-
-/// What the creature struck instead takes from each outcome index.
-struct CoverKernel {
-    target: usize,
-    effects: Vec<Effect>,
-}
-
-/// What one outcome does to the creature it strikes, kept together so that applying an
-/// outcome reads one place.
-#[derive(Clone, Copy)]
-struct Effect {
-    damage: i64,
-    /// It drops the creature to −1 hp (a failed massive-damage save).
-    drops: bool,
-    /// It kills outright (a failed coup-de-grace save).
-    slays: bool,
 }
 
 /// Damage taken and deaths per target within one trial, and the trial's value of each
@@ -101,26 +84,10 @@ impl<'a> PlanModel<'a> {
                     target: s.target.index(),
                     line: s.line.index(),
                     draw,
-                    effects: (0..layout.len())
-                        .map(|i| Effect {
-                            damage: layout.damage(i),
-                            drops: layout.drops(i),
-                            slays: layout.slays(i),
-                        })
-                        .collect(),
-                    cover: s
-                        .covering
+                    effects: layout.effects(),
+                    cover: (s.covering)
                         .filter(|_| layout.can_strike())
-                        .map(|target| CoverKernel {
-                            target: target.index(),
-                            effects: (0..layout.len())
-                                .map(|i| Effect {
-                                    damage: layout.struck_damage(i),
-                                    drops: layout.struck_drops(i),
-                                    slays: false,
-                                })
-                                .collect(),
-                        }),
+                        .map(TargetId::index),
                     period: s.period.max(1) as usize,
                     attacker: s.attacker.map(TargetId::index),
                 }
@@ -204,13 +171,12 @@ impl<'a> PlanModel<'a> {
                 let (after, died) = self.targets[t].take(taken[t], effect.damage, effect.drops);
                 taken[t] = after;
                 dead[t] = died || effect.slays;
-                if let Some(cover) = &kernel.cover
-                    && cover.effects[outcome].damage > 0
-                    && !dead[cover.target]
+                if let Some(c) = kernel.cover
+                    && effect.struck_damage > 0
+                    && !dead[c]
                 {
-                    let (c, struck) = (cover.target, cover.effects[outcome]);
                     (taken[c], dead[c]) =
-                        self.targets[c].take(taken[c], struck.damage, struck.drops);
+                        self.targets[c].take(taken[c], effect.struck_damage, effect.struck_drops);
                 }
                 if let Some(a) = disabled {
                     (taken[a], dead[a]) = self.targets[a].after_disabled_action(taken[a]);
