@@ -89,6 +89,14 @@ pub(crate) trait Pairable: Model {
     fn same_figure(&self, other: &Self, figure: Figure) -> bool;
 }
 
+/// Figure values a pass keeps for all models together (256 KiB, within a core's L2 cache).
+const PASS_VALUES: usize = 1 << 15;
+/// The fewest trials a pass holds, however many figures the models have.
+const PASS_LEAST: usize = 16;
+/// The most trials a pass holds: a pass's sums of squares then fit in an i64 (see
+/// [`PairedModel::simulate`]).
+const PASS_MOST: usize = 1 << 10;
+
 /// Per figure: the sum of the per-trial values and of their squares.
 type Sums = Vec<(i128, u128)>;
 
@@ -154,6 +162,8 @@ pub(crate) struct PairedModel<M> {
     /// [model]: whether its own tally is counted (someone reads it); the others only
     /// give their figures' values.
     counted: Vec<bool>,
+    /// The figures that are amounts rather than chances, in order.
+    amounts: Vec<usize>,
 }
 
 impl<M: Pairable> PairedModel<M> {
@@ -184,6 +194,10 @@ impl<M: Pairable> PairedModel<M> {
             .collect();
         Self {
             counted: (0..models.len()).map(|m| counted.contains(&m)).collect(),
+            amounts: (figures.iter().enumerate())
+                .filter(|(_, f)| !f.is_chance())
+                .map(|(at, _)| at)
+                .collect(),
             models,
             figures,
             positions,
@@ -205,46 +219,54 @@ impl<M: Pairable> Model for PairedModel<M> {
         }
     }
 
-    /// Each model runs all `trials` (the runner's chunk) in turn from the same per-trial
-    /// starting states, keeping each trial's figure values in a row; the sums are then
-    /// taken row by row into one small accumulator per figure. A model's trials back to
-    /// back keep its data and branch history warm.
+    /// The runner's chunk goes by passes (of as many trials as keep every model's rows
+    /// within [`PASS_VALUES`]): in a pass each model runs
+    /// every trial in turn from the same per-trial starting states, keeping each trial's
+    /// figure values in a row, and the rows' sums are then taken into one small
+    /// accumulator per figure. A model's trials back to back keep its data and branch
+    /// history warm; a pass's rows, for every model, stay in the cache.
     fn simulate(&self, tally: &mut Self::Tally, rng: &mut Pcg64Mcg, trials: u64) {
         let figures = self.figures.len();
+        let pass_trials =
+            (PASS_VALUES / (figures * self.models.len()).max(1)).clamp(PASS_LEAST, PASS_MOST);
         let starts: Vec<Pcg64Mcg> = (0..trials)
             .map(|_| Pcg64Mcg::seed_from_u64(rng.next_u64()))
             .collect();
-        let rows: Vec<Vec<i64>> = (self.models.iter().enumerate())
-            .map(|(m, model)| {
-                let mut rows = Vec::with_capacity(starts.len() * figures);
-                let (own, mut scratch) = (&mut tally.tallies[m], model.scratch());
-                for start in &starts {
+        let mut scratches: Vec<M::Scratch> = self.models.iter().map(M::scratch).collect();
+        let mut rows: Vec<Vec<i64>> =
+            vec![Vec::with_capacity(pass_trials * figures); self.models.len()];
+        for pass in starts.chunks(pass_trials) {
+            for (m, model) in self.models.iter().enumerate() {
+                let (own, scratch, rows) = (&mut tally.tallies[m], &mut scratches[m], &mut rows[m]);
+                rows.clear();
+                for start in pass {
                     if self.counted[m] {
-                        model.paired_trial::<true>(own, &mut start.clone(), &mut scratch);
+                        model.paired_trial::<true>(own, &mut start.clone(), scratch);
                     } else {
-                        model.paired_trial::<false>(own, &mut start.clone(), &mut scratch);
+                        model.paired_trial::<false>(own, &mut start.clone(), scratch);
                     }
-                    let values = model.values(&scratch);
+                    let values = model.values(scratch);
                     match &self.positions[m] {
                         None => rows.extend_from_slice(&values[..figures]),
                         Some(at) => rows.extend(at.iter().map(|&at| values[at])),
                     }
                 }
-                if self.counted[m] {
-                    model.settle(own, &mut scratch, trials);
+            }
+            // Below 2^26 a value's square is below 2^52, so 2^10 trials' sums fit in an i64.
+            let widest = (rows.iter().flatten()).fold(0, |bits, x| bits | x.unsigned_abs());
+            for (m, rows_m) in rows.iter().enumerate() {
+                let (values, cross) = (&mut tally.values[m], &mut tally.cross[m]);
+                let baseline = (m > 0).then_some(rows[0].as_slice());
+                if widest < 1 << 26 {
+                    add_row_sums::<i64>(rows_m, baseline, &self.amounts, values, cross);
+                } else {
+                    add_row_sums::<i128>(rows_m, baseline, &self.amounts, values, cross);
                 }
-                rows
-            })
-            .collect();
-        // Below 2^26 a value's square is below 2^52, so 2^10 trials' sums fit in an i64.
-        let widest = (rows.iter().flatten()).fold(0, |bits, x| bits | x.unsigned_abs());
-        let small = trials <= 1 << 10 && widest < 1 << 26;
-        for (m, rows_m) in rows.iter().enumerate() {
-            let (values, cross) = (&mut tally.values[m], &mut tally.cross[m]);
-            if small {
-                add_row_sums::<i64>(rows_m, &rows[0], values, cross);
-            } else {
-                add_row_sums::<i128>(rows_m, &rows[0], values, cross);
+            }
+        }
+        for (m, model) in self.models.iter().enumerate() {
+            if self.counted[m] {
+                model.settle(&mut tally.tallies[m], &mut scratches[m], trials);
             }
         }
         tally.trials += trials;
@@ -294,38 +316,91 @@ impl<M: Pairable> Model for PairedModel<M> {
 }
 
 /// Adds to each figure's sums of x and of x² (`values`) and of x·b (`cross`), where x
-/// is its value in one of `rows` and b the baseline's in the same row of `baseline`,
-/// rows of one value per figure; the chunk's sums build up in `T`.
-fn add_row_sums<T>(rows: &[i64], baseline: &[i64], values: &mut [(i128, u128)], cross: &mut [i128])
-where
+/// is its value in one of `rows` and b the baseline's in the same row of `baseline` (`None`
+/// when `rows` are the baseline's own, whose x·b is x²), rows of one value per figure; the
+/// chunk's sums build up in `T`. Only the figures in `amounts` need their squares summed:
+/// every other is a chance, whose values are 0 or 1, so x² = x.
+fn add_row_sums<T>(
+    rows: &[i64],
+    baseline: Option<&[i64]>,
+    amounts: &[usize],
+    values: &mut [(i128, u128)],
+    cross: &mut [i128],
+) where
     T: Copy + Default + From<i64> + Into<i128> + Add<Output = T> + Mul<Output = T>,
 {
     let figures = values.len();
     if figures == 0 {
         return;
     }
-    let (mut sums, mut squares, mut products) = (
-        vec![T::default(); figures],
-        vec![T::default(); figures],
-        vec![T::default(); figures],
-    );
-    for (row, base) in rows
-        .chunks_exact(figures)
-        .zip(baseline.chunks_exact(figures))
-    {
-        let accumulators = sums
-            .iter_mut()
-            .zip(squares.iter_mut().zip(products.iter_mut()));
-        for ((&x, &b), (sum, (square, product))) in row.iter().zip(base).zip(accumulators) {
-            let (x, b) = (T::from(x), T::from(b));
-            *sum = *sum + x;
+    let mut sums = vec![T::default(); figures];
+    let mut products = vec![T::default(); if baseline.is_some() { figures } else { 0 }];
+    let mut squares = vec![T::default(); amounts.len()];
+    for (r, row) in rows.chunks_exact(figures).enumerate() {
+        for (sum, &x) in sums.iter_mut().zip(row) {
+            *sum = *sum + T::from(x);
+        }
+        if let Some(baseline) = baseline {
+            let base = &baseline[r * figures..(r + 1) * figures];
+            for ((product, &x), &b) in products.iter_mut().zip(row).zip(base) {
+                *product = *product + T::from(x) * T::from(b);
+            }
+        }
+        for (square, &f) in squares.iter_mut().zip(amounts) {
+            let x = T::from(row[f]);
             *square = *square + x * x;
-            *product = *product + x * b;
         }
     }
+    let mut amount_squares = amounts.iter().zip(&squares).peekable();
     for (f, (value, cross)) in values.iter_mut().zip(cross.iter_mut()).enumerate() {
-        value.0 += sums[f].into();
-        value.1 += squares[f].into() as u128;
-        *cross += products[f].into();
+        let sum: i128 = sums[f].into();
+        let square: i128 = match amount_squares.next_if(|(at, _)| **at == f) {
+            Some((_, &square)) => square.into(),
+            None => sum,
+        };
+        value.0 += sum;
+        value.1 += square as u128;
+        *cross += match baseline {
+            Some(_) => products[f].into(),
+            None => square,
+        };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Three figures: a chance, an amount, a chance; four trials each for the baseline and
+    /// a variant. By hand, figure by figure (x the variant's values, b the baseline's):
+    /// - chance 0: b = 1,0,1,1 and x = 1,1,0,1: Σb = 3 = Σb², Σx = 3 = Σx², Σxb = 2;
+    /// - amount 1: b = 5,0,7,2 and x = 6,0,7,9: Σb = 14, Σb² = 78, Σx = 22, Σx² = 166,
+    ///   Σxb = 30 + 0 + 49 + 18 = 97;
+    /// - chance 2: b = 0,0,0,1 and x = 0,1,0,1: Σb = 1, Σx = 2, Σxb = 1.
+    const BASELINE: [i64; 12] = [1, 5, 0, 0, 0, 0, 1, 7, 0, 1, 2, 1];
+    const VARIANT: [i64; 12] = [1, 6, 0, 1, 0, 1, 0, 7, 0, 1, 9, 1];
+
+    fn sums<T>(rows: &[i64], baseline: Option<&[i64]>) -> (Vec<(i128, u128)>, Vec<i128>)
+    where
+        T: Copy + Default + From<i64> + Into<i128> + Add<Output = T> + Mul<Output = T>,
+    {
+        let (mut values, mut cross) = (vec![(0, 0); 3], vec![0; 3]);
+        add_row_sums::<T>(rows, baseline, &[1], &mut values, &mut cross);
+        (values, cross)
+    }
+
+    #[test]
+    fn row_sums_square_only_the_amounts_and_cross_the_baseline_with_itself() {
+        for (values, cross) in [sums::<i64>(&BASELINE, None), sums::<i128>(&BASELINE, None)] {
+            assert_eq!(values, [(3, 3), (14, 78), (1, 1)]);
+            assert_eq!(cross, [3, 78, 1]);
+        }
+        for (values, cross) in [
+            sums::<i64>(&VARIANT, Some(&BASELINE)),
+            sums::<i128>(&VARIANT, Some(&BASELINE)),
+        ] {
+            assert_eq!(values, [(3, 3), (22, 166), (2, 2)]);
+            assert_eq!(cross, [2, 97, 1]);
+        }
     }
 }
