@@ -318,7 +318,7 @@ impl<M: Pairable> Model for PairedModel<M> {
 /// Adds to each figure's sums of x and of x² (`values`) and of x·b (`cross`), where x
 /// is its value in one of `rows` and b the baseline's in the same row of `baseline` (`None`
 /// when `rows` are the baseline's own, whose x·b is x²), rows of one value per figure; the
-/// chunk's sums build up in `T`. Only the figures in `amounts` need their squares summed:
+/// pass's sums build up in `T`. Only the figures in `amounts` need their squares summed:
 /// every other is a chance, whose values are 0 or 1, so x² = x.
 fn add_row_sums<T>(
     rows: &[i64],
