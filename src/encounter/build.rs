@@ -91,7 +91,8 @@ impl Fight {
                 init: c.init,
                 tactic: c.tactic,
                 con_modifier: c.con.map_or(0, |con| (con - 10).div_euclid(2)),
-                resolve: c.resolve_points,
+                resolve: i32::try_from(c.resolve_points)
+                    .expect("Resolve Points are at most MAX_INJURY_NUMBER"),
                 orders: Vec::new(),
                 options: vec![vec![None; n]; c.attacks.len()],
                 distance,
@@ -193,6 +194,18 @@ impl Fight {
                     .fold(0.0, f64::max)
             })
             .collect();
+        let routine_attack = (0..n * 2)
+            .map(|k| {
+                let mut most: Option<(usize, f64)> = None;
+                for a in (0..attacks).filter(|&a| me.options[a][k / 2].is_some()) {
+                    let e = expected[((a * n + k / 2) * stride) * 2 + k % 2];
+                    if most.is_none_or(|(_, m)| e > m) {
+                        most = Some((a, e));
+                    }
+                }
+                most.map(|(a, _)| a)
+            })
+            .collect();
         Tables {
             up_below: me.injury.down_at.unwrap_or(i64::MAX),
             routine: (0..attacks)
@@ -208,6 +221,7 @@ impl Fight {
             stride,
             expected,
             best,
+            routine_attack,
         }
     }
 

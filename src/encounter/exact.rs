@@ -100,7 +100,7 @@ fn given_order(fight: &Fight, order: &[usize], p: f64) -> Result<ExactFight, Str
     let mut out = ExactFight::zero(fight);
     let (mut taken, mut dealt) = (vec![0.0; n], vec![0.0; n]);
     let (mut frontier, mut after) = (States::new(n), States::new(n));
-    let (mut now, mut branch) = (fight.start(), fight.start());
+    let (mut now, mut branch, mut landed) = (fight.start(), fight.start(), fight.start());
     let mut groups = Groups::new(n);
     for round in 1..=fight.rounds as usize {
         for &actor in order {
@@ -112,17 +112,20 @@ fn given_order(fight: &Fight, order: &[usize], p: f64) -> Result<ExactFight, Str
             next.clear();
             while !frontier.is_empty() {
                 after.clear();
+                let mut landing = Landing {
+                    fight,
+                    between,
+                    scratch: &mut landed,
+                    next: &mut *next,
+                    after: &mut after,
+                    ended: &mut ended,
+                    ended_in: &mut out.ended_in[round - 1],
+                };
                 for i in 0..frontier.len() {
                     let (standings, mut turn, p) = frontier.get(i);
                     now.copy_from_slice(standings);
                     match fight.advance(&mut now, &mut turn) {
-                        Pending::Over => match fight.ended(&now) {
-                            Some(winner) => {
-                                out.ended_in[round - 1] += p;
-                                ended.add(fight, &now, winner, p);
-                            }
-                            None => next.add(&now, between, p),
-                        },
+                        Pending::Over => landing.over(&now, p),
                         Pending::Attack { profile } if fight.profiles[profile].struck.is_none() => {
                             out.made[profile] += p;
                             groups.add(&now, turn, profile, p);
@@ -139,7 +142,7 @@ fn given_order(fight: &Fight, order: &[usize], p: f64) -> Result<ExactFight, Str
                                     taken[who] += w * damage as f64;
                                     dealt[actor] += w * damage as f64;
                                 }
-                                after.add(&branch, t, w);
+                                landing.land(&branch, t, w);
                             }
                         }
                         Pending::Dying { p_stable } => {
@@ -148,7 +151,7 @@ fn given_order(fight: &Fight, order: &[usize], p: f64) -> Result<ExactFight, Str
                                     branch.copy_from_slice(&now);
                                     let mut t = turn;
                                     fight.resolve_dying(&mut branch, &mut t, stable);
-                                    after.add(&branch, t, p * q);
+                                    landing.land(&branch, t, p * q);
                                 }
                             }
                         }
@@ -156,12 +159,12 @@ fn given_order(fight: &Fight, order: &[usize], p: f64) -> Result<ExactFight, Str
                             for index in 0..among {
                                 let mut t = turn;
                                 fight.resolve_pick(&now, &mut t, index);
-                                after.add(&now, t, p / among as f64);
+                                landing.land(&now, t, p / among as f64);
                             }
                         }
                     }
                 }
-                groups.resolve(fight, &mut after, &mut taken, &mut dealt[actor]);
+                groups.resolve(fight, &mut landing, &mut taken, &mut dealt[actor]);
                 after.place();
                 std::mem::swap(&mut frontier, &mut after);
             }
@@ -191,6 +194,49 @@ fn given_order(fight: &Fight, order: &[usize], p: f64) -> Result<ExactFight, Str
     Ok(out)
 }
 
+/// Where a branch goes once its chance is settled: on to the turn's next chance
+/// (`after`), or, when the turn then ends without another chance, straight to the next
+/// turn's states (or to the fights that ended), sparing the whole set a pass through
+/// `after` at every turn's end.
+struct Landing<'a> {
+    fight: &'a Fight,
+    /// The turn of every state between turns.
+    between: Turn,
+    scratch: &'a mut Vec<Standing>,
+    next: &'a mut States,
+    after: &'a mut States,
+    ended: &'a mut Ended,
+    /// P(the fight ended in this round).
+    ended_in: &'a mut f64,
+}
+
+impl Landing<'_> {
+    /// A branch with probability `p` in state (`standings`, `turn`).
+    fn land(&mut self, standings: &[Standing], turn: Turn, p: f64) {
+        self.scratch.copy_from_slice(standings);
+        let mut over = turn;
+        match self.fight.advance(self.scratch, &mut over) {
+            Pending::Over => {
+                let scratch = std::mem::take(self.scratch);
+                self.over(&scratch, p);
+                *self.scratch = scratch;
+            }
+            _ => self.after.add(standings, turn, p),
+        }
+    }
+
+    /// A turn over in `standings`, with probability `p`.
+    fn over(&mut self, standings: &[Standing], p: f64) {
+        match self.fight.ended(standings) {
+            Some(winner) => {
+                *self.ended_in += p;
+                self.ended.add(self.fight, standings, winner, p);
+            }
+            None => self.next.add(standings, self.between, p),
+        }
+    }
+}
+
 /// Pending attacks that strike no one else, grouped by every standing but the target's
 /// damage taken (and by the turn): a group's outcomes are applied to each damage in it and
 /// the results merged by the target's new standing before they become states, so a
@@ -205,8 +251,10 @@ struct Groups {
     /// Per group, the start of its members in `sorted` (one more entry at the end).
     starts: Vec<usize>,
     sorted: Vec<(i64, f64)>,
-    /// Per damage taken from a group's least: whether a result has it, and its weight.
-    dense: Vec<(bool, f64)>,
+    /// A group's members: per damage taken from its least, the probability (0 for none).
+    spread: Vec<f64>,
+    /// Per damage taken from a group's least: the results' probability (0 for none).
+    dense: Vec<f64>,
     /// Results that are not the target's standing with more damage taken (dead).
     other: Vec<(Standing, f64)>,
     scratch: Vec<Standing>,
@@ -220,6 +268,7 @@ impl Groups {
             members: Vec::new(),
             starts: Vec::new(),
             sorted: Vec::new(),
+            spread: Vec::new(),
             dense: Vec::new(),
             other: Vec::new(),
             scratch: Vec::new(),
@@ -241,9 +290,16 @@ impl Groups {
         self.members.push((group, standings[target].taken, p));
     }
 
-    /// Resolves every pending attack into `after`, adding the damage each outcome deals
-    /// to `taken` (per combatant) and `dealt` (the attacker's); then forgets them.
-    fn resolve(&mut self, fight: &Fight, after: &mut States, taken: &mut [f64], dealt: &mut f64) {
+    /// Resolves every pending attack, landing each result (see [`Landing`]) and adding
+    /// the damage each outcome deals to `taken` (per combatant) and `dealt` (the
+    /// attacker's); then forgets them.
+    fn resolve(
+        &mut self,
+        fight: &Fight,
+        landing: &mut Landing,
+        taken: &mut [f64],
+        dealt: &mut f64,
+    ) {
         let groups = self.keys.len();
         self.starts.clear();
         self.starts.resize(groups + 1, 0);
@@ -267,24 +323,54 @@ impl Groups {
             let before = key[target];
             let members = &self.sorted[self.starts[g]..self.starts[g + 1]];
             let least = members.iter().map(|m| m.0).min().unwrap_or(0);
+            let most = members.iter().map(|m| m.0).max().unwrap_or(0);
+            // The members by damage taken from `least` (two states of the set can reach
+            // the same chance: their probabilities add up).
+            self.spread.clear();
+            self.spread.resize((most - least) as usize + 1, 0.0);
+            for &(was, p) in members {
+                self.spread[(was - least) as usize] += p;
+            }
             self.scratch.clear();
             self.scratch.extend_from_slice(key);
             self.dense.clear();
             self.other.clear();
             let mut resolved = turn;
             resolved.attack_made();
-            let mut mass = 0.0;
+            let mut mean = 0.0;
             for &(effect, q) in &fight.profiles[profile].branches {
-                for &(was, p) in members {
+                mean += q * effect.damage as f64;
+                // The members below `alive` only take the damage: their results are the
+                // members shifted by it, added at once. The rest go by the rules.
+                let shift = usize::try_from(effect.damage).ok();
+                let alive = match (fight.adds_damage_only(target, before, &effect), shift) {
+                    (Some(dead_from), Some(shift)) => {
+                        let below = dead_from.saturating_sub(effect.damage) - least;
+                        let alive = below.clamp(0, self.spread.len() as i64) as usize;
+                        if self.dense.len() < shift + alive {
+                            self.dense.resize(shift + alive, 0.0);
+                        }
+                        let results = &mut self.dense[shift..shift + alive];
+                        for (sum, &p) in results.iter_mut().zip(&self.spread[..alive]) {
+                            *sum += p * q;
+                        }
+                        alive
+                    }
+                    _ => 0,
+                };
+                for (j, &p) in self.spread.iter().enumerate().skip(alive) {
+                    if p == 0.0 {
+                        continue;
+                    }
+                    let was = least + j as i64;
                     let now = fight.target_after(target, before.with_taken(was), &effect);
                     let w = p * q;
-                    mass += w * effect.damage as f64;
                     match usize::try_from(now.taken - least) {
                         Ok(k) if now == before.with_taken(now.taken) => {
                             if k >= self.dense.len() {
-                                self.dense.resize(k + 1, (false, 0.0));
+                                self.dense.resize(k + 1, 0.0);
                             }
-                            self.dense[k] = (true, self.dense[k].1 + w);
+                            self.dense[k] += w;
                         }
                         _ => match self.other.iter_mut().find(|(s, _)| *s == now) {
                             Some((_, sum)) => *sum += w,
@@ -293,17 +379,20 @@ impl Groups {
                     }
                 }
             }
+            // The damage dealt: the members' probability times the attack's mean damage.
+            let mass = mean * members.iter().map(|&(_, p)| p).sum::<f64>();
             taken[target] += mass;
             *dealt += mass;
-            for (k, &(reached, w)) in self.dense.iter().enumerate() {
-                if reached {
+            for (k, &w) in self.dense.iter().enumerate() {
+                // A result no member reached (or one too unlikely for an f64) is left out.
+                if w > 0.0 {
                     self.scratch[target] = before.with_taken(least + k as i64);
-                    after.add(&self.scratch, resolved, w);
+                    landing.land(&self.scratch, resolved, w);
                 }
             }
             for &(s, w) in &self.other {
                 self.scratch[target] = s;
-                after.add(&self.scratch, resolved, w);
+                landing.land(&self.scratch, resolved, w);
             }
         }
         self.keys.clear();

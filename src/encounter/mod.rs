@@ -151,7 +151,7 @@ pub struct Fighter {
     /// Con modifier (Pathfinder's dying check).
     con_modifier: i64,
     /// Starfinder: maximum Resolve Points.
-    resolve: i64,
+    resolve: i32,
     /// Its `[[plan]]` lines, in file order.
     orders: Vec<Order>,
     /// Per attack of its own, per combatant: the attack's iteratives at that combatant,
@@ -185,6 +185,9 @@ struct Tables {
     expected: Vec<f64>,
     /// Per combatant × flat-footed: the most mean damage of any attack's whole routine.
     best: Vec<f64>,
+    /// Per combatant × flat-footed: the attack of a routine a tactic chooses there, the
+    /// one with the most mean damage (ties: the first); `None` where none can be made.
+    routine_attack: Vec<Option<usize>>,
 }
 
 /// A scripted plan line: the attack, its target, and its iteratives at that target

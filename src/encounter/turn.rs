@@ -9,11 +9,13 @@ use crate::attack::OutcomeEffect;
 use crate::rules::DyingRule;
 use crate::scenario::Tactic;
 
-/// A combatant's state in a fight: damage taken, Resolve Points left and flags.
+/// A combatant's state in a fight: damage taken, Resolve Points left and flags. Kept
+/// small (16 bytes): the exact engine holds millions of them and is bound by memory.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub(super) struct Standing {
     pub taken: i64,
-    pub resolve: i64,
+    /// At most `MAX_INJURY_NUMBER`.
+    resolve: i32,
     flags: u8,
 }
 
@@ -26,7 +28,9 @@ impl Standing {
     /// Its fields folded into one word for the exact engine's state index: equal standings
     /// give equal words (different ones may share one, which costs only a comparison).
     pub fn key(&self) -> u64 {
-        (self.taken as u64) ^ (self.resolve as u64).rotate_left(32) ^ u64::from(self.flags) << 56
+        (self.taken as u64)
+            ^ (i64::from(self.resolve) as u64).rotate_left(32)
+            ^ u64::from(self.flags) << 56
     }
 
     /// The same standing with `taken` damage taken.
@@ -104,19 +108,20 @@ enum Stage {
     Over,
 }
 
-/// Where a turn is.
+/// Where a turn is. Kept small (28 bytes), as [`Standing`]: a combatant is one of at
+/// most 52 tokens, so its index fits a byte.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct Turn {
-    pub actor: usize,
+    actor: u8,
     stage: Stage,
     /// The routine's line (an order; 0 for a routine the tactic chose).
-    line: usize,
+    line: u32,
     /// The attack of that line's routine.
-    iterative: usize,
+    iterative: u32,
     /// Whom the line's attacks go to now.
-    target: Option<usize>,
+    target: Option<u8>,
     /// The attack a tactic chose, for a combatant without orders.
-    chosen: Option<usize>,
+    chosen: Option<u32>,
     /// Disabled: it makes one attack, then takes 1 damage.
     disabled: bool,
     attacks_made: u32,
@@ -168,16 +173,35 @@ impl Turn {
             ^ (self.stage as u64) << 8
             ^ (self.line as u64) << 12
             ^ (self.iterative as u64) << 20
-            ^ option(self.target) << 28
-            ^ option(self.chosen) << 36
+            ^ option(self.target()) << 28
+            ^ option(self.chosen()) << 36
             ^ u64::from(self.disabled) << 44
             ^ u64::from(self.attacks_made) << 45
             ^ u64::from(self.picking_routine) << 63
     }
 
+    /// The combatant whose turn it is.
+    pub fn actor(&self) -> usize {
+        usize::from(self.actor)
+    }
+
     /// Whom the routine's attacks go to now (a pending attack's target).
     pub fn target(&self) -> Option<usize> {
-        self.target
+        self.target.map(usize::from)
+    }
+
+    fn set_target(&mut self, target: Option<usize>) {
+        self.target = target.map(|t| u8::try_from(t).expect("at most 52 combatants"));
+    }
+
+    /// The attack of the routine's line that is next.
+    fn iterative(&self) -> usize {
+        self.iterative as usize
+    }
+
+    /// The attack a tactic chose, for a combatant without orders.
+    fn chosen(&self) -> Option<usize> {
+        self.chosen.map(|a| a as usize)
     }
 
     /// The routine moves past an attack made, whatever its outcome.
@@ -188,7 +212,7 @@ impl Turn {
 
     pub fn new(actor: usize) -> Turn {
         Turn {
-            actor,
+            actor: u8::try_from(actor).expect("at most 52 combatants"),
             stage: Stage::Start,
             line: 0,
             iterative: 0,
@@ -253,7 +277,7 @@ impl Fight {
 
     /// Carries the turn on until it needs a chance or is over.
     pub(super) fn advance(&self, standings: &mut [Standing], turn: &mut Turn) -> Pending {
-        let me = &self.fighters[turn.actor];
+        let me = &self.fighters[turn.actor()];
         loop {
             match turn.stage {
                 Stage::Start => {
@@ -268,7 +292,7 @@ impl Fight {
                     let ordered =
                         (me.orders.iter()).any(|o| self.is_up(o.target, &standings[o.target]));
                     if !ordered {
-                        let targets = self.candidates(standings, turn.actor, None, 0);
+                        let targets = self.candidates(standings, turn.actor(), None, 0);
                         match me.tactic {
                             Tactic::Random => match targets.count() {
                                 0 => turn.stage = Stage::End,
@@ -278,7 +302,7 @@ impl Fight {
                                 }
                             },
                             tactic => {
-                                match self.pick(standings, turn.actor, tactic, None, 0, targets) {
+                                match self.pick(standings, turn.actor(), tactic, None, 0, targets) {
                                     Some(target) => self.choose(standings, turn, target),
                                     None => turn.stage = Stage::End,
                                 }
@@ -294,7 +318,7 @@ impl Fight {
                 Stage::End => {
                     if turn.disabled {
                         // The action a disabled creature took costs it 1 hp (dying).
-                        self.hurt(standings, turn.actor, 1, false, false);
+                        self.hurt(standings, turn.actor(), 1, false, false);
                     }
                     turn.stage = Stage::Over;
                 }
@@ -305,9 +329,9 @@ impl Fight {
 
     /// The start of a turn: flat-footed no more; a dying or stable combatant's check.
     fn start_turn(&self, standings: &mut [Standing], turn: &mut Turn) -> Option<Pending> {
-        let me = &self.fighters[turn.actor];
-        let status = self.status(turn.actor, &standings[turn.actor]);
-        let s = &mut standings[turn.actor];
+        let me = &self.fighters[turn.actor()];
+        let status = self.status(turn.actor(), &standings[turn.actor()]);
+        let s = &mut standings[turn.actor()];
         if self.flat_footed_until_first_turn {
             s.flags |= ACTED;
         }
@@ -341,9 +365,9 @@ impl Fight {
                 });
             }
             (Status::Dying, DyingRule::Resolve { max_cost }) => {
-                let cost = DyingRule::stabilise_cost(me.resolve, max_cost);
-                if me.resolve > 0 && s.resolve >= cost {
-                    s.resolve -= cost;
+                let cost = DyingRule::stabilise_cost(i64::from(me.resolve), max_cost);
+                if me.resolve > 0 && i64::from(s.resolve) >= cost {
+                    s.resolve -= i32::try_from(cost).expect("at most the Resolve Points");
                     s.flags |= STABLE;
                 } else if s.resolve == 0 {
                     *s = Standing::DEAD;
@@ -361,19 +385,19 @@ impl Fight {
             turn.stage = Stage::End;
             return None;
         };
-        if turn.iterative >= line.iteratives || (turn.disabled && turn.attacks_made >= 1) {
+        if turn.iterative() >= line.iteratives || (turn.disabled && turn.attacks_made >= 1) {
             self.skip_line(turn);
             return None;
         }
-        let current = turn.target.or(line.scripted.map(|(t, _)| t));
+        let current = turn.target().or(line.scripted.map(|(t, _)| t));
         let usable = current
             .filter(|&t| self.is_up(t, &standings[t]) && self.attack_at(turn, &line, t).is_some());
         let target = match usable {
             Some(t) => t,
             None => {
-                let me = &self.fighters[turn.actor];
+                let me = &self.fighters[turn.actor()];
                 let targets =
-                    self.candidates(standings, turn.actor, Some(line.attack), turn.iterative);
+                    self.candidates(standings, turn.actor(), Some(line.attack), turn.iterative());
                 let picked = match me.tactic {
                     Tactic::Hold => None,
                     Tactic::Random => match targets.count() {
@@ -382,10 +406,10 @@ impl Fight {
                     },
                     tactic => self.pick(
                         standings,
-                        turn.actor,
+                        turn.actor(),
                         tactic,
                         Some(line.attack),
-                        turn.iterative,
+                        turn.iterative(),
                         targets,
                     ),
                 };
@@ -398,7 +422,7 @@ impl Fight {
                 }
             }
         };
-        turn.target = Some(target);
+        turn.set_target(Some(target));
         let at = self.attack_at(turn, &line, target)?;
         Some(Pending::Attack {
             profile: at.profile(
@@ -416,7 +440,7 @@ impl Fight {
         profile: ProfileId,
         effect: &OutcomeEffect,
     ) -> Dealt {
-        let target = turn.target.expect("an attack has a target");
+        let target = turn.target().expect("an attack has a target");
         self.hurt(standings, target, effect.damage, effect.drops, effect.slays);
         let struck = self.profiles[profile].struck.map(|other| {
             self.hurt(
@@ -439,9 +463,9 @@ impl Fight {
     /// A dying check's result.
     pub(super) fn resolve_dying(&self, standings: &mut [Standing], turn: &mut Turn, stable: bool) {
         if stable {
-            standings[turn.actor].flags |= STABLE;
+            standings[turn.actor()].flags |= STABLE;
         } else {
-            self.hurt(standings, turn.actor, 1, false, false);
+            self.hurt(standings, turn.actor(), 1, false, false);
         }
         turn.stage = Stage::Over;
     }
@@ -449,13 +473,13 @@ impl Fight {
     /// The `random` tactic's choice: the `index`-th of the targets it could pick.
     pub(super) fn resolve_pick(&self, standings: &[Standing], turn: &mut Turn, index: usize) {
         if turn.stage == Stage::Attack
-            && (turn.chosen.is_some() || !self.fighters[turn.actor].orders.is_empty())
+            && (turn.chosen.is_some() || !self.fighters[turn.actor()].orders.is_empty())
         {
             let attack = self.line(turn).map(|l| l.attack);
-            let mut targets = self.candidates(standings, turn.actor, attack, turn.iterative);
-            turn.target = targets.nth(index);
+            let mut targets = self.candidates(standings, turn.actor(), attack, turn.iterative());
+            turn.set_target(targets.nth(index));
         } else {
-            let mut targets = self.candidates(standings, turn.actor, None, 0);
+            let mut targets = self.candidates(standings, turn.actor(), None, 0);
             let target = targets.nth(index).expect("a candidate");
             self.choose(standings, turn, target);
         }
@@ -490,16 +514,35 @@ impl Fight {
         self.hurt_one(target, s, effect.damage, effect.drops, effect.slays)
     }
 
+    /// Whether outcome `effect` on `target`, in standing `s` but for its damage taken,
+    /// only adds its damage while the target lives: then `Some` of the damage taken from
+    /// which it is dead instead (`i64::MAX`: never), as [`Fight::target_after`] gives;
+    /// `None` when the outcome does more (a failed massive-damage save, a kill outright,
+    /// Starfinder's overflow).
+    pub(super) fn adds_damage_only(
+        &self,
+        target: usize,
+        s: Standing,
+        effect: &OutcomeEffect,
+    ) -> Option<i64> {
+        let injury = &self.fighters[target].injury;
+        let plain = s.flags & DEAD == 0
+            && !effect.drops
+            && !effect.slays
+            && injury.overflow_kills.is_none();
+        plain.then(|| injury.dead_at.unwrap_or(i64::MAX))
+    }
+
     /// The routine's current line.
     fn line(&self, turn: &Turn) -> Option<Line<'_>> {
-        let me = &self.fighters[turn.actor];
-        match turn.chosen {
+        let me = &self.fighters[turn.actor()];
+        match turn.chosen() {
             Some(attack) => Some(Line {
                 attack,
                 scripted: None,
                 iteratives: me.tables.routine[attack],
             }),
-            None => me.orders.get(turn.line).map(|o| Line {
+            None => me.orders.get(turn.line as usize).map(|o| Line {
                 attack: o.attack,
                 scripted: Some((o.target, &o.iteratives)),
                 iteratives: o.iteratives.len(),
@@ -510,7 +553,7 @@ impl Fight {
     fn next_line(&self, turn: &mut Turn) {
         turn.line += 1;
         turn.iterative = 0;
-        turn.target = None;
+        turn.set_target(None);
     }
 
     /// The rest of the line is not made (hold, or no one to attack).
@@ -527,11 +570,11 @@ impl Fight {
     fn attack_at(&self, turn: &Turn, line: &Line, target: usize) -> Option<AttackAt> {
         match line.scripted {
             Some((scripted, iteratives)) if scripted == target => {
-                iteratives.get(turn.iterative).copied()
+                iteratives.get(turn.iterative()).copied()
             }
-            _ => self.fighters[turn.actor].options[line.attack][target]
+            _ => self.fighters[turn.actor()].options[line.attack][target]
                 .as_ref()
-                .and_then(|i| i.get(turn.iterative).copied()),
+                .and_then(|i| i.get(turn.iterative()).copied()),
         }
     }
 
@@ -628,22 +671,14 @@ impl Fight {
     }
 
     /// A tactic's routine: at `target`, the attack with the most expected damage (ties:
-    /// the first).
+    /// the first), from [`super::Tables`].
     fn choose(&self, standings: &[Standing], turn: &mut Turn, target: usize) {
-        let me = &self.fighters[turn.actor];
-        let mut best = None;
-        for a in 0..me.options.len() {
-            if me.options[a][target].is_none() {
-                continue;
-            }
-            let e = self.expected(standings, me, a, target, 0);
-            if best.is_none_or(|(_, b)| e > b) {
-                best = Some((a, e));
-            }
-        }
-        turn.chosen = best.map(|(a, _)| a);
-        turn.target = Some(target);
-        turn.stage = if turn.chosen.is_some() {
+        let me = &self.fighters[turn.actor()];
+        let flat = usize::from(self.flat_footed(&standings[target]));
+        let chosen = me.tables.routine_attack[target * 2 + flat];
+        turn.chosen = chosen.map(|a| u32::try_from(a).expect("fewer than 2^32 attacks"));
+        turn.set_target(Some(target));
+        turn.stage = if chosen.is_some() {
             Stage::Attack
         } else {
             Stage::End
