@@ -613,3 +613,35 @@ attack = "sword"
     let tally = simulate_fight(&f, &config, &|_| (), &AtomicBool::new(false));
     agrees(&f, &tally, &e, "flanking partner");
 }
+
+/// Where an outcome only adds its damage (`Fight::adds_damage_only`), the exact engine
+/// shifts a group's members by it instead of applying the rules to each. On every
+/// generated fight, each such outcome of each attack, at each damage its target can have
+/// taken while up, gives what the rules give (`Fight::target_after`): the damage added
+/// while below the threshold it names, dead from there on.
+#[test]
+fn an_outcome_that_only_adds_damage_is_what_the_rules_give() {
+    let mut checked = 0;
+    for seed in 0..32 {
+        let f = fight(&generated(seed));
+        for profile in &f.profiles {
+            let target = profile.target;
+            let start = f.start()[target];
+            for &(effect, _) in &profile.branches {
+                let Some(dead_from) = f.adds_damage_only(target, start, &effect) else {
+                    continue;
+                };
+                for was in 0..f.fighters[target].tables.up_below {
+                    let now = f.target_after(target, start.with_taken(was), &effect);
+                    if was + effect.damage < dead_from {
+                        assert_eq!(now, start.with_taken(was + effect.damage), "seed {seed}");
+                    } else {
+                        assert_eq!(f.status(target, &now), Status::Dead, "seed {seed}");
+                    }
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked > 1000, "{checked} cases");
+}

@@ -220,11 +220,11 @@ impl<M: Pairable> Model for PairedModel<M> {
     }
 
     /// The runner's chunk goes by passes (of as many trials as keep every model's rows
-    /// within [`PASS_VALUES`]): in a pass each model runs
-    /// every trial in turn from the same per-trial starting states, keeping each trial's
-    /// figure values in a row, and the rows' sums are then taken into one small
-    /// accumulator per figure. A model's trials back to back keep its data and branch
-    /// history warm; a pass's rows, for every model, stay in the cache.
+    /// within [`PASS_VALUES`]): in a pass each model runs every trial in turn from the
+    /// same per-trial starting states, keeping each trial's figure values in a row, and
+    /// the rows' sums are then taken into one small accumulator per figure. A model's
+    /// trials back to back keep its data and branch history warm; a pass's rows, for
+    /// every model, stay in the cache.
     fn simulate(&self, tally: &mut Self::Tally, rng: &mut Pcg64Mcg, trials: u64) {
         let figures = self.figures.len();
         let pass_trials =
@@ -315,6 +315,17 @@ impl<M: Pairable> Model for PairedModel<M> {
     }
 }
 
+/// An integer a pass's row sums build up in: i64 while they cannot wrap, i128 otherwise.
+trait Accumulator:
+    Copy + Default + From<i64> + Into<i128> + Add<Output = Self> + Mul<Output = Self>
+{
+}
+
+impl<T> Accumulator for T where
+    T: Copy + Default + From<i64> + Into<i128> + Add<Output = T> + Mul<Output = T>
+{
+}
+
 /// Adds to each figure's sums of x and of x² (`values`) and of x·b (`cross`), where x
 /// is its value in one of `rows` and b the baseline's in the same row of `baseline` (`None`
 /// when `rows` are the baseline's own, whose x·b is x²), rows of one value per figure; the
@@ -327,7 +338,7 @@ fn add_row_sums<T>(
     values: &mut [(i128, u128)],
     cross: &mut [i128],
 ) where
-    T: Copy + Default + From<i64> + Into<i128> + Add<Output = T> + Mul<Output = T>,
+    T: Accumulator,
 {
     let figures = values.len();
     if figures == 0 {
@@ -382,7 +393,7 @@ mod tests {
 
     fn sums<T>(rows: &[i64], baseline: Option<&[i64]>) -> (Vec<(i128, u128)>, Vec<i128>)
     where
-        T: Copy + Default + From<i64> + Into<i128> + Add<Output = T> + Mul<Output = T>,
+        T: Accumulator,
     {
         let (mut values, mut cross) = (vec![(0, 0); 3], vec![0; 3]);
         add_row_sums::<T>(rows, baseline, &[1], &mut values, &mut cross);
