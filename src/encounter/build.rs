@@ -187,14 +187,9 @@ impl Fight {
                 }
             }
         }
-        let best = (0..n * 2)
-            .map(|k| {
-                (0..attacks)
-                    .map(|a| expected[((a * n + k / 2) * stride) * 2 + k % 2])
-                    .fold(0.0, f64::max)
-            })
-            .collect();
-        let routine_attack = (0..n * 2)
+        // Per target × flat-footed: the attack with the most mean damage (ties: the
+        // first), and that mean; every mean is at least 0, the best's where none reaches.
+        let most: Vec<Option<(usize, f64)>> = (0..n * 2)
             .map(|k| {
                 let mut most: Option<(usize, f64)> = None;
                 for a in (0..attacks).filter(|&a| me.options[a][k / 2].is_some()) {
@@ -203,9 +198,11 @@ impl Fight {
                         most = Some((a, e));
                     }
                 }
-                most.map(|(a, _)| a)
+                most
             })
             .collect();
+        let best = most.iter().map(|m| m.map_or(0.0, |(_, e)| e)).collect();
+        let routine_attack = most.iter().map(|m| m.map(|(a, _)| a)).collect();
         Tables {
             up_below: me.injury.down_at.unwrap_or(i64::MAX),
             routine: (0..attacks)
