@@ -58,6 +58,8 @@ impl Fight {
             initiative: encounter.initiative,
             fighters: Vec::new(),
             sides,
+            side_members: Vec::new(),
+            up_below: Vec::new(),
             profiles: Vec::new(),
             dying: rules.injury.dying,
             flat_footed_until_first_turn: rules.injury.flat_footed_until_first_turn,
@@ -154,6 +156,16 @@ impl Fight {
         for who in 0..n {
             fight.fighters[who].tables = fight.tables(who);
         }
+        fight.up_below = (fight.fighters.iter())
+            .map(|f| f.injury.down_at.unwrap_or(i64::MAX))
+            .collect();
+        fight.side_members = (0..fight.sides.len())
+            .map(|side| {
+                (fight.fighters.iter().enumerate())
+                    .filter(|(_, f)| f.side == side)
+                    .fold(0, |members, (i, _)| members | 1 << i)
+            })
+            .collect();
         Ok(Some(fight))
     }
 
@@ -204,7 +216,6 @@ impl Fight {
         let best = most.iter().map(|m| m.map_or(0.0, |(_, e)| e)).collect();
         let routine_attack = most.iter().map(|m| m.map(|(a, _)| a)).collect();
         Tables {
-            up_below: me.injury.down_at.unwrap_or(i64::MAX),
             routine: (0..attacks)
                 .map(|a| (0..n).map(|t| len(a, t)).max().unwrap_or(0))
                 .collect(),

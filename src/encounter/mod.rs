@@ -44,6 +44,11 @@ pub struct Fight {
     pub fighters: Vec<Fighter>,
     /// Side names, in order of first appearance.
     pub sides: Vec<String>,
+    /// Per side: its members, a bit per combatant (`ended` asks after every turn).
+    side_members: Vec<u64>,
+    /// Per combatant: the damage taken from which it is no longer up (`down_at`, or
+    /// never); kept apart from [`Fighter`] so a check of everyone reads one short row.
+    up_below: Vec<i64>,
     profiles: Vec<Profile>,
     dying: DyingRule,
     /// Attacks against a combatant that has not had a turn yet use its flat-footed profile.
@@ -167,8 +172,6 @@ pub struct Fighter {
 /// of turns on the same numbers, so a turn never sums a routine or scans the options.
 #[derive(Debug, Clone, Default)]
 struct Tables {
-    /// Damage taken from which it is no longer up (`down_at`, or never).
-    up_below: i64,
     /// Per attack: its longest routine at any target (the length of a chosen routine).
     routine: Vec<usize>,
     /// Per attack × combatant: the iteratives it has there (0 where it cannot attack).

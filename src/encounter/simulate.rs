@@ -12,7 +12,7 @@ use rand_pcg::Pcg64Mcg;
 
 use super::turn::{Pending, Standing, Turn};
 use super::{Fight, initiative};
-use crate::attack::{AttackProfile, OutcomeLayout};
+use crate::attack::{AttackProfile, OutcomeEffect, OutcomeLayout};
 use crate::engine::{
     AliasTable, EngineConfig, Figure, Model, Pairable, PairedModel, PairedTally, SamplerKind,
     SlotFigures, run_model,
@@ -41,8 +41,10 @@ pub struct FightTally {
     /// [side]: trials where, at the end, a member is not able to act / is dead.
     lost_down: Vec<u64>,
     lost_dead: Vec<u64>,
-    /// [profile][outcome index]: attacks made with that profile, by outcome.
-    outcomes: Vec<Vec<u64>>,
+    /// Attacks made, by profile and outcome: a profile's outcomes are
+    /// `outcomes[starts[profile]..starts[profile + 1]]`.
+    outcomes: Vec<u64>,
+    starts: Vec<usize>,
 }
 
 impl FightTally {
@@ -64,9 +66,8 @@ impl FightTally {
             ended_in: vec![0; r],
             lost_down: vec![0; s],
             lost_dead: vec![0; s],
-            outcomes: (fight.profiles.iter())
-                .map(|p| vec![0; p.effects.len()])
-                .collect(),
+            outcomes: vec![0; fight.profiles.iter().map(|p| p.effects.len()).sum()],
+            starts: outcome_starts(fight),
         }
     }
 
@@ -123,7 +124,7 @@ impl FightTally {
     /// The attacks made with profile `profile` (see [`Fight::attacks`]), by outcome.
     pub fn attack<'a>(&'a self, fight: &Fight, profile: usize) -> SlotFigures<'a> {
         SlotFigures::new(
-            &self.outcomes[profile],
+            &self.outcomes[self.starts[profile]..self.starts[profile + 1]],
             fight.profiles[profile].attack.layout(),
         )
     }
@@ -156,9 +157,7 @@ impl FightTally {
         add(&mut self.ended_in, &other.ended_in);
         add(&mut self.lost_down, &other.lost_down);
         add(&mut self.lost_dead, &other.lost_dead);
-        for (mine, theirs) in self.outcomes.iter_mut().zip(&other.outcomes) {
-            add(mine, theirs);
-        }
+        add(&mut self.outcomes, &other.outcomes);
         for (mine, theirs) in [
             (&mut self.taken, &other.taken),
             (&mut self.dealt, &other.dealt),
@@ -171,18 +170,41 @@ impl FightTally {
     }
 }
 
-/// How one profile's outcomes are drawn.
-enum Draw<'a> {
-    Table(AliasTable),
-    Dice(&'a AttackProfile, OutcomeLayout),
+/// Where each profile's outcomes start among all profiles' outcomes, then their end.
+fn outcome_starts(fight: &Fight) -> Vec<usize> {
+    let mut starts = vec![0];
+    for p in &fight.profiles {
+        starts.push(starts[starts.len() - 1] + p.effects.len());
+    }
+    starts
 }
 
+/// How one profile's outcome is drawn: its outcomes are at `start` among all profiles'
+/// (in [`FightModel::columns`], [`FightModel::effects`] and a tally's counts), `len` of
+/// them; drawn from their alias columns, or rolled die by die (`rolled`: its index in
+/// [`FightModel::rolled`]).
+#[derive(Clone, Copy)]
+struct Draw {
+    start: u32,
+    len: u32,
+    rolled: Option<u32>,
+}
+
+/// The profiles' draws side by side in a few short arrays: a turn's attack reads its
+/// draw, a column and an effect, not a profile's scattered fields.
 struct FightModel<'a> {
     fight: &'a Fight,
-    draws: Vec<Draw<'a>>,
+    draws: Vec<Draw>,
+    /// Every profile's alias columns (those rolled die by die have none: unused).
+    columns: Vec<(u64, u32)>,
+    /// Every profile's outcome effects.
+    effects: Vec<OutcomeEffect>,
+    /// The profiles rolled die by die.
+    rolled: Vec<(&'a AttackProfile, OutcomeLayout)>,
     inits: Vec<i32>,
-    /// Every combatant's standing before the fight.
+    /// Every combatant's standing before the fight, and its status.
     start: Vec<Standing>,
+    start_status: Vec<Status>,
 }
 
 /// Runs `config.trials` trials of the fight.
@@ -208,35 +230,58 @@ struct Scratch {
     standings: Vec<Standing>,
     taken: Vec<i64>,
     dealt: Vec<i64>,
+    /// Each combatant's standing, status, damage taken and dealt at the end of the last
+    /// round counted: a round counts only what changed since.
+    last: Vec<Standing>,
+    last_status: Vec<Status>,
+    last_taken: Vec<i64>,
+    last_dealt: Vec<i64>,
     /// The trial's value of each [`Pairable::figures`] figure, laid out by [`Values`].
     values: Vec<i64>,
-    /// The last round's counts of the trials whose fight ended before the last round,
-    /// counted once in the round it ended: an ended fight no longer changes, so
-    /// [`Scratch::spread`] adds them to that round and every later one.
-    tail: Tail,
+    /// What changed in each round, summed over the trials since the last
+    /// [`Scratch::settle`]: a count holds from the round it changed to the last, so the
+    /// round's counts are the sums of the changes up to it, and a round in which nothing
+    /// changes (every round after a fight ended) costs nothing.
+    changes: Changes,
 }
 
-/// [`FightTally`]'s per-round counts, laid out as there.
-struct Tail {
+/// Changes of [`FightTally`]'s per-round counts, laid out as there. They may go down
+/// (a combatant leaves a status; a Starfinder combatant back up has less damage), so
+/// they add in wrapping arithmetic: the sums up to a round are the counts, which fit.
+struct Changes {
     status: Vec<u64>,
     won: Vec<u64>,
     taken: Vec<(u128, u128)>,
     dealt: Vec<(u128, u128)>,
 }
 
+impl Changes {
+    /// A value's change from `was` to `now`, and its square's, in wrapping arithmetic.
+    fn amount(sums: &mut (u128, u128), was: i64, now: i64) {
+        let (was, now) = (i128::from(was), i128::from(now));
+        sums.0 = sums.0.wrapping_add((now - was) as u128);
+        sums.1 = sums.1.wrapping_add((now * now - was * was) as u128);
+    }
+}
+
 impl Scratch {
     fn new(model: &FightModel) -> Scratch {
         let fight = model.fight;
         let empty = FightTally::new(fight);
+        let n = fight.fighters.len();
         Scratch {
-            order: (0..fight.fighters.len()).collect(),
+            order: (0..n).collect(),
             rolls: Vec::new(),
             tie_breaks: Vec::new(),
             standings: fight.start(),
-            taken: vec![0; fight.fighters.len()],
-            dealt: vec![0; fight.fighters.len()],
+            taken: vec![0; n],
+            dealt: vec![0; n],
+            last: fight.start(),
+            last_status: model.start_status.clone(),
+            last_taken: vec![0; n],
+            last_dealt: vec![0; n],
             values: vec![0; Values::of(fight).len()],
-            tail: Tail {
+            changes: Changes {
                 status: empty.status,
                 won: empty.won,
                 taken: empty.taken,
@@ -245,24 +290,29 @@ impl Scratch {
         }
     }
 
-    /// Adds each round's tail counts to that round and every later one of `tally`.
-    fn spread(&mut self, tally: &mut FightTally) {
+    /// Adds the changes of `trials` trials, each round's to that round and every later
+    /// one, to `tally`, and clears them. Every trial starts in the model's start
+    /// statuses: that is the first round's change from nothing.
+    fn settle(&mut self, model: &FightModel, tally: &mut FightTally, trials: u64) {
         let (f, s) = (tally.fighters, tally.sides);
-        let t = &mut self.tail;
-        spread(
+        let c = &mut self.changes;
+        for (who, status) in model.start_status.iter().enumerate() {
+            c.status[who * Status::ALL.len() + *status as usize] += trials;
+        }
+        accumulate(
             &mut tally.status,
-            &mut t.status,
+            &mut c.status,
             f * Status::ALL.len(),
-            |a, b| *a += b,
+            |a, b| *a = a.wrapping_add(b),
         );
-        spread(&mut tally.won, &mut t.won, s + 1, |a, b| *a += b);
+        accumulate(&mut tally.won, &mut c.won, s + 1, |a, b| *a += b);
         for (into, from) in [
-            (&mut tally.taken, &mut t.taken),
-            (&mut tally.dealt, &mut t.dealt),
+            (&mut tally.taken, &mut c.taken),
+            (&mut tally.dealt, &mut c.dealt),
         ] {
-            spread(into, from, f, |a, b| {
-                a.0 += b.0;
-                a.1 += b.1;
+            accumulate(into, from, f, |a, b| {
+                a.0 = a.0.wrapping_add(b.0);
+                a.1 = a.1.wrapping_add(b.1);
             });
         }
     }
@@ -315,7 +365,7 @@ impl Values {
 
 /// Adds `from`'s rounds (`stride` counts each) to `into`, each round's to that round and
 /// every later one, and clears `from`.
-fn spread<T: Copy + Default>(
+fn accumulate<T: Copy + Default>(
     into: &mut [T],
     from: &mut [T],
     stride: usize,
@@ -333,22 +383,49 @@ fn spread<T: Copy + Default>(
 
 impl<'a> FightModel<'a> {
     fn new(fight: &'a Fight, sampler: SamplerKind) -> Self {
-        FightModel {
+        let starts = outcome_starts(fight);
+        let mut model = FightModel {
             fight,
-            draws: (fight.profiles.iter())
-                .map(|p| match (sampler, &p.probs) {
-                    (SamplerKind::Table, Some(probs)) => Draw::Table(AliasTable::new(probs)),
-                    _ => Draw::Dice(&p.attack, p.attack.layout()),
-                })
+            draws: Vec::new(),
+            columns: vec![(0, 0); starts[starts.len() - 1]],
+            effects: fight
+                .profiles
+                .iter()
+                .flat_map(|p| &p.effects)
+                .copied()
                 .collect(),
+            rolled: Vec::new(),
             inits: fight.fighters.iter().map(|f| f.init).collect(),
+            start_status: (fight.start().iter().enumerate())
+                .map(|(who, s)| fight.status(who, s))
+                .collect(),
             start: fight.start(),
+        };
+        for (p, profile) in fight.profiles.iter().enumerate() {
+            let rolled = match (sampler, &profile.probs) {
+                (SamplerKind::Table, Some(probs)) => {
+                    let table = AliasTable::new(probs);
+                    model.columns[starts[p]..starts[p + 1]].copy_from_slice(table.columns());
+                    None
+                }
+                _ => {
+                    let rolled = &profile.attack;
+                    model.rolled.push((rolled, rolled.layout()));
+                    Some(u32::try_from(model.rolled.len() - 1).expect("fewer profiles than 2^32"))
+                }
+            };
+            model.draws.push(Draw {
+                start: u32::try_from(starts[p]).expect("fewer outcomes than 2^32"),
+                len: u32::try_from(starts[p + 1] - starts[p]).expect("fewer outcomes than 2^32"),
+                rolled,
+            });
         }
+        model
     }
 
-    /// One trial: counted in `tally` when `COUNTED` (the rounds after an ended fight's in
-    /// `scratch`'s tail, for [`Scratch::spread`]), its figures' values left in `scratch`
-    /// when `VALUES`.
+    /// One trial: counted in `tally` when `COUNTED` (its per-round counts as changes in
+    /// `scratch`, for [`Scratch::settle`]), its figures' values left in `scratch` when
+    /// `VALUES`.
     fn trial<const COUNTED: bool, const VALUES: bool>(
         &self,
         tally: &mut FightTally,
@@ -365,57 +442,65 @@ impl<'a> FightModel<'a> {
             standings,
             taken,
             dealt,
+            last,
+            last_status,
+            last_taken,
+            last_dealt,
             values,
-            tail,
+            changes,
         } = scratch;
         let at = Values::of(fight);
         if fight.initiative == Initiative::Rolled {
             initiative::roll(&self.inits, rng, rolls, tie_breaks, order);
         }
         standings.copy_from_slice(&self.start);
-        taken.fill(0);
-        dealt.fill(0);
+        last.copy_from_slice(&self.start);
+        last_status.copy_from_slice(&self.start_status);
+        for counts in [&mut *taken, &mut *dealt, &mut *last_taken, &mut *last_dealt] {
+            counts.fill(0);
+        }
         let mut result = None;
         let mut length = rounds;
+        let mut up = fight.up(standings);
         for round in 0..rounds {
             for &actor in order.iter() {
-                self.turn::<COUNTED>(standings, actor, rng, taken, dealt, &mut tally.outcomes);
-                if let Some(winner) = fight.ended(standings) {
+                let touched =
+                    self.turn::<COUNTED>(standings, actor, rng, taken, dealt, &mut tally.outcomes);
+                up = fight.refresh_up(standings, up, touched);
+                if let Some(winner) = fight.ended_with(up) {
                     result = Some(winner);
                     length = round + 1;
                     break;
                 }
             }
-            let (f, sides) = (tally.fighters, tally.sides);
-            let (status, won, taken_sums, dealt_sums) = match result {
-                Some(_) => (
-                    &mut tail.status,
-                    &mut tail.won,
-                    &mut tail.taken,
-                    &mut tail.dealt,
-                ),
-                None => (
-                    &mut tally.status,
-                    &mut tally.won,
-                    &mut tally.taken,
-                    &mut tally.dealt,
-                ),
-            };
             // An ended fight no longer changes: this round's status holds to the last.
-            let last = if result.is_some() { rounds } else { round + 1 };
-            for (who, s) in standings.iter().enumerate() {
-                let now = fight.status(who, s);
+            let last_round = if result.is_some() { rounds } else { round + 1 };
+            for who in 0..n {
+                let cell = round * n + who;
+                if standings[who] != last[who] {
+                    last[who] = standings[who];
+                    let now = fight.status(who, &standings[who]);
+                    if COUNTED && now != last_status[who] {
+                        let row = cell * Status::ALL.len();
+                        let left = &mut changes.status[row + last_status[who] as usize];
+                        *left = left.wrapping_sub(1);
+                        changes.status[row + now as usize] += 1;
+                    }
+                    last_status[who] = now;
+                }
                 if COUNTED {
-                    let cell = round * f + who;
-                    status[cell * Status::ALL.len() + now as usize] += 1;
-                    let (t, d) = (taken[who] as u128, dealt[who] as u128);
-                    taken_sums[cell].0 += t;
-                    taken_sums[cell].1 += t * t;
-                    dealt_sums[cell].0 += d;
-                    dealt_sums[cell].1 += d * d;
+                    if taken[who] != last_taken[who] {
+                        Changes::amount(&mut changes.taken[cell], last_taken[who], taken[who]);
+                        last_taken[who] = taken[who];
+                    }
+                    if dealt[who] != last_dealt[who] {
+                        Changes::amount(&mut changes.dealt[cell], last_dealt[who], dealt[who]);
+                        last_dealt[who] = dealt[who];
+                    }
                 }
                 if VALUES {
-                    for later in round..last {
+                    let now = last_status[who];
+                    for later in round..last_round {
                         values[at.status(who, later)] = i64::from(now != Status::Up);
                         values[at.status(who, later) + 1] = i64::from(now == Status::Dead);
                     }
@@ -424,7 +509,7 @@ impl<'a> FightModel<'a> {
             if let Some(winner) = result {
                 if COUNTED {
                     tally.ended_in[round] += 1;
-                    won[round * (sides + 1) + winner.unwrap_or(sides)] += 1;
+                    changes.won[round * (tally.sides + 1) + winner.unwrap_or(tally.sides)] += 1;
                 }
                 break;
             }
@@ -432,9 +517,8 @@ impl<'a> FightModel<'a> {
         for side in 0..tally.sides {
             let (mut down, mut dead) = (false, false);
             for i in (0..n).filter(|&i| fight.fighters[i].side == side) {
-                let status = fight.status(i, &standings[i]);
-                down |= status != Status::Up;
-                dead |= status == Status::Dead;
+                down |= last_status[i] != Status::Up;
+                dead |= last_status[i] == Status::Dead;
             }
             if COUNTED {
                 tally.lost_down[side] += u64::from(down);
@@ -457,7 +541,9 @@ impl<'a> FightModel<'a> {
         }
     }
 
-    /// One turn of `actor`; its attacks counted in `outcomes` when `COUNTED`.
+    /// One turn of `actor`; its attacks counted in `outcomes` when `COUNTED`. Returns the
+    /// combatants whose standing it may have changed, a bit each: the actor, and everyone
+    /// its attacks went to or could strike instead.
     fn turn<const COUNTED: bool>(
         &self,
         standings: &mut [Standing],
@@ -465,23 +551,36 @@ impl<'a> FightModel<'a> {
         rng: &mut Pcg64Mcg,
         taken: &mut [i64],
         dealt: &mut [i64],
-        outcomes: &mut [Vec<u64>],
-    ) {
+        outcomes: &mut [u64],
+    ) -> u64 {
         let fight = self.fight;
         let mut turn = Turn::new(actor);
+        let mut touched = 1 << actor;
         loop {
             match fight.advance(standings, &mut turn) {
-                Pending::Over => return,
+                Pending::Over => return touched,
                 Pending::Attack { profile } => {
-                    let index = match &self.draws[profile] {
-                        Draw::Table(table) => table.pick(rng.next_u64()),
-                        Draw::Dice(attack, layout) => layout.index(attack.roll(rng)),
+                    let draw = self.draws[profile];
+                    let start = draw.start as usize;
+                    let index = match draw.rolled {
+                        None => {
+                            let columns = &self.columns[start..start + draw.len as usize];
+                            AliasTable::pick_in(columns, rng.next_u64())
+                        }
+                        Some(rolled) => {
+                            let (attack, layout) = &self.rolled[rolled as usize];
+                            layout.index(attack.roll(rng))
+                        }
                     };
                     if COUNTED {
-                        outcomes[profile][index] += 1;
+                        outcomes[start + index] += 1;
                     }
-                    let effect = fight.profiles[profile].effects[index];
+                    let effect = self.effects[start + index];
                     let hit = fight.resolve_attack(standings, &mut turn, profile, &effect);
+                    touched |= 1 << hit.target;
+                    if let Some(struck) = fight.profiles[profile].struck {
+                        touched |= 1 << struck;
+                    }
                     for (who, damage) in hit.amounts() {
                         taken[who] += damage;
                         dealt[actor] += damage;
@@ -512,7 +611,7 @@ impl Model for FightModel<'_> {
         for _ in 0..trials {
             self.trial::<true, false>(tally, rng, &mut scratch);
         }
-        scratch.spread(tally);
+        scratch.settle(self, tally, trials);
     }
 
     fn trial_by_trial(&self) -> bool {
@@ -530,8 +629,8 @@ impl Model for FightModel<'_> {
 
     fn tally_cells(&self) -> u64 {
         let f = FightTally::new(self.fight);
-        let outcomes: usize = f.outcomes.iter().map(Vec::len).sum();
-        (f.status.len() + f.won.len() + 4 * f.taken.len() + f.ended_in.len() + outcomes) as u64
+        (f.status.len() + f.won.len() + 4 * f.taken.len() + f.ended_in.len() + f.outcomes.len())
+            as u64
     }
 }
 
@@ -551,9 +650,9 @@ impl Pairable for FightModel<'_> {
         self.trial::<COUNTED, true>(tally, rng, scratch);
     }
 
-    /// The ended fights' rounds, deferred in `scratch`, are spread once per chunk.
-    fn settle(&self, tally: &mut FightTally, scratch: &mut Scratch, _: u64) {
-        scratch.spread(tally);
+    /// The rounds' changes, kept in `scratch`, are added up once per chunk.
+    fn settle(&self, tally: &mut FightTally, scratch: &mut Scratch, trials: u64) {
+        scratch.settle(self, tally, trials);
     }
 
     fn values<'s>(&self, scratch: &'s Scratch) -> &'s [i64] {

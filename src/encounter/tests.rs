@@ -631,7 +631,7 @@ fn an_outcome_that_only_adds_damage_is_what_the_rules_give() {
                 let Some(dead_from) = f.adds_damage_only(target, start, &effect) else {
                     continue;
                 };
-                for was in 0..f.fighters[target].tables.up_below {
+                for was in 0..f.up_below[target] {
                     let now = f.target_after(target, start.with_taken(was), &effect);
                     if was + effect.damage < dead_from {
                         assert_eq!(now, start.with_taken(was + effect.damage), "seed {seed}");
@@ -644,4 +644,31 @@ fn an_outcome_that_only_adds_damage_is_what_the_rules_give() {
         }
     }
     assert!(checked > 1000, "{checked} cases");
+}
+
+/// `pick` compares a tactic's first key as [`turn::ordered_bits`] gives it: those order as
+/// the floats do, negative below positive, -0 equal to 0 (a target worth 0 mean damage is
+/// no better than another worth 0).
+#[test]
+fn a_floats_bits_order_as_the_float() {
+    let xs = [
+        f64::NEG_INFINITY,
+        -1e300,
+        -13.5,
+        -1.0,
+        -1e-300,
+        -0.0,
+        0.0,
+        1e-300,
+        0.25,
+        13.5,
+        1e300,
+        f64::INFINITY,
+    ];
+    for a in xs {
+        for b in xs {
+            let (x, y) = (turn::ordered_bits(a), turn::ordered_bits(b));
+            assert_eq!(x.cmp(&y), a.partial_cmp(&b).unwrap(), "{a} against {b}");
+        }
+    }
 }

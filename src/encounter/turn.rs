@@ -256,20 +256,44 @@ impl Fight {
 
     /// Whether `who`, in standing `s`, is up (able to act): [`Fight::status`] is `Up`.
     pub(super) fn is_up(&self, who: usize, s: &Standing) -> bool {
-        s.flags & DEAD == 0 && s.taken < self.fighters[who].tables.up_below
+        s.flags & DEAD == 0 && s.taken < self.up_below[who]
     }
 
     /// The side that won once at most one side has anyone able to act: `Some(Some(side))`,
     /// `Some(None)` when nobody is left able to act, `None` while the fight goes on.
     pub(super) fn ended(&self, standings: &[Standing]) -> Option<Option<usize>> {
+        self.ended_with(self.up(standings))
+    }
+
+    /// Who is up, a bit per combatant.
+    pub(super) fn up(&self, standings: &[Standing]) -> u64 {
+        // Without a branch per combatant: who is up changes at random.
+        (standings.iter().zip(&self.up_below).enumerate()).fold(0, |up, (i, (s, &below))| {
+            up | u64::from(s.flags & DEAD == 0 && s.taken < below) << i
+        })
+    }
+
+    /// `up` (a bit per combatant) with the bits of the combatants in `who` set as they
+    /// are up now: after a turn, only those it touched can have changed.
+    pub(super) fn refresh_up(&self, standings: &[Standing], mut up: u64, who: u64) -> u64 {
+        let mut rest = who;
+        while rest != 0 {
+            let i = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            up = up & !(1 << i) | u64::from(self.is_up(i, &standings[i])) << i;
+        }
+        up
+    }
+
+    /// [`Fight::ended`] from who is up, a bit per combatant.
+    pub(super) fn ended_with(&self, up: u64) -> Option<Option<usize>> {
         let mut able = None;
-        for (i, f) in self.fighters.iter().enumerate() {
-            if self.is_up(i, &standings[i]) {
-                match able {
-                    None => able = Some(f.side),
-                    Some(side) if side != f.side => return None,
-                    Some(_) => {}
+        for (side, &members) in self.side_members.iter().enumerate() {
+            if up & members != 0 {
+                if able.is_some() {
+                    return None;
                 }
+                able = Some(side);
             }
         }
         Some(able)
@@ -611,25 +635,27 @@ impl Fight {
     ) -> Option<usize> {
         let me = &self.fighters[actor];
         let hp_left = |t: usize| self.fighters[t].injury.down_at.unwrap_or(0) - standings[t].taken;
-        let key = |t: usize| -> (f64, i64, usize) {
-            match tactic {
-                Tactic::Weakest => (0.0, hp_left(t), t),
-                Tactic::Nearest => (me.distance[t] as f64, 0, t),
+        // Ties on the first key go to the fewer hp left (but for `nearest`), then to the
+        // first in file order, which is the order `targets` come in.
+        let by_hp = tactic != Tactic::Nearest;
+        let mut best: Option<(usize, u64)> = None;
+        for t in targets {
+            let first = ordered_bits(match tactic {
+                Tactic::Weakest => 0.0,
+                Tactic::Nearest => me.distance[t] as f64,
                 _ => {
                     let flat = usize::from(self.flat_footed(&standings[t]));
-                    let expected = match attack {
+                    -match attack {
                         Some(a) => self.expected(standings, me, a, t, iterative),
                         None => me.tables.best[t * 2 + flat],
-                    };
-                    (-expected, hp_left(t), t)
+                    }
                 }
-            }
-        };
-        let mut best: Option<(usize, (f64, i64, usize))> = None;
-        for t in targets {
-            let k = key(t);
-            if best.is_none_or(|(_, b)| k.partial_cmp(&b).expect("no NaN").is_lt()) {
-                best = Some((t, k));
+            });
+            let better = best.is_none_or(|(b, most)| {
+                first < most || (first == most && by_hp && hp_left(t) < hp_left(b))
+            });
+            if better {
+                best = Some((t, first));
             }
         }
         best.map(|(t, _)| t)
@@ -683,5 +709,15 @@ impl Fight {
         } else {
             Stage::End
         };
+    }
+}
+
+/// `x`'s bits as an integer that orders as `x` does (0 and -0 alike); `x` is not NaN.
+pub(super) fn ordered_bits(x: f64) -> u64 {
+    let bits = (x + 0.0).to_bits();
+    if bits >> 63 == 1 {
+        !bits
+    } else {
+        bits | 1 << 63
     }
 }

@@ -34,9 +34,20 @@ impl AliasTable {
     /// within it, so a single word decides both (bias at most n / 2^64).
     #[inline(always)]
     pub fn pick(&self, word: u64) -> usize {
-        let product = u128::from(word) * self.columns.len() as u128;
+        Self::pick_in(&self.columns, word)
+    }
+
+    /// Its columns, for an engine that keeps many tables side by side in one array.
+    pub fn columns(&self) -> &[(u64, u32)] {
+        &self.columns
+    }
+
+    /// [`AliasTable::pick`] on a table's [`AliasTable::columns`].
+    #[inline(always)]
+    pub fn pick_in(columns: &[(u64, u32)], word: u64) -> usize {
+        let product = u128::from(word) * columns.len() as u128;
         let column = (product >> 64) as usize;
-        let (threshold, alias) = self.columns[column];
+        let (threshold, alias) = columns[column];
         // Which side wins is random: a branch here would be mispredicted often.
         std::hint::select_unpredictable((product as u64) < threshold, column, alias as usize)
     }
