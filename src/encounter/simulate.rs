@@ -226,7 +226,7 @@ pub fn simulate_fight(
 struct Scratch {
     order: Vec<usize>,
     rolls: Vec<i32>,
-    tie_breaks: Vec<u64>,
+    keyed: Vec<(u128, usize)>,
     standings: Vec<Standing>,
     taken: Vec<i64>,
     dealt: Vec<i64>,
@@ -272,7 +272,7 @@ impl Scratch {
         Scratch {
             order: (0..n).collect(),
             rolls: Vec::new(),
-            tie_breaks: Vec::new(),
+            keyed: Vec::new(),
             standings: fight.start(),
             taken: vec![0; n],
             dealt: vec![0; n],
@@ -438,7 +438,7 @@ impl<'a> FightModel<'a> {
         let Scratch {
             order,
             rolls,
-            tie_breaks,
+            keyed,
             standings,
             taken,
             dealt,
@@ -451,7 +451,7 @@ impl<'a> FightModel<'a> {
         } = scratch;
         let at = Values::of(fight);
         if fight.initiative == Initiative::Rolled {
-            initiative::roll(&self.inits, rng, rolls, tie_breaks, order);
+            initiative::roll(&self.inits, rng, rolls, keyed, order);
         }
         standings.copy_from_slice(&self.start);
         last.copy_from_slice(&self.start);
