@@ -240,8 +240,8 @@ struct Scratch {
     values: Vec<i64>,
     /// What changed in each round, summed over the trials since the last
     /// [`Scratch::settle`]: a count holds from the round it changed to the last, so the
-    /// round's counts are the sums of the changes up to it, and a round in which nothing
-    /// changes (every round after a fight ended) costs nothing.
+    /// round's counts are the sums of the changes up to it; a round writes only the
+    /// combatants that changed, and the rounds after a fight ended are never visited.
     changes: Changes,
 }
 
