@@ -205,6 +205,9 @@ struct FightModel<'a> {
     /// Every combatant's standing before the fight, and its status.
     start: Vec<Standing>,
     start_status: Vec<Status>,
+    /// The per-round statuses' values (see [`Values::status`]) of a trial in which no
+    /// status changes: a trial starts from them and writes only what changes.
+    start_values: Vec<i64>,
 }
 
 /// Runs `config.trials` trials of the fight.
@@ -384,6 +387,7 @@ fn accumulate<T: Copy + Default>(
 impl<'a> FightModel<'a> {
     fn new(fight: &'a Fight, sampler: SamplerKind) -> Self {
         let starts = outcome_starts(fight);
+        let start = fight.start();
         let mut model = FightModel {
             fight,
             draws: Vec::new(),
@@ -396,11 +400,23 @@ impl<'a> FightModel<'a> {
                 .collect(),
             rolled: Vec::new(),
             inits: fight.fighters.iter().map(|f| f.init).collect(),
-            start_status: (fight.start().iter().enumerate())
+            start_status: start
+                .iter()
+                .enumerate()
                 .map(|(who, s)| fight.status(who, s))
                 .collect(),
-            start: fight.start(),
+            start_values: Vec::new(),
+            start,
         };
+        model.start_values = (model.start_status.iter())
+            .flat_map(|&status| {
+                let pair = [
+                    i64::from(status != Status::Up),
+                    i64::from(status == Status::Dead),
+                ];
+                std::iter::repeat_n(pair, fight.rounds as usize).flatten()
+            })
+            .collect();
         for (p, profile) in fight.profiles.iter().enumerate() {
             let rolled = match (sampler, &profile.probs) {
                 (SamplerKind::Table, Some(probs)) => {
@@ -456,6 +472,9 @@ impl<'a> FightModel<'a> {
         standings.copy_from_slice(&self.start);
         last.copy_from_slice(&self.start);
         last_status.copy_from_slice(&self.start_status);
+        if VALUES {
+            values[at.status(0, 0)..at.status(n, 0)].copy_from_slice(&self.start_values);
+        }
         for counts in [&mut *taken, &mut *dealt, &mut *last_taken, &mut *last_dealt] {
             counts.fill(0);
         }
@@ -473,20 +492,29 @@ impl<'a> FightModel<'a> {
                     break;
                 }
             }
-            // An ended fight no longer changes: this round's status holds to the last.
-            let last_round = if result.is_some() { rounds } else { round + 1 };
             for who in 0..n {
                 let cell = round * n + who;
                 if standings[who] != last[who] {
                     last[who] = standings[who];
                     let now = fight.status(who, &standings[who]);
-                    if COUNTED && now != last_status[who] {
-                        let row = cell * Status::ALL.len();
-                        let left = &mut changes.status[row + last_status[who] as usize];
-                        *left = left.wrapping_sub(1);
-                        changes.status[row + now as usize] += 1;
+                    if now != last_status[who] {
+                        if COUNTED {
+                            let row = cell * Status::ALL.len();
+                            let left = &mut changes.status[row + last_status[who] as usize];
+                            *left = left.wrapping_sub(1);
+                            changes.status[row + now as usize] += 1;
+                        }
+                        if VALUES {
+                            // A status holds from the round it changed to the last.
+                            let from = at.status(who, round);
+                            let pairs = &mut values[from..at.status(who, 0) + 2 * rounds];
+                            for pair in pairs.chunks_exact_mut(2) {
+                                pair[0] = i64::from(now != Status::Up);
+                                pair[1] = i64::from(now == Status::Dead);
+                            }
+                        }
+                        last_status[who] = now;
                     }
-                    last_status[who] = now;
                 }
                 if COUNTED {
                     if taken[who] != last_taken[who] {
@@ -496,13 +524,6 @@ impl<'a> FightModel<'a> {
                     if dealt[who] != last_dealt[who] {
                         Changes::amount(&mut changes.dealt[cell], last_dealt[who], dealt[who]);
                         last_dealt[who] = dealt[who];
-                    }
-                }
-                if VALUES {
-                    let now = last_status[who];
-                    for later in round..last_round {
-                        values[at.status(who, later)] = i64::from(now != Status::Up);
-                        values[at.status(who, later) + 1] = i64::from(now == Status::Dead);
                     }
                 }
             }

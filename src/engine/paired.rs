@@ -329,8 +329,9 @@ impl<T> Accumulator for T where
 /// Adds to each figure's sums of x and of x² (`values`) and of x·b (`cross`), where x
 /// is its value in one of `rows` and b the baseline's in the same row of `baseline` (`None`
 /// when `rows` are the baseline's own, whose x·b is x²), rows of one value per figure; the
-/// pass's sums build up in `T`. Only the figures in `amounts` need their squares summed:
-/// every other is a chance, whose values are 0 or 1, so x² = x.
+/// pass's sums build up in `T`. Only the figures in `amounts` need their squares and
+/// products multiplied: every other is a chance, whose values are 0 or 1, so x² = x and
+/// x·b = x & b, which adds lane by lane with the sums.
 fn add_row_sums<T>(
     rows: &[i64],
     baseline: Option<&[i64]>,
@@ -345,35 +346,44 @@ fn add_row_sums<T>(
         return;
     }
     let mut sums = vec![T::default(); figures];
-    let mut products = vec![T::default(); if baseline.is_some() { figures } else { 0 }];
+    // A pass holds at most `PASS_MOST` rows, so counts of 0/1 values fit an i64.
+    let mut both = vec![0i64; if baseline.is_some() { figures } else { 0 }];
     let mut squares = vec![T::default(); amounts.len()];
+    let mut products = vec![T::default(); if baseline.is_some() { amounts.len() } else { 0 }];
     for (r, row) in rows.chunks_exact(figures).enumerate() {
         for (sum, &x) in sums.iter_mut().zip(row) {
             *sum = *sum + T::from(x);
-        }
-        if let Some(baseline) = baseline {
-            let base = &baseline[r * figures..(r + 1) * figures];
-            for ((product, &x), &b) in products.iter_mut().zip(row).zip(base) {
-                *product = *product + T::from(x) * T::from(b);
-            }
         }
         for (square, &f) in squares.iter_mut().zip(amounts) {
             let x = T::from(row[f]);
             *square = *square + x * x;
         }
+        if let Some(baseline) = baseline {
+            let base = &baseline[r * figures..(r + 1) * figures];
+            for ((count, &x), &b) in both.iter_mut().zip(row).zip(base) {
+                *count += x & b;
+            }
+            for (product, &f) in products.iter_mut().zip(amounts) {
+                *product = *product + T::from(row[f]) * T::from(base[f]);
+            }
+        }
     }
-    let mut amount_squares = amounts.iter().zip(&squares).peekable();
+    let mut amount_products = amounts.iter().zip(&products).peekable();
+    let mut own_squares = amounts.iter().zip(&squares).peekable();
     for (f, (value, cross)) in values.iter_mut().zip(cross.iter_mut()).enumerate() {
         let sum: i128 = sums[f].into();
-        let square: i128 = match amount_squares.next_if(|(at, _)| **at == f) {
+        let square: i128 = match own_squares.next_if(|(at, _)| **at == f) {
             Some((_, &square)) => square.into(),
             None => sum,
         };
         value.0 += sum;
         value.1 += square as u128;
         *cross += match baseline {
-            Some(_) => products[f].into(),
             None => square,
+            Some(_) => match amount_products.next_if(|(at, _)| **at == f) {
+                Some((_, &product)) => product.into(),
+                None => i128::from(both[f]),
+            },
         };
     }
 }
