@@ -9,6 +9,7 @@ use super::{
     ALONE, ALONE_FLAT_FOOTED, AttackAt, FLAT_FOOTED, Fight, Fighter, Order, PLAIN, Profile,
     ProfileId, SlotSource, Tables,
 };
+use super::turn::ordered_bits;
 use crate::attack::OutcomeEffect;
 use crate::error::InputError;
 use crate::exact::SlotExact;
@@ -213,7 +214,8 @@ impl Fight {
                 most
             })
             .collect();
-        let best = most.iter().map(|m| m.map_or(0.0, |(_, e)| e)).collect();
+        let key = |mean: f64| ordered_bits(-mean);
+        let best_key = most.iter().map(|m| key(m.map_or(0.0, |(_, e)| e))).collect();
         let routine_attack = most.iter().map(|m| m.map(|(a, _)| a)).collect();
         Tables {
             routine: (0..attacks)
@@ -227,8 +229,8 @@ impl Fight {
                 .filter(|&t| self.fighters[t].side != me.side)
                 .collect(),
             stride,
-            expected,
-            best,
+            expected_key: expected.into_iter().map(key).collect(),
+            best_key,
             routine_attack,
         }
     }

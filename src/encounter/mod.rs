@@ -182,12 +182,13 @@ struct Tables {
     foes: Vec<usize>,
     /// The longest routine of any attack, + 1: the stride of `expected` per target.
     stride: usize,
-    /// Per attack × combatant × iterative × flat-footed: the mean damage of the routine
-    /// from that iterative on (with the map's flanking), summed in routine order as
-    /// [`Fight::expected`] was.
-    expected: Vec<f64>,
-    /// Per combatant × flat-footed: the most mean damage of any attack's whole routine.
-    best: Vec<f64>,
+    /// Per attack × combatant × iterative × flat-footed: `best`'s key for the routine from
+    /// that iterative on, the [`turn::ordered_bits`] of minus its mean damage (with the
+    /// map's flanking, summed in routine order): the lowest key is the most damage.
+    expected_key: Vec<u64>,
+    /// Per combatant × flat-footed: `best`'s key for the most mean damage of any attack's
+    /// whole routine, as `expected_key`.
+    best_key: Vec<u64>,
     /// Per combatant × flat-footed: the attack of a routine a tactic chooses there, the
     /// one with the most mean damage (ties: the first); `None` where none can be made.
     routine_attack: Vec<Option<usize>>,

@@ -649,17 +649,17 @@ impl Fight {
         let by_hp = tactic != Tactic::Nearest;
         let mut best: Option<(usize, u64)> = None;
         for t in targets {
-            let first = ordered_bits(match tactic {
-                Tactic::Weakest => 0.0,
-                Tactic::Nearest => me.distance[t] as f64,
-                _ => {
-                    let flat = usize::from(self.flat_footed(&standings[t]));
-                    -match attack {
-                        Some(a) => self.expected(standings, me, a, t, iterative),
-                        None => me.tables.best[t * 2 + flat],
+            let first = match tactic {
+                Tactic::Weakest => 0,
+                Tactic::Nearest => ordered_bits(me.distance[t] as f64),
+                _ => match attack {
+                    Some(a) => self.expected_key(standings, me, a, t, iterative),
+                    None => {
+                        let flat = usize::from(self.flat_footed(&standings[t]));
+                        me.tables.best_key[t * 2 + flat]
                     }
-                }
-            });
+                },
+            };
             let better = best.is_none_or(|(b, most)| {
                 first < most || (first == most && by_hp && hp_left(t) < hp_left(b))
             });
@@ -670,22 +670,23 @@ impl Fight {
         best.map(|(t, _)| t)
     }
 
-    /// Mean damage of `attack`'s attacks from `iterative` on at `target` now.
-    fn expected(
+    /// `best`'s key for `attack`'s attacks from `iterative` on at `target` now (see
+    /// [`super::Tables::expected_key`]).
+    fn expected_key(
         &self,
         standings: &[Standing],
         me: &Fighter,
         attack: usize,
         target: usize,
         iterative: usize,
-    ) -> f64 {
+    ) -> u64 {
         let t = &me.tables;
         if iterative >= t.stride {
-            return 0.0;
+            return ordered_bits(0.0);
         }
         let flat = usize::from(self.flat_footed(&standings[target]));
         let n = self.fighters.len();
-        t.expected[((attack * n + target) * t.stride + iterative) * 2 + flat]
+        t.expected_key[((attack * n + target) * t.stride + iterative) * 2 + flat]
     }
 
     /// Whether an attack that flanks with `partners` (a bit per fighter; 0: it does not

@@ -351,21 +351,27 @@ fn add_row_sums<T>(
     let mut squares = vec![T::default(); amounts.len()];
     let mut products = vec![T::default(); if baseline.is_some() { amounts.len() } else { 0 }];
     for (r, row) in rows.chunks_exact(figures).enumerate() {
-        for (sum, &x) in sums.iter_mut().zip(row) {
-            *sum = *sum + T::from(x);
+        match baseline {
+            None => {
+                for (sum, &x) in sums.iter_mut().zip(row) {
+                    *sum = *sum + T::from(x);
+                }
+            }
+            Some(baseline) => {
+                let base = &baseline[r * figures..(r + 1) * figures];
+                let sums_and_both = sums.iter_mut().zip(both.iter_mut());
+                for ((sum, count), (&x, &b)) in sums_and_both.zip(row.iter().zip(base)) {
+                    *sum = *sum + T::from(x);
+                    *count += x & b;
+                }
+                for (product, &f) in products.iter_mut().zip(amounts) {
+                    *product = *product + T::from(row[f]) * T::from(base[f]);
+                }
+            }
         }
         for (square, &f) in squares.iter_mut().zip(amounts) {
             let x = T::from(row[f]);
             *square = *square + x * x;
-        }
-        if let Some(baseline) = baseline {
-            let base = &baseline[r * figures..(r + 1) * figures];
-            for ((count, &x), &b) in both.iter_mut().zip(row).zip(base) {
-                *count += x & b;
-            }
-            for (product, &f) in products.iter_mut().zip(amounts) {
-                *product = *product + T::from(row[f]) * T::from(base[f]);
-            }
         }
     }
     let mut amount_products = amounts.iter().zip(&products).peekable();
