@@ -106,7 +106,9 @@ impl Target {
     }
 
     /// Damage taken and whether the target is dead after an outcome dealing `damage` to
-    /// it with `taken` already taken; `dropped`: it failed a massive-damage save.
+    /// it with `taken` already taken; `dropped`: it failed a massive-damage save. Always
+    /// inlined: the plan engine's trial and a fight's hurt apply it at every attack.
+    #[inline(always)]
     pub fn take(&self, taken: i64, damage: i64, dropped: bool) -> (i64, bool) {
         let mut after = taken + damage;
         if dropped && let Some(floor) = self.dropped_to {

@@ -5,11 +5,11 @@
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
+use super::turn::ordered_bits;
 use super::{
     ALONE, ALONE_FLAT_FOOTED, AttackAt, FLAT_FOOTED, Fight, Fighter, Order, PLAIN, Profile,
     ProfileId, SlotSource, Tables,
 };
-use super::turn::ordered_bits;
 use crate::attack::OutcomeEffect;
 use crate::error::InputError;
 use crate::exact::SlotExact;
@@ -215,7 +215,10 @@ impl Fight {
             })
             .collect();
         let key = |mean: f64| ordered_bits(-mean);
-        let best_key = most.iter().map(|m| key(m.map_or(0.0, |(_, e)| e))).collect();
+        let best_key = most
+            .iter()
+            .map(|m| key(m.map_or(0.0, |(_, e)| e)))
+            .collect();
         let routine_attack = most.iter().map(|m| m.map(|(a, _)| a)).collect();
         Tables {
             routine: (0..attacks)

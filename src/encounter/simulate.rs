@@ -388,6 +388,19 @@ impl<'a> FightModel<'a> {
     fn new(fight: &'a Fight, sampler: SamplerKind) -> Self {
         let starts = outcome_starts(fight);
         let start = fight.start();
+        let start_status: Vec<Status> = (start.iter().enumerate())
+            .map(|(who, s)| fight.status(who, s))
+            .collect();
+        // Every combatant starts up in practice (hit points at least 1), so these are 0s.
+        let start_values = (start_status.iter())
+            .flat_map(|&status| {
+                let pair = [
+                    i64::from(status != Status::Up),
+                    i64::from(status == Status::Dead),
+                ];
+                std::iter::repeat_n(pair, fight.rounds as usize).flatten()
+            })
+            .collect();
         let mut model = FightModel {
             fight,
             draws: Vec::new(),
@@ -400,23 +413,10 @@ impl<'a> FightModel<'a> {
                 .collect(),
             rolled: Vec::new(),
             inits: fight.fighters.iter().map(|f| f.init).collect(),
-            start_status: start
-                .iter()
-                .enumerate()
-                .map(|(who, s)| fight.status(who, s))
-                .collect(),
-            start_values: Vec::new(),
+            start_status,
+            start_values,
             start,
         };
-        model.start_values = (model.start_status.iter())
-            .flat_map(|&status| {
-                let pair = [
-                    i64::from(status != Status::Up),
-                    i64::from(status == Status::Dead),
-                ];
-                std::iter::repeat_n(pair, fight.rounds as usize).flatten()
-            })
-            .collect();
         for (p, profile) in fight.profiles.iter().enumerate() {
             let rolled = match (sampler, &profile.probs) {
                 (SamplerKind::Table, Some(probs)) => {

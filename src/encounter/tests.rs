@@ -528,6 +528,57 @@ attack = "axe"
     assert!(close(e.taken[1][2], 361.0 / 400.0), "{:?}", e.taken);
 }
 
+/// `best` and `weakest` pick different targets. A (+0, 5 damage, one round, listed) faces
+/// B (AC 10, 100 hp) and C (AC 20, 3 hp), both immune to crits. `best` weighs the mean
+/// damage: 5 · 11/20 at B (a hit on 10+), 5 · 1/20 at C (a natural 20), so it swings at B,
+/// which takes 5 · 11/20 = 2.75 and C nothing. `weakest` swings at C, which has fewer hp
+/// left: C takes 5 · 1/20 = 0.25 and B nothing.
+#[test]
+fn best_and_weakest_pick_their_targets() {
+    let text = |tactic: &str| {
+        format!(
+            r#"
+system = "pf1"
+[encounter]
+initiative = "listed"
+rounds = 1
+[[combatant]]
+token = "A"
+side = "a"
+ac = 10
+hp = 10
+tactic = "{tactic}"
+[[combatant.attack]]
+name = "club"
+bonus = 0
+damage = "5"
+[[combatant]]
+token = "B"
+side = "b"
+ac = 10
+hp = 100
+immune_to_crits = true
+[[combatant]]
+token = "C"
+side = "b"
+ac = 20
+hp = 3
+immune_to_crits = true
+"#
+        )
+    };
+    let best = exact_fight(&fight(&text("best"))).unwrap();
+    assert!(
+        close(best.taken[0][1], 5.0 * 11.0 / 20.0),
+        "{:?}",
+        best.taken
+    );
+    assert!(close(best.taken[0][2], 0.0));
+    let weakest = exact_fight(&fight(&text("weakest"))).unwrap();
+    assert!(close(weakest.taken[0][1], 0.0), "{:?}", weakest.taken);
+    assert!(close(weakest.taken[0][2], 5.0 / 20.0));
+}
+
 /// A flanking partner that drops no longer flanks. F and R flank O on the map. O acts
 /// first (listed) and, by `weakest`, clubs R (1 hp, AC 10): a hit on 10+ (11/20) leaves R
 /// dying, threatening nobody. Then F swings at O (AC 10, immune to crits) for 5: flanked

@@ -188,6 +188,11 @@ mod tests {
             "the variant's tally is not counted"
         );
         assert_eq!(both.tallies[1].trials(), config.trials);
+        // Round 1's attack is always made, so a counted tally's outcome counts (kept in
+        // each chunk's scratch until it settles) hold at least one attack a trial.
+        for (tally, plan) in [(&one.tallies[0], &baseline), (&both.tallies[1], &variant)] {
+            assert!(tally.slot(plan, 0).made() >= config.trials);
+        }
         for (f, figure) in one.figures().iter().enumerate() {
             let chance = figure.is_chance();
             assert_eq!(

@@ -233,8 +233,10 @@ impl<M: Pairable> Model for PairedModel<M> {
             .map(|_| Pcg64Mcg::seed_from_u64(rng.next_u64()))
             .collect();
         let mut scratches: Vec<M::Scratch> = self.models.iter().map(M::scratch).collect();
-        let mut rows: Vec<Vec<i64>> =
-            vec![Vec::with_capacity(pass_trials * figures); self.models.len()];
+        // Each its own allocation: `vec![row; n]` would clone an empty row without capacity.
+        let mut rows: Vec<Vec<i64>> = (self.models.iter())
+            .map(|_| Vec::with_capacity(pass_trials * figures))
+            .collect();
         for pass in starts.chunks(pass_trials) {
             for (m, model) in self.models.iter().enumerate() {
                 let (own, scratch, rows) = (&mut tally.tallies[m], &mut scratches[m], &mut rows[m]);
@@ -346,7 +348,8 @@ fn add_row_sums<T>(
         return;
     }
     let mut sums = vec![T::default(); figures];
-    // A pass holds at most `PASS_MOST` rows, so counts of 0/1 values fit an i64.
+    // Per figure Σ(x & b): a chance's Σx·b (at most `PASS_MOST` rows of 0 or 1); the
+    // amounts' lanes are added alike, wrapping, and not read.
     let mut both = vec![0i64; if baseline.is_some() { figures } else { 0 }];
     let mut squares = vec![T::default(); amounts.len()];
     let mut products = vec![T::default(); if baseline.is_some() { amounts.len() } else { 0 }];
@@ -362,7 +365,7 @@ fn add_row_sums<T>(
                 let sums_and_both = sums.iter_mut().zip(both.iter_mut());
                 for ((sum, count), (&x, &b)) in sums_and_both.zip(row.iter().zip(base)) {
                     *sum = *sum + T::from(x);
-                    *count += x & b;
+                    *count = count.wrapping_add(x & b);
                 }
                 for (product, &f) in products.iter_mut().zip(amounts) {
                     *product = *product + T::from(row[f]) * T::from(base[f]);

@@ -33,6 +33,8 @@ struct Kernel<'a> {
     period: usize,
     /// The attacker's target index, when it is attacked too (it stops once down).
     attacker: Option<usize>,
+    /// Where its outcome counts start in [`TrialScratch::outcomes`].
+    first_outcome: usize,
 }
 
 impl Kernel<'_> {
@@ -45,12 +47,35 @@ impl Kernel<'_> {
     }
 }
 
-/// Damage taken and deaths per target within one trial, and the trial's value of each
-/// [`Pairable::figures`] figure.
+/// Damage taken and deaths per target within one trial, the attacks made since the last
+/// [`TrialScratch::settle`], and the trial's value of each [`Pairable::figures`] figure.
 pub(super) struct TrialScratch {
-    taken: Vec<i64>,
-    dead: Vec<bool>,
+    harm: Vec<Harm>,
+    /// Every slot's outcome counts side by side (a slot's from its `Kernel::first_outcome`):
+    /// a draw counts in one flat array, added to the tally's per-slot counts once per
+    /// `simulate` call (a chunk of trials) by [`TrialScratch::settle`].
+    outcomes: Vec<u64>,
     values: Vec<i64>,
+}
+
+/// One target's damage taken and death within a trial, side by side.
+#[derive(Clone, Copy, Default)]
+struct Harm {
+    taken: i64,
+    dead: bool,
+}
+
+impl TrialScratch {
+    /// Adds the attacks counted since the last call to `tally`'s per-slot counts.
+    fn settle(&mut self, model: &PlanModel, tally: &mut Tally) {
+        for (kernel, counts) in model.slots.iter().zip(tally.outcomes.iter_mut()) {
+            let first = kernel.first_outcome;
+            let mine = &mut self.outcomes[first..first + counts.len()];
+            for (count, mine) in counts.iter_mut().zip(mine.iter_mut()) {
+                *count += std::mem::take(mine);
+            }
+        }
+    }
 }
 
 /// A plan ready to simulate: one kernel per slot.
@@ -71,11 +96,14 @@ pub(super) struct PlanModel<'a> {
 
 impl<'a> PlanModel<'a> {
     pub(super) fn new(plan: &'a Plan, sampler: SamplerKind) -> Self {
+        let mut outcomes_before = 0;
         let slots = plan
             .slots()
             .iter()
             .map(|s| {
                 let layout = s.profile.layout();
+                let first_outcome = outcomes_before;
+                outcomes_before += layout.len();
                 let draw = match (sampler, s.profile.outcomes()) {
                     (SamplerKind::Table, Some(table)) => Draw::Table(AliasTable::new(&table.probs)),
                     _ => Draw::Dice(&s.profile, layout),
@@ -90,6 +118,7 @@ impl<'a> PlanModel<'a> {
                         .map(TargetId::index),
                     period: s.period.max(1) as usize,
                     attacker: s.attacker.map(TargetId::index),
+                    first_outcome,
                 }
             })
             .collect::<Vec<_>>();
@@ -128,34 +157,36 @@ impl<'a> PlanModel<'a> {
         for _ in 0..trials {
             self.trial::<true, false>(tally, rng, &mut scratch);
         }
+        scratch.settle(self, tally);
     }
 
     /// One trial of the general case, its damage and deaths kept in `scratch`: counted in
-    /// `tally` when `COUNTED`, its figures' values left in `scratch` when `VALUES`.
+    /// `tally` when `COUNTED` (its outcome counts in `scratch` until
+    /// [`TrialScratch::settle`]), its figures' values left in `scratch` when `VALUES`.
     fn trial<const COUNTED: bool, const VALUES: bool>(
         &self,
         tally: &mut Tally,
         rng: &mut Pcg64Mcg,
         scratch: &mut TrialScratch,
     ) {
-        let targets = self.down_at.len();
         let TrialScratch {
-            taken,
-            dead,
+            harm,
+            outcomes,
             values,
         } = scratch;
-        taken.fill(0);
-        dead.fill(false);
+        harm.fill(Harm::default());
         let (round_values, line_damage) = values.split_at_mut(self.line_values);
-        line_damage.fill(0);
+        if VALUES {
+            line_damage.fill(0);
+        }
         for round in 0..self.rounds {
-            for (s, kernel) in self.slots.iter().enumerate() {
+            for kernel in &self.slots {
                 let t = kernel.target;
-                if dead[t] || (kernel.period > 1 && (round + 1) % kernel.period != 0) {
+                if harm[t].dead || (kernel.period > 1 && (round + 1) % kernel.period != 0) {
                     continue;
                 }
                 let disabled = match kernel.attacker {
-                    Some(a) => match self.targets[a].acting(taken[a], dead[a]) {
+                    Some(a) => match self.targets[a].acting(harm[a].taken, harm[a].dead) {
                         Acting::Acts => None,
                         Acting::Disabled => Some(a),
                         Acting::Down => continue,
@@ -163,32 +194,33 @@ impl<'a> PlanModel<'a> {
                     None => None,
                 };
                 let outcome = kernel.draw(rng);
-                if COUNTED {
-                    tally.outcomes[s][outcome] += 1;
-                }
                 let effect = kernel.effects[outcome];
-                line_damage[kernel.line] += effect.damage;
-                let (after, died) = self.targets[t].take(taken[t], effect.damage, effect.drops);
-                taken[t] = after;
-                dead[t] = died || effect.slays;
+                if COUNTED {
+                    outcomes[kernel.first_outcome + outcome] += 1;
+                }
+                if VALUES {
+                    line_damage[kernel.line] += effect.damage;
+                }
+                harm[t] = self.take(t, harm[t], effect.damage, effect.drops);
+                harm[t].dead |= effect.slays;
                 if let Some(c) = kernel.cover
                     && effect.struck_damage > 0
-                    && !dead[c]
+                    && !harm[c].dead
                 {
-                    (taken[c], dead[c]) =
-                        self.targets[c].take(taken[c], effect.struck_damage, effect.struck_drops);
+                    harm[c] = self.take(c, harm[c], effect.struck_damage, effect.struck_drops);
                 }
                 if let Some(a) = disabled {
-                    (taken[a], dead[a]) = self.targets[a].after_disabled_action(taken[a]);
+                    let (taken, dead) = self.targets[a].after_disabled_action(harm[a].taken);
+                    harm[a] = Harm { taken, dead };
                 }
             }
-            for t in 0..targets {
-                let down = dead[t] || taken[t] >= self.down_at[t];
+            for (t, &Harm { taken, dead }) in harm.iter().enumerate() {
+                let down = dead || taken >= self.down_at[t];
                 if COUNTED {
                     let r = &mut tally.rounds[t][round];
                     r.down += u64::from(down);
-                    r.dead += u64::from(dead[t]);
-                    let d = taken[t] as u128;
+                    r.dead += u64::from(dead);
+                    let d = taken as u128;
                     r.damage_sum += d;
                     r.damage_squares += d * d;
                 }
@@ -197,20 +229,24 @@ impl<'a> PlanModel<'a> {
                     let at = self.target_values[t] + round * figures;
                     if figures == 3 {
                         round_values[at] = i64::from(down);
-                        round_values[at + 1] = i64::from(dead[t]);
+                        round_values[at + 1] = i64::from(dead);
                     }
-                    round_values[at + figures - 1] = taken[t];
+                    round_values[at + figures - 1] = taken;
                 }
             }
         }
         if COUNTED {
-            for (sum, &damage) in tally.line_damage.iter_mut().zip(line_damage.iter()) {
-                *sum += damage as u128;
-            }
-            for (histogram, &total) in tally.damage.iter_mut().zip(taken.iter()) {
-                histogram[total as usize] += 1;
+            for (histogram, h) in tally.damage.iter_mut().zip(harm.iter()) {
+                histogram[h.taken as usize] += 1;
             }
         }
+    }
+
+    /// Target `t`, harmed as `harm`, takes `damage` ([`Target::take`]).
+    #[inline(always)]
+    fn take(&self, t: usize, harm: Harm, damage: i64, dropped: bool) -> Harm {
+        let (taken, dead) = self.targets[t].take(harm.taken, damage, dropped);
+        Harm { taken, dead }
     }
 
     /// Invariant: one round, and every target is the target of exactly one slot. Then no
@@ -245,7 +281,6 @@ impl<'a> PlanModel<'a> {
                     r.dead += count;
                 }
                 r.damage_sum += u128::from(count) * d as u128;
-                tally.line_damage[kernel.line] += u128::from(count) * effect.damage as u128;
                 r.damage_squares += u128::from(count) * (d * d) as u128;
                 tally.damage[t][d as usize] += count;
             }
@@ -308,8 +343,8 @@ impl Pairable for PlanModel<'_> {
 
     fn scratch(&self) -> TrialScratch {
         TrialScratch {
-            taken: vec![0; self.down_at.len()],
-            dead: vec![false; self.down_at.len()],
+            harm: vec![Harm::default(); self.down_at.len()],
+            outcomes: vec![0; self.slots.iter().map(|k| k.effects.len()).sum()],
             values: vec![0; self.line_values + self.plan.lines().len()],
         }
     }
@@ -324,7 +359,8 @@ impl Pairable for PlanModel<'_> {
         self.trial::<COUNTED, true>(tally, rng, scratch);
     }
 
-    fn settle(&self, tally: &mut Tally, _: &mut TrialScratch, trials: u64) {
+    fn settle(&self, tally: &mut Tally, scratch: &mut TrialScratch, trials: u64) {
+        scratch.settle(self, tally);
         tally.trials += trials;
     }
 

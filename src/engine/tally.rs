@@ -150,8 +150,6 @@ pub struct Tally {
     pub(super) rounds: Vec<Vec<RoundTally>>,
     /// Per target: how many trials ended with each total of damage taken.
     pub(super) damage: Vec<Vec<u64>>,
-    /// Per plan line: damage its attacks dealt their target (for the variants' figures).
-    pub(super) line_damage: Vec<u128>,
 }
 
 impl Tally {
@@ -170,7 +168,6 @@ impl Tally {
                 .collect(),
             rounds: vec![vec![RoundTally::default(); plan.rounds() as usize]; plan.targets().len()],
             damage,
-            line_damage: vec![0; plan.lines().len()],
         }
     }
 
@@ -179,9 +176,6 @@ impl Tally {
         self.trials += other.trials;
         add_all(&mut self.outcomes, &other.outcomes);
         add_all(&mut self.damage, &other.damage);
-        for (mine, theirs) in self.line_damage.iter_mut().zip(&other.line_damage) {
-            *mine += theirs;
-        }
         for (mine, theirs) in self.rounds.iter_mut().zip(&other.rounds) {
             for (m, t) in mine.iter_mut().zip(theirs) {
                 m.down += t.down;
