@@ -182,12 +182,13 @@ struct Tables {
     foes: Vec<usize>,
     /// The longest routine of any attack, + 1: the stride of `expected_key` per target.
     stride: usize,
-    /// Per attack × combatant × iterative × flat-footed: the `best` tactic's key for the routine from
-    /// that iterative on, the [`turn::ordered_bits`] of minus its mean damage (with the
-    /// map's flanking, summed in routine order): the lowest key is the most damage.
+    /// Per attack × combatant × iterative × flat-footed: the `best` tactic's key for the
+    /// routine from that iterative on, the [`turn::ordered_bits`] of minus its mean damage
+    /// (with the map's flanking, summed in routine order): the lowest key is the most
+    /// damage.
     expected_key: Vec<u64>,
-    /// Per combatant × flat-footed: the `best` tactic's key for the most mean damage of any attack's
-    /// whole routine, as `expected_key`.
+    /// Per combatant × flat-footed: the `best` tactic's key for the most mean damage of
+    /// any attack's whole routine, as `expected_key`.
     best_key: Vec<u64>,
     /// Per combatant × flat-footed: the attack of a routine a tactic chooses there, the
     /// one with the most mean damage (ties: the first); `None` where none can be made.
