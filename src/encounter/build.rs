@@ -18,6 +18,11 @@ use crate::map::distance;
 use crate::plan::{LineId, LineSituation, Plan, Planned, Slot, TargetId};
 use crate::scenario::{Action, AttackKind, Overrides, PlanLine, Scenario};
 
+/// The combatants `who`, a bit each.
+fn bits(who: impl Iterator<Item = usize>) -> u64 {
+    who.fold(0, |set, i| set | 1 << i)
+}
+
 /// Draws that estimate a profile's mean damage when its exact table is too large.
 const MEAN_SAMPLE_DRAWS: u32 = 20_000;
 
@@ -178,6 +183,7 @@ impl Fight {
         let n = self.fighters.len();
         let attacks = me.options.len();
         let len = |a: usize, t: usize| me.options[a][t].as_ref().map_or(0, Vec::len);
+        let foes = || (0..n).filter(|&t| self.fighters[t].side != me.side);
         let stride = 1
             + (0..attacks)
                 .flat_map(|a| (0..n).map(move |t| len(a, t)))
@@ -224,13 +230,10 @@ impl Fight {
             routine: (0..attacks)
                 .map(|a| (0..n).map(|t| len(a, t)).max().unwrap_or(0))
                 .collect(),
-            reach: (0..attacks * n).map(|k| len(k / n, k % n)).collect(),
-            reaches: (0..n)
-                .map(|t| me.options.iter().any(|o| o[t].is_some()))
+            in_reach: (0..attacks * stride)
+                .map(|k| bits(foes().filter(|&t| len(k / stride, t) > k % stride)))
                 .collect(),
-            foes: (0..n)
-                .filter(|&t| self.fighters[t].side != me.side)
-                .collect(),
+            reaches: bits(foes().filter(|&t| me.options.iter().any(|o| o[t].is_some()))),
             stride,
             expected_key: expected.into_iter().map(key).collect(),
             best_key,

@@ -1,10 +1,11 @@
 //! Encounters (SPEC §6): both sides fight. A [`Fight`] is the numbers of one — each
 //! combatant's thresholds, orders and every attack it could make at every enemy, as
-//! profiles folded by the planner — and the turn rules every engine plays through the
-//! same functions ([`Fight::advance`] and the `resolve_*` steps in `turn.rs`): Monte
-//! Carlo draws each pending chance (`simulate.rs`), the exact engine follows every branch
-//! (`exact.rs`), so the two agree by construction on what a turn does and differ only in
-//! how they weigh its chances.
+//! profiles folded by the planner — and the turn rules, in `turn.rs` alone: the exact
+//! engine (`exact.rs`) steps through a turn ([`Fight::advance`] and the `resolve_*`
+//! steps) and follows every branch of each chance; Monte Carlo (`simulate.rs`) plays it
+//! straight through ([`Fight::play`], on the same helpers), drawing each chance as it
+//! comes. A test plays both turns from the same standings and draws on generated fights
+//! and requires the same result, so the engines differ only in how they weigh chances.
 //!
 //! Architecture Invariant: numbers come from `plan` (profiles) and `rules` (injury,
 //! dying, flat-footed); nothing here reads a map or a file.
@@ -174,13 +175,13 @@ pub struct Fighter {
 struct Tables {
     /// Per attack: its longest routine at any target (the length of a chosen routine).
     routine: Vec<usize>,
-    /// Per attack × combatant: the iteratives it has there (0 where it cannot attack).
-    reach: Vec<usize>,
-    /// Per combatant: whether any attack reaches it.
-    reaches: Vec<bool>,
-    /// The combatants of other sides, in file order.
-    foes: Vec<usize>,
-    /// The longest routine of any attack, + 1: the stride of `expected_key` per target.
+    /// Per attack × iterative (`stride` per attack): the enemies that attack has that
+    /// iterative at, a bit per combatant.
+    in_reach: Vec<u64>,
+    /// The enemies any attack reaches, a bit per combatant.
+    reaches: u64,
+    /// The longest routine of any attack, + 1: the stride of `in_reach` per attack and of
+    /// `expected_key` per target.
     stride: usize,
     /// Per attack × combatant × iterative × flat-footed: the `best` tactic's key for the
     /// routine from that iterative on, the [`turn::ordered_bits`] of minus its mean damage

@@ -1,5 +1,5 @@
-//! Monte Carlo over a [`Fight`]: each trial rolls initiative, then plays turns through
-//! [`Fight::advance`], drawing each pending chance, until one side is left or the rounds
+//! Monte Carlo over a [`Fight`]: each trial rolls initiative, then plays turns with
+//! [`Fight::play`], drawing each chance as it comes, until one side is left or the rounds
 //! run out; per round it counts every combatant's status, the sides that have won and
 //! the damage taken and dealt. Runs on the engine's block runner, so the counts depend on
 //! the seed and the trials only.
@@ -10,7 +10,7 @@ use std::sync::atomic::AtomicBool;
 use rand::{Rng, RngExt};
 use rand_pcg::Pcg64Mcg;
 
-use super::turn::{Pending, Standing, Turn};
+use super::turn::{Chances, Dealt, Standing, members};
 use super::{Fight, initiative};
 use crate::attack::{AttackProfile, OutcomeEffect, OutcomeLayout};
 use crate::engine::{
@@ -482,17 +482,24 @@ impl<'a> FightModel<'a> {
         let mut length = rounds;
         let mut up = fight.up(standings);
         for round in 0..rounds {
+            // Who the round's turns touched: only their counts can have changed.
+            let mut touched = 0;
             for &actor in order.iter() {
-                let touched =
-                    self.turn::<COUNTED>(standings, actor, rng, taken, dealt, &mut tally.outcomes);
-                up = fight.refresh_up(standings, up, touched);
+                let mut draws = Draws::<COUNTED> {
+                    model: self,
+                    rng,
+                    outcomes: &mut tally.outcomes,
+                    taken,
+                    dealt,
+                };
+                touched |= fight.play(standings, &mut up, actor, &mut draws);
                 if let Some(winner) = fight.ended_with(up) {
                     result = Some(winner);
                     length = round + 1;
                     break;
                 }
             }
-            for who in 0..n {
+            for who in members(touched) {
                 let cell = round * n + who;
                 if standings[who] != last[who] {
                     last[who] = standings[who];
@@ -561,61 +568,54 @@ impl<'a> FightModel<'a> {
             tally.trials += 1;
         }
     }
+}
 
-    /// One turn of `actor`; its attacks counted in `outcomes` when `COUNTED`. Returns the
-    /// combatants whose standing it may have changed, a bit each: the actor, and everyone
-    /// its attacks went to or could strike instead.
-    fn turn<const COUNTED: bool>(
-        &self,
-        standings: &mut [Standing],
-        actor: usize,
-        rng: &mut Pcg64Mcg,
-        taken: &mut [i64],
-        dealt: &mut [i64],
-        outcomes: &mut [u64],
-    ) -> u64 {
-        let fight = self.fight;
-        let mut turn = Turn::new(actor);
-        let mut touched = 1 << actor;
-        loop {
-            match fight.advance(standings, &mut turn) {
-                Pending::Over => return touched,
-                Pending::Attack { profile } => {
-                    let draw = self.draws[profile];
-                    let start = draw.start as usize;
-                    let index = match draw.rolled {
-                        None => {
-                            let columns = &self.columns[start..start + draw.len as usize];
-                            AliasTable::pick_in(columns, rng.next_u64())
-                        }
-                        Some(rolled) => {
-                            let (attack, layout) = &self.rolled[rolled as usize];
-                            layout.index(attack.roll(rng))
-                        }
-                    };
-                    if COUNTED {
-                        outcomes[start + index] += 1;
-                    }
-                    let effect = self.effects[start + index];
-                    let hit = fight.resolve_attack(standings, &mut turn, profile, &effect);
-                    touched |= 1 << hit.target;
-                    if let Some(struck) = fight.profiles[profile].struck {
-                        touched |= 1 << struck;
-                    }
-                    for (who, damage) in hit.amounts() {
-                        taken[who] += damage;
-                        dealt[actor] += damage;
-                    }
-                }
-                Pending::Dying { p_stable } => {
-                    let stable = rng.random::<f64>() < p_stable;
-                    fight.resolve_dying(standings, &mut turn, stable);
-                }
-                Pending::Pick { among } => {
-                    let index = rng.random_range(0..among);
-                    fight.resolve_pick(standings, &mut turn, index);
-                }
+/// Monte Carlo's [`Chances`]: each chance drawn from the trial's stream, an attack's
+/// outcome counted in `outcomes` when `COUNTED`, and the damage dealt added up per
+/// combatant.
+struct Draws<'m, 's, const COUNTED: bool> {
+    model: &'m FightModel<'m>,
+    rng: &'s mut Pcg64Mcg,
+    outcomes: &'s mut [u64],
+    taken: &'s mut [i64],
+    dealt: &'s mut [i64],
+}
+
+impl<const COUNTED: bool> Chances for Draws<'_, '_, COUNTED> {
+    #[inline(always)]
+    fn attack(&mut self, profile: usize) -> OutcomeEffect {
+        let model = self.model;
+        let draw = model.draws[profile];
+        let start = draw.start as usize;
+        let index = match draw.rolled {
+            None => {
+                let columns = &model.columns[start..start + draw.len as usize];
+                AliasTable::pick_in(columns, self.rng.next_u64())
             }
+            Some(rolled) => {
+                let (attack, layout) = &model.rolled[rolled as usize];
+                layout.index(attack.roll(self.rng))
+            }
+        };
+        if COUNTED {
+            self.outcomes[start + index] += 1;
+        }
+        model.effects[start + index]
+    }
+
+    fn stabilises(&mut self, p_stable: f64) -> bool {
+        self.rng.random::<f64>() < p_stable
+    }
+
+    fn pick(&mut self, among: usize) -> usize {
+        self.rng.random_range(0..among)
+    }
+
+    #[inline(always)]
+    fn dealt(&mut self, actor: usize, hit: Dealt) {
+        for (who, damage) in hit.amounts() {
+            self.taken[who] += damage;
+            self.dealt[actor] += damage;
         }
     }
 }

@@ -479,9 +479,26 @@ fn threads_do_not_change_the_counts() {
 /// order is its axe at B (adjacent); C stands 35 ft away, out of the axe's reach. Round 1:
 /// the axe drops B (19/20). Round 2: with B down, A's bow (+100 for 1) shoots C: C has
 /// taken 19/20 · 19/20 = 361/400 on average by the end of round 2, nothing in round 1.
+/// The same with the `random` tactic, whose routine goes to the one enemy left: it chooses
+/// the routine as `best` does (before, it kept to the order's axe, which cannot reach C,
+/// and C took nothing).
 #[test]
 fn orders_end_when_their_targets_are_down() {
-    let f = fight(
+    for tactic in ["best", "random"] {
+        let f = fight(&orders_fight(tactic));
+        let e = exact_fight(&f).unwrap();
+        assert!(close(e.taken[0][2], 0.0));
+        assert!(
+            close(e.taken[1][2], 361.0 / 400.0),
+            "{tactic}: {:?}",
+            e.taken
+        );
+    }
+}
+
+/// [`orders_end_when_their_targets_are_down`]'s fight, A acting by `tactic`.
+fn orders_fight(tactic: &str) -> String {
+    format!(
         r#"
 system = "pf1"
 map = "AB.....C"
@@ -493,6 +510,7 @@ token = "A"
 side = "a"
 ac = 10
 hp = 100
+tactic = "{tactic}"
 [[combatant.attack]]
 name = "axe"
 kind = "melee"
@@ -521,11 +539,8 @@ immune_to_crits = true
 attacker = "A"
 target = "B"
 attack = "axe"
-"#,
-    );
-    let e = exact_fight(&f).unwrap();
-    assert!(close(e.taken[0][2], 0.0));
-    assert!(close(e.taken[1][2], 361.0 / 400.0), "{:?}", e.taken);
+"#
+    )
 }
 
 /// `best` and `weakest` pick different targets. A (+0, 5 damage, one round, listed) faces
@@ -722,4 +737,128 @@ fn a_floats_bits_order_as_the_float() {
             assert_eq!(x.cmp(&y), a.partial_cmp(&b).unwrap(), "{a} against {b}");
         }
     }
+}
+
+/// Every chance of a turn drawn from one stream and written down, the damage dealt summed:
+/// two ways of playing a turn that ask for the same chances in the same order and get the
+/// same answers leave the same log.
+struct Logged<'a> {
+    rng: Pcg64Mcg,
+    effects: &'a [Vec<OutcomeEffect>],
+    log: Vec<(char, u64)>,
+    dealt: Vec<i64>,
+}
+
+impl turn::Chances for Logged<'_> {
+    /// Any outcome of the profile's table, uniformly: every effect comes up often.
+    fn attack(&mut self, profile: ProfileId) -> OutcomeEffect {
+        let effects = &self.effects[profile];
+        let index = self.rng.random_range(0..effects.len());
+        self.log.push(('a', (profile * 1000 + index) as u64));
+        effects[index]
+    }
+
+    fn stabilises(&mut self, p_stable: f64) -> bool {
+        let stable = self.rng.random::<f64>() < p_stable;
+        self.log.push(('s', p_stable.to_bits() ^ u64::from(stable)));
+        stable
+    }
+
+    fn pick(&mut self, among: usize) -> usize {
+        let index = self.rng.random_range(0..among);
+        self.log.push(('p', (among * 1000 + index) as u64));
+        index
+    }
+
+    fn dealt(&mut self, actor: usize, hit: turn::Dealt) {
+        for (who, damage) in hit.amounts() {
+            self.log.push(('d', (who * 1000) as u64 ^ damage as u64));
+            self.dealt[actor] += damage;
+        }
+    }
+}
+
+/// A turn played through the small-step machine, each pending chance drawn as it comes:
+/// how the exact engine steps through a turn, and what [`Fight::play`] must equal.
+fn machine_turn(f: &Fight, standings: &mut [turn::Standing], actor: usize, chances: &mut Logged) {
+    use turn::{Chances, Pending};
+    let mut t = turn::Turn::new(actor);
+    loop {
+        match f.advance(standings, &mut t) {
+            Pending::Over => return,
+            Pending::Attack { profile } => {
+                let effect = chances.attack(profile);
+                let hit = f.resolve_attack(standings, &mut t, profile, &effect);
+                chances.dealt(actor, hit);
+            }
+            Pending::Dying { p_stable } => {
+                let stable = chances.stabilises(p_stable);
+                f.resolve_dying(standings, &mut t, stable);
+            }
+            Pending::Pick { among } => {
+                let index = chances.pick(among);
+                f.resolve_pick(standings, &mut t, index);
+            }
+        }
+    }
+}
+
+/// Monte Carlo's straight turn ([`Fight::play`]) against the machine the exact engine
+/// steps through, turn by turn: on the 64 generated fights, the fights of `experiments/`
+/// (orders, flanking partners, soft cover that strikes, grapplers, `random` and `hold`)
+/// and the orders fight with each tactic, 300 trials each, both turns from the same
+/// standings and the same stream must ask for the same chances, leave the same standings
+/// and damage dealt, and `play` must leave `up` as the standings give it.
+#[test]
+fn the_straight_turn_plays_as_the_machine() {
+    let mut texts: Vec<String> = (0..64).map(generated).collect();
+    for tactic in ["best", "weakest", "nearest", "random", "hold"] {
+        texts.push(orders_fight(tactic));
+    }
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments");
+    let mut files: Vec<_> = (std::fs::read_dir(dir).unwrap())
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    for path in files {
+        let text = std::fs::read_to_string(&path).unwrap();
+        if text.contains("[encounter]") {
+            texts.push(text);
+        }
+    }
+    let mut turns = 0;
+    for (k, text) in texts.iter().enumerate() {
+        let f = fight(text);
+        let n = f.fighters.len();
+        let effects: Vec<Vec<OutcomeEffect>> =
+            f.profiles.iter().map(|p| p.effects.clone()).collect();
+        let mut rng = Pcg64Mcg::seed_from_u64(k as u64);
+        for trial in 0..300 {
+            let mut standings = f.start();
+            let mut up = f.up(&standings);
+            for _ in 0..f.rounds {
+                for i in 0..n {
+                    let actor = (i + trial) % n;
+                    let seed = rng.random::<u64>();
+                    let chances = |standings: &[turn::Standing]| Logged {
+                        rng: Pcg64Mcg::seed_from_u64(seed),
+                        effects: &effects,
+                        log: Vec::new(),
+                        dealt: vec![0; standings.len()],
+                    };
+                    let (mut straight, mut machine) = (chances(&standings), chances(&standings));
+                    let mut by_machine = standings.clone();
+                    machine_turn(&f, &mut by_machine, actor, &mut machine);
+                    f.play(&mut standings, &mut up, actor, &mut straight);
+                    let what = format!("fight {k}, trial {trial}, actor {actor}\n{text}");
+                    assert_eq!(standings, by_machine, "{what}");
+                    assert_eq!(straight.log, machine.log, "{what}");
+                    assert_eq!(straight.dealt, machine.dealt, "{what}");
+                    assert_eq!(up, f.up(&standings), "{what}");
+                    turns += 1;
+                }
+            }
+        }
+    }
+    assert!(turns > 100_000, "{turns} turns");
 }

@@ -1,8 +1,11 @@
-//! One combatant's turn, as a small-step machine both engines drive: [`Fight::advance`]
-//! does everything certain until the turn needs a chance (an attack's outcome, a dying
-//! check, a random target) or is over; the engine weighs or draws that chance and hands
-//! the result to the matching `resolve_*`. The rules of SPEC §6 and RULES.md §9 live here
-//! once.
+//! One combatant's turn. The exact engine drives it as a small-step machine:
+//! [`Fight::advance`] does everything certain until the turn needs a chance (an attack's
+//! outcome, a dying check, a random target) or is over; the engine weighs every result of
+//! that chance and hands each to the matching `resolve_*`. Monte Carlo plays it straight
+//! through ([`Fight::play`]), drawing each chance as it comes: the same rules without the
+//! stops, on the same helpers (start of turn, targets, picks, profiles, hurting), checked
+//! turn by turn against the machine on generated fights. The rules of SPEC §6 and
+//! RULES.md §9 live here and nowhere else.
 
 use super::{AttackAt, Fight, Fighter, ProfileId};
 use crate::attack::OutcomeEffect;
@@ -127,6 +130,44 @@ pub(super) struct Turn {
     attacks_made: u32,
     /// The pending pick chooses the routine's target (not a new target mid-routine).
     picking_routine: bool,
+}
+
+/// What [`Fight::play`] asks of its engine: a draw for each chance as it comes, and word
+/// of the damage each attack dealt.
+pub(super) trait Chances {
+    /// The outcome of an attack with profile `profile`: its effect.
+    fn attack(&mut self, profile: ProfileId) -> OutcomeEffect;
+    /// Whether a dying check that succeeds with probability `p_stable` stabilises.
+    fn stabilises(&mut self, p_stable: f64) -> bool;
+    /// A uniform choice among `among` targets: its index.
+    fn pick(&mut self, among: usize) -> usize;
+    /// `actor`'s attack dealt `hit`.
+    fn dealt(&mut self, actor: usize, hit: Dealt);
+}
+
+/// Where [`Fight::retarget`] sends the rest of a line.
+enum Retarget {
+    /// To this combatant.
+    To(usize),
+    /// To one of `targets` (a bit each), `among` of them, picked uniformly.
+    Random { targets: u64, among: usize },
+    /// Nowhere: the line ends.
+    Nobody,
+}
+
+/// A turn [`Fight::play`] plays: what its steps share.
+struct Play<'s, C> {
+    standings: &'s mut [Standing],
+    /// Who is up, a bit per combatant, kept current.
+    up: u64,
+    chances: &'s mut C,
+    actor: usize,
+    /// Disabled: it makes one attack, then takes 1 damage.
+    disabled: bool,
+    /// The attacks it made so far.
+    made: u32,
+    /// The combatants whose standing, damage taken or dealt it may have changed.
+    touched: u64,
 }
 
 /// Damage an attack's outcome dealt: to its target, and to a creature struck instead.
@@ -273,16 +314,9 @@ impl Fight {
         })
     }
 
-    /// `up` (a bit per combatant) with the bits of the combatants in `who` set as they
-    /// are up now: after a turn, only those it touched can have changed.
-    pub(super) fn refresh_up(&self, standings: &[Standing], mut up: u64, who: u64) -> u64 {
-        let mut rest = who;
-        while rest != 0 {
-            let i = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            up = up & !(1 << i) | u64::from(self.is_up(i, &standings[i])) << i;
-        }
-        up
+    /// `up` (a bit per combatant) with `who`'s bit set as it is up now.
+    fn with_up(&self, standings: &[Standing], up: u64, who: usize) -> u64 {
+        up & !(1 << who) | u64::from(self.is_up(who, &standings[who])) << who
     }
 
     /// [`Fight::ended`] from who is up, a bit per combatant.
@@ -300,9 +334,9 @@ impl Fight {
     }
 
     /// Carries the turn on until it needs a chance or is over. It and the steps it takes
-    /// are inlined into each engine's loop: a Monte Carlo trial of a party fight makes
-    /// about 60 such calls, and calling each step cost about a fifth of the trial's
-    /// instructions.
+    /// are inlined into the exact engine's loop, which steps through millions of turns
+    /// (calling each step cost about a fifth of a fight's instructions when Monte Carlo
+    /// stepped through it too).
     #[inline(always)]
     pub(super) fn advance(&self, standings: &mut [Standing], turn: &mut Turn) -> Pending {
         let me = &self.fighters[turn.actor()];
@@ -320,9 +354,9 @@ impl Fight {
                     let ordered =
                         (me.orders.iter()).any(|o| self.is_up(o.target, &standings[o.target]));
                     if !ordered {
-                        let targets = self.candidates(standings, turn.actor(), None, 0);
+                        let targets = self.candidates(self.up(standings), turn.actor(), None, 0);
                         match me.tactic {
-                            Tactic::Random => match targets.count() {
+                            Tactic::Random => match targets.count_ones() as usize {
                                 0 => turn.stage = Stage::End,
                                 among => {
                                     turn.picking_routine = true;
@@ -355,15 +389,150 @@ impl Fight {
         }
     }
 
+    /// `actor`'s whole turn played straight through, for Monte Carlo: the rules of
+    /// [`Fight::advance`] and its `resolve_*` steps, the chances drawn by `chances` as they
+    /// come, without the stops between steps (stepping through the machine cost most of a
+    /// trial: about 27 turns a party-fight trial). `up`, a bit per combatant who is up, is
+    /// kept current. Returns the combatants whose standing, damage taken or dealt it may
+    /// have changed, a bit each. A test plays both on generated fights and requires the
+    /// same standings and draws after every turn.
+    #[inline(always)]
+    pub(super) fn play<C: Chances>(
+        &self,
+        standings: &mut [Standing],
+        up: &mut u64,
+        actor: usize,
+        chances: &mut C,
+    ) -> u64 {
+        let disabled = if *up & 1 << actor != 0 {
+            // Up: its turn starts as `start_turn` starts an able creature's.
+            self.end_flat_footed(&mut standings[actor]);
+            false
+        } else {
+            let mut turn = Turn::new(actor);
+            if let Some(Pending::Dying { p_stable }) = self.start_turn(standings, &mut turn) {
+                let stable = chances.stabilises(p_stable);
+                self.resolve_dying(standings, &mut turn, stable);
+            }
+            if turn.stage != Stage::Choose {
+                return 1 << actor;
+            }
+            // Starfinder: a Resolve Point may have brought it back up.
+            *up = self.with_up(standings, *up, actor);
+            turn.disabled
+        };
+        let mut play = Play {
+            standings,
+            up: *up,
+            chances,
+            actor,
+            disabled,
+            made: 0,
+            touched: 1 << actor,
+        };
+        self.act(&mut play);
+        if disabled {
+            // The action a disabled creature took costs it 1 hp (dying); it was not up.
+            self.hurt(play.standings, actor, 1, false, false);
+        }
+        *up = play.up;
+        play.touched
+    }
+
+    /// What a turn does once it may act ([`Stage::Choose`] on): its orders while one of
+    /// their targets is up, else the routine its tactic chooses.
+    #[inline(always)]
+    fn act<C: Chances>(&self, play: &mut Play<C>) {
+        let me = &self.fighters[play.actor];
+        if me.orders.iter().any(|o| play.up & 1 << o.target != 0) {
+            for order in &me.orders {
+                let line = Line {
+                    attack: order.attack,
+                    scripted: Some((order.target, &order.iteratives)),
+                    iteratives: order.iteratives.len(),
+                };
+                if !self.carry_out(play, &line, order.target) {
+                    return;
+                }
+            }
+            return;
+        }
+        let targets = self.candidates(play.up, play.actor, None, 0);
+        let target = match me.tactic {
+            Tactic::Random => match targets.count_ones() as usize {
+                0 => None,
+                among => members(targets).nth(play.chances.pick(among)),
+            },
+            tactic => self.pick(play.standings, play.actor, tactic, None, 0, targets),
+        };
+        let Some(target) = target else {
+            return;
+        };
+        let flat = usize::from(self.flat_footed(&play.standings[target]));
+        if let Some(attack) = me.tables.routine_attack[target * 2 + flat] {
+            let line = Line {
+                attack,
+                scripted: None,
+                iteratives: me.tables.routine[attack],
+            };
+            self.carry_out(play, &line, target);
+        }
+    }
+
+    /// The attacks of one `line` ([`Fight::next_attack`]'s rules), at `target` first (the
+    /// line's scripted target, or the one the tactic chose the routine for). Returns
+    /// whether the turn goes on to the next line.
+    #[inline(always)]
+    fn carry_out<C: Chances>(&self, play: &mut Play<C>, line: &Line, target: usize) -> bool {
+        // A line stops when its attacks are made or no one is left to attack; the next
+        // order's come after it, unless the creature is disabled or the tactic chose it.
+        let goes_on = !play.disabled && line.scripted.is_some();
+        let (actor, mut target, mut iterative) = (play.actor, target, 0);
+        loop {
+            if iterative >= line.iteratives || (play.disabled && play.made >= 1) {
+                return goes_on;
+            }
+            let usable = play.up & 1 << target != 0
+                && self.attack_at(actor, line, iterative, target).is_some();
+            if !usable {
+                target = match self.retarget(play.standings, play.up, actor, line.attack, iterative)
+                {
+                    Retarget::To(t) => t,
+                    Retarget::Random { targets, among } => {
+                        let index = play.chances.pick(among);
+                        members(targets).nth(index).expect("a candidate")
+                    }
+                    Retarget::Nobody => return goes_on,
+                }
+            }
+            let Some(at) = self.attack_at(actor, line, iterative, target) else {
+                continue;
+            };
+            let profile = at.profile(
+                self.flat_footed(&play.standings[target]),
+                self.flanked(play.standings, at.partners),
+            );
+            let effect = play.chances.attack(profile);
+            let hit = self.strike(play.standings, target, profile, &effect);
+            play.up = self.with_up(play.standings, play.up, target);
+            play.touched |= 1 << target;
+            if let Some(other) = self.profiles[profile].struck {
+                play.up = self.with_up(play.standings, play.up, other);
+                play.touched |= 1 << other;
+            }
+            play.chances.dealt(actor, hit);
+            iterative += 1;
+            play.made += 1;
+        }
+    }
+
     /// The start of a turn: flat-footed no more; a dying or stable combatant's check.
     #[inline(always)]
     fn start_turn(&self, standings: &mut [Standing], turn: &mut Turn) -> Option<Pending> {
         let me = &self.fighters[turn.actor()];
         let status = self.status(turn.actor(), &standings[turn.actor()]);
         let s = &mut standings[turn.actor()];
-        if self.flat_footed_until_first_turn {
-            s.flags |= ACTED;
-        }
+        self.end_flat_footed(s);
         turn.stage = Stage::Over;
         match (status, self.dying) {
             (Status::Dead, _) => {}
@@ -420,32 +589,18 @@ impl Fight {
             return None;
         }
         let current = turn.target().or(line.scripted.map(|(t, _)| t));
-        let usable = current
-            .filter(|&t| self.is_up(t, &standings[t]) && self.attack_at(turn, &line, t).is_some());
+        let (actor, iterative) = (turn.actor(), turn.iterative());
+        let usable = current.filter(|&t| {
+            self.is_up(t, &standings[t]) && self.attack_at(actor, &line, iterative, t).is_some()
+        });
         let target = match usable {
             Some(t) => t,
             None => {
-                let me = &self.fighters[turn.actor()];
-                let targets =
-                    self.candidates(standings, turn.actor(), Some(line.attack), turn.iterative());
-                let picked = match me.tactic {
-                    Tactic::Hold => None,
-                    Tactic::Random => match targets.count() {
-                        0 => None,
-                        among => return Some(Pending::Pick { among }),
-                    },
-                    tactic => self.pick(
-                        standings,
-                        turn.actor(),
-                        tactic,
-                        Some(line.attack),
-                        turn.iterative(),
-                        targets,
-                    ),
-                };
-                match picked {
-                    Some(t) => t,
-                    None => {
+                let up = self.up(standings);
+                match self.retarget(standings, up, actor, line.attack, iterative) {
+                    Retarget::To(t) => t,
+                    Retarget::Random { among, .. } => return Some(Pending::Pick { among }),
+                    Retarget::Nobody => {
                         self.skip_line(turn);
                         return None;
                     }
@@ -453,7 +608,7 @@ impl Fight {
             }
         };
         turn.set_target(Some(target));
-        let at = self.attack_at(turn, &line, target)?;
+        let at = self.attack_at(actor, &line, iterative, target)?;
         Some(Pending::Attack {
             profile: at.profile(
                 self.flat_footed(&standings[target]),
@@ -472,6 +627,20 @@ impl Fight {
         effect: &OutcomeEffect,
     ) -> Dealt {
         let target = turn.target().expect("an attack has a target");
+        turn.attack_made();
+        self.strike(standings, target, profile, effect)
+    }
+
+    /// An attack at `target` with profile `profile` had outcome `effect`: the target, and
+    /// a creature struck instead, take its damage.
+    #[inline(always)]
+    fn strike(
+        &self,
+        standings: &mut [Standing],
+        target: usize,
+        profile: ProfileId,
+        effect: &OutcomeEffect,
+    ) -> Dealt {
         self.hurt(standings, target, effect.damage, effect.drops, effect.slays);
         let struck = self.profiles[profile].struck.map(|other| {
             self.hurt(
@@ -483,7 +652,6 @@ impl Fight {
             );
             (other, effect.struck_damage)
         });
-        turn.attack_made();
         Dealt {
             target,
             to_target: effect.damage,
@@ -501,29 +669,33 @@ impl Fight {
         turn.stage = Stage::Over;
     }
 
-    /// The `random` tactic's choice: the `index`-th of the targets it could pick.
+    /// The `random` tactic's choice: the `index`-th of the targets it could pick, for
+    /// the whole routine (no orders left) or for the rest of the line.
     pub(super) fn resolve_pick(&self, standings: &[Standing], turn: &mut Turn, index: usize) {
-        if turn.stage == Stage::Attack
-            && (turn.chosen.is_some() || !self.fighters[turn.actor()].orders.is_empty())
-        {
-            let attack = self.line(turn).map(|l| l.attack);
-            let mut targets = self.candidates(standings, turn.actor(), attack, turn.iterative());
-            turn.set_target(targets.nth(index));
-        } else {
-            let mut targets = self.candidates(standings, turn.actor(), None, 0);
-            let target = targets.nth(index).expect("a candidate");
+        let up = self.up(standings);
+        if turn.picking_routine {
+            turn.picking_routine = false;
+            let targets = self.candidates(up, turn.actor(), None, 0);
+            let target = members(targets).nth(index).expect("a candidate");
             self.choose(standings, turn, target);
+        } else {
+            let attack = self.line(turn).map(|l| l.attack);
+            let targets = self.candidates(up, turn.actor(), attack, turn.iterative());
+            turn.set_target(members(targets).nth(index));
         }
     }
 
     /// `who` takes `damage` (`drops`: a failed massive-damage save; `slays`: dead outright).
     #[inline(always)]
     fn hurt(&self, standings: &mut [Standing], who: usize, damage: i64, drops: bool, slays: bool) {
-        standings[who] = self.hurt_one(who, standings[who], damage, drops, slays);
+        // A miss, the commonest outcome, costs no call.
+        if damage != 0 || drops || slays {
+            standings[who] = self.hurt_one(who, standings[who], damage, drops, slays);
+        }
     }
 
     /// [`Fight::hurt`] on `who`'s standing `s` alone: the standing after. Never inlined:
-    /// the Monte Carlo turn inlines every step of a turn, and this one, copied to each of
+    /// a Monte Carlo turn inlines every step of a turn, and this one, copied to each of
     /// its hurts, only lengthens that loop (outlined, and with `Target::take` always
     /// inlined, a party-fight trial ran about 470 fewer instructions, callgrind).
     #[inline(never)]
@@ -601,41 +773,62 @@ impl Fight {
         }
     }
 
-    /// The current attack of `line` at `target`: the order's own numbers at its scripted
-    /// target, the tactic's at any other.
-    fn attack_at(&self, turn: &Turn, line: &Line, target: usize) -> Option<AttackAt> {
-        match line.scripted {
-            Some((scripted, iteratives)) if scripted == target => {
-                iteratives.get(turn.iterative()).copied()
-            }
-            _ => self.fighters[turn.actor()].options[line.attack][target]
-                .as_ref()
-                .and_then(|i| i.get(turn.iterative()).copied()),
+    /// Where the rest of a line goes when its target can no longer be attacked: to the
+    /// enemy up (in `up`) that `actor`'s tactic picks among those its `iterative`-th
+    /// `attack` reaches; for `random`, to a uniform pick; for `hold`, nowhere.
+    #[inline(always)]
+    fn retarget(
+        &self,
+        standings: &[Standing],
+        up: u64,
+        actor: usize,
+        attack: usize,
+        iterative: usize,
+    ) -> Retarget {
+        let targets = self.candidates(up, actor, Some(attack), iterative);
+        match self.fighters[actor].tactic {
+            Tactic::Hold => Retarget::Nobody,
+            Tactic::Random => match targets.count_ones() as usize {
+                0 => Retarget::Nobody,
+                among => Retarget::Random { targets, among },
+            },
+            tactic => (self.pick(standings, actor, tactic, Some(attack), iterative, targets))
+                .map_or(Retarget::Nobody, Retarget::To),
         }
     }
 
-    /// The enemies able to act that `actor` can attack with `attack` from its `iterative`-th
-    /// attack on (with any attack when `None`), in file order.
-    fn candidates<'a>(
-        &'a self,
-        standings: &'a [Standing],
+    /// `actor`'s `iterative`-th attack of `line` at `target`: the order's own numbers at
+    /// its scripted target, the tactic's at any other.
+    fn attack_at(
+        &self,
         actor: usize,
-        attack: Option<usize>,
+        line: &Line,
         iterative: usize,
-    ) -> impl Iterator<Item = usize> + Clone + 'a {
-        let me = &self.fighters[actor];
-        let n = self.fighters.len();
-        me.tables.foes.iter().copied().filter(move |&t| {
-            self.is_up(t, &standings[t])
-                && match attack {
-                    Some(a) => me.tables.reach[a * n + t] > iterative,
-                    None => me.tables.reaches[t],
-                }
-        })
+        target: usize,
+    ) -> Option<AttackAt> {
+        match line.scripted {
+            Some((scripted, iteratives)) if scripted == target => {
+                iteratives.get(iterative).copied()
+            }
+            _ => self.fighters[actor].options[line.attack][target]
+                .as_ref()
+                .and_then(|i| i.get(iterative).copied()),
+        }
     }
 
-    /// The target a (non-random) tactic picks among `targets` (none without any); `hold`
-    /// picks as `best` where it must pick at all (a routine it chooses itself).
+    /// The enemies up (in `up`, a bit per combatant) that `actor` can attack with
+    /// `attack` from its `iterative`-th attack on (with any attack when `None`), a bit each.
+    fn candidates(&self, up: u64, actor: usize, attack: Option<usize>, iterative: usize) -> u64 {
+        let t = &self.fighters[actor].tables;
+        up & match attack {
+            Some(a) if iterative < t.stride => t.in_reach[a * t.stride + iterative],
+            Some(_) => 0,
+            None => t.reaches,
+        }
+    }
+
+    /// The target a (non-random) tactic picks among `targets` (a bit each; none without
+    /// any); `hold` picks as `best` where it must pick at all (a routine it chooses itself).
     #[inline(always)]
     fn pick(
         &self,
@@ -644,7 +837,7 @@ impl Fight {
         tactic: Tactic,
         attack: Option<usize>,
         iterative: usize,
-        targets: impl Iterator<Item = usize>,
+        targets: u64,
     ) -> Option<usize> {
         let me = &self.fighters[actor];
         let hp_left = |t: usize| self.fighters[t].injury.down_at.unwrap_or(0) - standings[t].taken;
@@ -652,7 +845,7 @@ impl Fight {
         // first in file order, which is the order `targets` come in.
         let by_hp = tactic != Tactic::Nearest;
         let mut best: Option<(usize, u64)> = None;
-        for t in targets {
+        for t in members(targets) {
             let first = match tactic {
                 Tactic::Weakest => 0,
                 Tactic::Nearest => ordered_bits(me.distance[t] as f64),
@@ -699,10 +892,15 @@ impl Fight {
     #[inline(always)]
     fn flanked(&self, standings: &[Standing], partners: u64) -> bool {
         partners == 0
-            || (0..self.fighters.len()).any(|p| {
-                partners & (1 << p) != 0
-                    && matches!(self.status(p, &standings[p]), Status::Up | Status::Disabled)
-            })
+            || members(partners)
+                .any(|p| matches!(self.status(p, &standings[p]), Status::Up | Status::Disabled))
+    }
+
+    /// A combatant whose turn starts, in standing `s`, is flat-footed no more.
+    fn end_flat_footed(&self, s: &mut Standing) {
+        if self.flat_footed_until_first_turn {
+            s.flags |= ACTED;
+        }
     }
 
     /// Whether attacks at a combatant in standing `s` face it flat-footed: it has not had
@@ -726,6 +924,18 @@ impl Fight {
             Stage::End
         };
     }
+}
+
+/// The combatants in `set` (bit `i` for fighter `i`), in file order.
+pub(super) fn members(set: u64) -> impl Iterator<Item = usize> {
+    let mut rest = set;
+    std::iter::from_fn(move || {
+        (rest != 0).then(|| {
+            let i = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            i
+        })
+    })
 }
 
 /// `x`'s bits as an integer that orders as `x` does (0 and -0 alike); `x` is not NaN.
