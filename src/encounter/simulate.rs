@@ -364,6 +364,14 @@ impl Values {
     fn dealt(&self, fighter: usize) -> usize {
         self.status(self.fighters, 0) + fighter
     }
+
+    /// A round's "down" and "dead" values of a combatant in `status`.
+    fn of_status(status: Status) -> [i64; 2] {
+        [
+            i64::from(status != Status::Up),
+            i64::from(status == Status::Dead),
+        ]
+    }
 }
 
 /// Adds `from`'s rounds (`stride` counts each) to `into`, each round's to that round and
@@ -394,11 +402,7 @@ impl<'a> FightModel<'a> {
         // Every combatant starts up in practice (hit points at least 1), so these are 0s.
         let start_values = (start_status.iter())
             .flat_map(|&status| {
-                let pair = [
-                    i64::from(status != Status::Up),
-                    i64::from(status == Status::Dead),
-                ];
-                std::iter::repeat_n(pair, fight.rounds as usize).flatten()
+                std::iter::repeat_n(Values::of_status(status), fight.rounds as usize).flatten()
             })
             .collect();
         let mut model = FightModel {
@@ -516,8 +520,7 @@ impl<'a> FightModel<'a> {
                             let from = at.status(who, round);
                             let pairs = &mut values[from..at.status(who, 0) + 2 * rounds];
                             for pair in pairs.chunks_exact_mut(2) {
-                                pair[0] = i64::from(now != Status::Up);
-                                pair[1] = i64::from(now == Status::Dead);
+                                pair.copy_from_slice(&Values::of_status(now));
                             }
                         }
                         last_status[who] = now;
@@ -613,8 +616,10 @@ impl<const COUNTED: bool> Chances for Draws<'_, '_, COUNTED> {
 
     #[inline(always)]
     fn dealt(&mut self, actor: usize, hit: Dealt) {
-        for (who, damage) in hit.amounts() {
-            self.taken[who] += damage;
+        self.taken[hit.target] += hit.to_target;
+        self.dealt[actor] += hit.to_target;
+        if let Some((struck, damage)) = hit.struck {
+            self.taken[struck] += damage;
             self.dealt[actor] += damage;
         }
     }

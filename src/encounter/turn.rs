@@ -492,21 +492,27 @@ impl Fight {
             if iterative >= line.iteratives || (play.disabled && play.made >= 1) {
                 return goes_on;
             }
-            let usable = play.up & 1 << target != 0
-                && self.attack_at(actor, line, iterative, target).is_some();
-            if !usable {
-                target = match self.retarget(play.standings, play.up, actor, line.attack, iterative)
-                {
-                    Retarget::To(t) => t,
-                    Retarget::Random { targets, among } => {
-                        let index = play.chances.pick(among);
-                        members(targets).nth(index).expect("a candidate")
-                    }
-                    Retarget::Nobody => return goes_on,
+            let usable = (play.up & 1 << target != 0)
+                .then(|| self.attack_at(actor, line, iterative, target))
+                .flatten();
+            let at = match usable {
+                Some(at) => at,
+                None => {
+                    let standings = &*play.standings;
+                    target = match self.retarget(standings, play.up, actor, line.attack, iterative)
+                    {
+                        Retarget::To(t) => t,
+                        Retarget::Random { targets, among } => {
+                            let index = play.chances.pick(among);
+                            members(targets).nth(index).expect("a candidate")
+                        }
+                        Retarget::Nobody => return goes_on,
+                    };
+                    let Some(at) = self.attack_at(actor, line, iterative, target) else {
+                        continue;
+                    };
+                    at
                 }
-            }
-            let Some(at) = self.attack_at(actor, line, iterative, target) else {
-                continue;
             };
             let profile = at.profile(
                 self.flat_footed(&play.standings[target]),
