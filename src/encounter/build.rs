@@ -166,11 +166,7 @@ impl Fight {
             .map(|f| f.injury.down_at.unwrap_or(i64::MAX))
             .collect();
         fight.side_members = (0..fight.sides.len())
-            .map(|side| {
-                (fight.fighters.iter().enumerate())
-                    .filter(|(_, f)| f.side == side)
-                    .fold(0, |members, (i, _)| members | 1 << i)
-            })
+            .map(|side| bits((0..n).filter(|&i| fight.fighters[i].side == side)))
             .collect();
         Ok(Some(fight))
     }

@@ -739,13 +739,15 @@ fn a_floats_bits_order_as_the_float() {
     }
 }
 
-/// Every chance of a turn drawn from one stream and written down, the damage dealt summed:
-/// two ways of playing a turn that ask for the same chances in the same order and get the
-/// same answers leave the same log.
+/// Every chance of a turn drawn from one stream and written down, the damage taken and
+/// dealt summed: two ways of playing a turn that ask for the same chances in the same
+/// order and get the same answers leave the same log.
 struct Logged<'a> {
     rng: Pcg64Mcg,
     effects: &'a [Vec<OutcomeEffect>],
-    log: Vec<(char, u64)>,
+    /// Each chance or hit: its kind and two numbers that say what it was.
+    log: Vec<(char, i64, i64)>,
+    taken: Vec<i64>,
     dealt: Vec<i64>,
 }
 
@@ -754,25 +756,30 @@ impl turn::Chances for Logged<'_> {
     fn attack(&mut self, profile: ProfileId) -> OutcomeEffect {
         let effects = &self.effects[profile];
         let index = self.rng.random_range(0..effects.len());
-        self.log.push(('a', (profile * 1000 + index) as u64));
+        self.log.push(('a', profile as i64, index as i64));
         effects[index]
     }
 
     fn stabilises(&mut self, p_stable: f64) -> bool {
         let stable = self.rng.random::<f64>() < p_stable;
-        self.log.push(('s', p_stable.to_bits() ^ u64::from(stable)));
+        self.log
+            .push(('s', p_stable.to_bits() as i64, i64::from(stable)));
         stable
     }
 
     fn pick(&mut self, among: usize) -> usize {
         let index = self.rng.random_range(0..among);
-        self.log.push(('p', (among * 1000 + index) as u64));
+        self.log.push(('p', among as i64, index as i64));
         index
     }
 
     fn dealt(&mut self, actor: usize, hit: turn::Dealt) {
+        if hit.struck.is_some() {
+            self.log.push(('x', actor as i64, 0));
+        }
         for (who, damage) in hit.amounts() {
-            self.log.push(('d', (who * 1000) as u64 ^ damage as u64));
+            self.log.push(('d', who as i64, damage));
+            self.taken[who] += damage;
             self.dealt[actor] += damage;
         }
     }
@@ -803,14 +810,10 @@ fn machine_turn(f: &Fight, standings: &mut [turn::Standing], actor: usize, chanc
     }
 }
 
-/// Monte Carlo's straight turn ([`Fight::play`]) against the machine the exact engine
-/// steps through, turn by turn: on the 64 generated fights, the fights of `experiments/`
-/// (orders, flanking partners, soft cover that strikes, grapplers, `random` and `hold`)
-/// and the orders fight with each tactic, 300 trials each, both turns from the same
-/// standings and the same stream must ask for the same chances, leave the same standings
-/// and damage dealt, and `play` must leave `up` as the standings give it.
-#[test]
-fn the_straight_turn_plays_as_the_machine() {
+/// The fights [`the_straight_turn_plays_as_the_machine`] plays: the 64 generated fights,
+/// the orders fight with each tactic, and every fight of `experiments/` (orders, flanking
+/// partners, soft cover that strikes, grapplers, `random` and `hold`).
+fn every_kind_of_fight() -> Vec<String> {
     let mut texts: Vec<String> = (0..64).map(generated).collect();
     for tactic in ["best", "weakest", "nearest", "random", "hold"] {
         texts.push(orders_fight(tactic));
@@ -826,8 +829,21 @@ fn the_straight_turn_plays_as_the_machine() {
             texts.push(text);
         }
     }
-    let mut turns = 0;
-    for (k, text) in texts.iter().enumerate() {
+    texts
+}
+
+/// Monte Carlo's straight turn ([`Fight::play`]) against the machine the exact engine
+/// steps through, turn by turn, on [`every_kind_of_fight`], 300 trials each: both turns
+/// from the same standings and the same stream must ask for the same chances, leave the
+/// same standings and damage taken and dealt; `play` must leave `up` as the standings
+/// give it, and every combatant outside the set it says it touched as it was. The turns
+/// played must include random picks, dying checks, disabled turns, a stable creature
+/// back up on a Resolve Point and hits that struck a creature instead.
+#[test]
+fn the_straight_turn_plays_as_the_machine() {
+    let (mut turns, mut disabled, mut back_up) = (0, 0, 0);
+    let mut kinds = std::collections::BTreeMap::new();
+    for (k, text) in every_kind_of_fight().iter().enumerate() {
         let f = fight(text);
         let n = f.fighters.len();
         let effects: Vec<Vec<OutcomeEffect>> =
@@ -840,25 +856,81 @@ fn the_straight_turn_plays_as_the_machine() {
                 for i in 0..n {
                     let actor = (i + trial) % n;
                     let seed = rng.random::<u64>();
-                    let chances = |standings: &[turn::Standing]| Logged {
+                    let chances = || Logged {
                         rng: Pcg64Mcg::seed_from_u64(seed),
                         effects: &effects,
                         log: Vec::new(),
-                        dealt: vec![0; standings.len()],
+                        taken: vec![0; n],
+                        dealt: vec![0; n],
                     };
-                    let (mut straight, mut machine) = (chances(&standings), chances(&standings));
+                    let (mut straight, mut machine) = (chances(), chances());
+                    let before = standings.clone();
                     let mut by_machine = standings.clone();
                     machine_turn(&f, &mut by_machine, actor, &mut machine);
-                    f.play(&mut standings, &mut up, actor, &mut straight);
+                    let touched = f.play(&mut standings, &mut up, actor, &mut straight);
                     let what = format!("fight {k}, trial {trial}, actor {actor}\n{text}");
                     assert_eq!(standings, by_machine, "{what}");
                     assert_eq!(straight.log, machine.log, "{what}");
+                    assert_eq!(straight.taken, machine.taken, "{what}");
                     assert_eq!(straight.dealt, machine.dealt, "{what}");
                     assert_eq!(up, f.up(&standings), "{what}");
+                    for who in (0..n).filter(|&who| touched & 1 << who == 0) {
+                        assert_eq!(standings[who], before[who], "{what}");
+                        assert_eq!((straight.taken[who], straight.dealt[who]), (0, 0), "{what}");
+                    }
+                    for &(kind, ..) in &straight.log {
+                        *kinds.entry(kind).or_insert(0) += 1;
+                    }
+                    let was = f.status(actor, &before[actor]);
+                    disabled += usize::from(was == Status::Disabled);
+                    back_up += usize::from(was == Status::Stable && up & 1 << actor != 0);
                     turns += 1;
                 }
             }
         }
     }
-    assert!(turns > 100_000, "{turns} turns");
+    let seen = format!("{turns} turns, {disabled} disabled, {back_up} back up, {kinds:?}");
+    assert!(turns > 100_000 && disabled > 0 && back_up > 0, "{seen}");
+    assert!(
+        ['p', 's', 'x'].iter().all(|k| kinds.contains_key(k)),
+        "{seen}"
+    );
+}
+
+/// `Tables::in_reach` and `Tables::reaches` against their definition, on
+/// [`every_kind_of_fight`]: bit `t` of `in_reach[attack × stride + i]` is set exactly when
+/// `t` is an enemy the attack has an `i`-th iterative at; of `reaches`, when any attack
+/// reaches `t`.
+#[test]
+fn reach_bits_are_the_options() {
+    for text in every_kind_of_fight() {
+        let f = fight(&text);
+        for me in &f.fighters {
+            let t = &me.tables;
+            for (attack, at) in me.options.iter().enumerate() {
+                for i in 0..t.stride {
+                    for (who, options) in at.iter().enumerate() {
+                        let enemy = f.fighters[who].side != me.side;
+                        let has = enemy && options.as_ref().is_some_and(|o| o.len() > i);
+                        let bit = t.in_reach[attack * t.stride + i] & 1 << who != 0;
+                        assert_eq!(
+                            bit, has,
+                            "{} → {who}, attack {attack} #{i}\n{text}",
+                            me.label
+                        );
+                    }
+                }
+            }
+            for who in 0..f.fighters.len() {
+                let enemy = f.fighters[who].side != me.side;
+                let any = enemy && me.options.iter().any(|o| o[who].is_some());
+                assert_eq!(
+                    t.reaches & 1 << who != 0,
+                    any,
+                    "{} → {who}\n{text}",
+                    me.label
+                );
+            }
+        }
+    }
 }
