@@ -614,6 +614,8 @@ impl<const COUNTED: bool> Chances for Draws<'_, '_, COUNTED> {
         self.rng.random_range(0..among)
     }
 
+    /// [`Dealt::amounts`] written out: its chained iterator cost a party-fight trial about
+    /// 1,700 more instructions here (callgrind, 17,802 against 16,118).
     #[inline(always)]
     fn dealt(&mut self, actor: usize, hit: Dealt) {
         self.taken[hit.target] += hit.to_target;

@@ -182,10 +182,16 @@ struct Play<'s, C> {
 }
 
 impl<C: Chances> Play<'_, C> {
-    /// One of `targets` (a bit each, `among` of them), drawn uniformly.
-    fn random_pick(&mut self, targets: u64, among: usize) -> usize {
-        let index = self.chances.pick(among);
-        members(targets).nth(index).expect("a candidate")
+    /// The target `retarget` names, a random one drawn now; `None` for nobody.
+    fn follow(&mut self, retarget: Retarget) -> Option<usize> {
+        match retarget {
+            Retarget::To(t) => Some(t),
+            Retarget::Random { targets, among } => {
+                let index = self.chances.pick(among);
+                Some(members(targets).nth(index).expect("a candidate"))
+            }
+            Retarget::Nobody => None,
+        }
     }
 }
 
@@ -485,10 +491,9 @@ impl Fight {
             }
             return;
         }
-        let target = match self.routine_target(play.standings, play.up, play.actor) {
-            Retarget::To(t) => t,
-            Retarget::Random { targets, among } => play.random_pick(targets, among),
-            Retarget::Nobody => return,
+        let routine = self.routine_target(play.standings, play.up, play.actor);
+        let Some(target) = play.follow(routine) else {
+            return;
         };
         if let Some(attack) = self.routine_attack(play.standings, play.actor, target) {
             self.carry_out(play, &Line::routine(me, attack), target);
@@ -515,11 +520,10 @@ impl Fight {
                 Some(at) => at,
                 None => {
                     let standings = &*play.standings;
-                    target = match self.retarget(standings, play.up, actor, line.attack, iterative)
-                    {
-                        Retarget::To(t) => t,
-                        Retarget::Random { targets, among } => play.random_pick(targets, among),
-                        Retarget::Nobody => return goes_on,
+                    let to = self.retarget(standings, play.up, actor, line.attack, iterative);
+                    target = match play.follow(to) {
+                        Some(t) => t,
+                        None => return goes_on,
                     };
                     // A candidate has this iterative of the attack (`Tables::in_reach`).
                     let at = self.attack_at(actor, line, iterative, target);
