@@ -15,7 +15,7 @@ use super::{Fight, initiative};
 use crate::attack::{AttackProfile, OutcomeEffect, OutcomeLayout};
 use crate::engine::{
     AliasTable, EngineConfig, Figure, Model, Pairable, PairedModel, PairedTally, SamplerKind,
-    SlotFigures, run_model,
+    SlotFigures, TrialValues, run_model,
 };
 use crate::scenario::Initiative;
 use crate::stats::Estimate;
@@ -207,7 +207,7 @@ struct FightModel<'a> {
     start_status: Vec<Status>,
     /// The per-round statuses' values (see [`Values::status`]) of a trial in which no
     /// status changes: a trial starts from them and writes only what changes.
-    start_values: Vec<i64>,
+    start_values: Vec<u8>,
 }
 
 /// Runs `config.trials` trials of the fight.
@@ -239,8 +239,10 @@ struct Scratch {
     last_status: Vec<Status>,
     last_taken: Vec<i64>,
     last_dealt: Vec<i64>,
-    /// The trial's value of each [`Pairable::figures`] figure, laid out by [`Values`].
-    values: Vec<i64>,
+    /// The trial's value of each [`Pairable::figures`] figure, laid out by [`Values`]:
+    /// the chances, and the amounts.
+    chances: Vec<u8>,
+    amounts: Vec<i64>,
     /// What changed in each round, summed over the trials since the last
     /// [`Scratch::settle`]: a count holds from the round it changed to the last, so the
     /// round's counts are the sums of the changes up to it; a round writes only the
@@ -283,7 +285,8 @@ impl Scratch {
             last_status: model.start_status.clone(),
             last_taken: vec![0; n],
             last_dealt: vec![0; n],
-            values: vec![0; Values::of(fight).len()],
+            chances: vec![0; Values::of(fight).chances()],
+            amounts: vec![0; Values::of(fight).amounts()],
             changes: Changes {
                 status: empty.status,
                 won: empty.won,
@@ -321,9 +324,10 @@ impl Scratch {
     }
 }
 
-/// Where each figure of [`Pairable::figures`] is among a trial's values: each side's
-/// win, the fight's length, each side's losses (down, dead), each combatant's status
-/// (down, dead) per round, each combatant's damage dealt.
+/// Where each figure of [`Pairable::figures`] is among a trial's values of its kind (see
+/// [`TrialValues`]): the chances are each side's win, each side's losses (down, dead) and
+/// each combatant's status (down, dead) per round; the amounts are the fight's length and
+/// each combatant's damage dealt.
 struct Values {
     sides: usize,
     fighters: usize,
@@ -339,7 +343,13 @@ impl Values {
         }
     }
 
-    fn len(&self) -> usize {
+    /// How many chances there are.
+    fn chances(&self) -> usize {
+        self.status(self.fighters, 0)
+    }
+
+    /// How many amounts there are.
+    fn amounts(&self) -> usize {
         self.dealt(self.fighters)
     }
 
@@ -347,13 +357,9 @@ impl Values {
         side
     }
 
-    fn length(&self) -> usize {
-        self.sides
-    }
-
     /// The side's "a member down"; "a member dead" follows it.
     fn lost(&self, side: usize) -> usize {
-        self.sides + 1 + 2 * side
+        self.sides + 2 * side
     }
 
     /// The combatant's "down" at the end of `round` (0-based); "dead" follows it.
@@ -361,15 +367,21 @@ impl Values {
         self.lost(self.sides) + 2 * (fighter * self.rounds + round)
     }
 
+    /// Among the amounts.
+    fn length(&self) -> usize {
+        0
+    }
+
+    /// Among the amounts.
     fn dealt(&self, fighter: usize) -> usize {
-        self.status(self.fighters, 0) + fighter
+        1 + fighter
     }
 
     /// A round's "down" and "dead" values of a combatant in `status`.
-    fn of_status(status: Status) -> [i64; 2] {
+    fn of_status(status: Status) -> [u8; 2] {
         [
-            i64::from(status != Status::Up),
-            i64::from(status == Status::Dead),
+            u8::from(status != Status::Up),
+            u8::from(status == Status::Dead),
         ]
     }
 }
@@ -466,7 +478,8 @@ impl<'a> FightModel<'a> {
             last_status,
             last_taken,
             last_dealt,
-            values,
+            chances,
+            amounts,
             changes,
         } = scratch;
         let at = Values::of(fight);
@@ -477,7 +490,7 @@ impl<'a> FightModel<'a> {
         last.copy_from_slice(&self.start);
         last_status.copy_from_slice(&self.start_status);
         if VALUES {
-            values[at.status(0, 0)..at.status(n, 0)].copy_from_slice(&self.start_values);
+            chances[at.status(0, 0)..at.status(n, 0)].copy_from_slice(&self.start_values);
         }
         for counts in [&mut *taken, &mut *dealt, &mut *last_taken, &mut *last_dealt] {
             counts.fill(0);
@@ -518,7 +531,7 @@ impl<'a> FightModel<'a> {
                         if VALUES {
                             // A status holds from the round it changed to the last.
                             let from = at.status(who, round);
-                            let pairs = &mut values[from..at.status(who, 0) + 2 * rounds];
+                            let pairs = &mut chances[from..at.status(who, 0) + 2 * rounds];
                             for pair in pairs.chunks_exact_mut(2) {
                                 pair.copy_from_slice(&Values::of_status(now));
                             }
@@ -556,15 +569,15 @@ impl<'a> FightModel<'a> {
                 tally.lost_dead[side] += u64::from(dead);
             }
             if VALUES {
-                values[at.lost(side)] = i64::from(down);
-                values[at.lost(side) + 1] = i64::from(dead);
-                values[at.won(side)] = i64::from(result == Some(Some(side)));
+                chances[at.lost(side)] = u8::from(down);
+                chances[at.lost(side) + 1] = u8::from(dead);
+                chances[at.won(side)] = u8::from(result == Some(Some(side)));
             }
         }
         if VALUES {
-            values[at.length()] = length as i64;
+            amounts[at.length()] = length as i64;
             for (who, &d) in dealt.iter().enumerate() {
-                values[at.dealt(who)] = d;
+                amounts[at.dealt(who)] = d;
             }
         }
         if COUNTED {
@@ -573,9 +586,9 @@ impl<'a> FightModel<'a> {
     }
 }
 
-/// Monte Carlo's [`Chances`]: each chance drawn from the trial's stream, an attack's
-/// outcome counted in `outcomes` when `COUNTED`, and the damage dealt added up per
-/// combatant.
+/// Monte Carlo's [`Chances`]: each chance drawn from the trial's stream, and the damage
+/// dealt added up per combatant; when `COUNTED`, an attack's outcome counted in
+/// `outcomes` and the damage taken added up too (only the counts read it).
 struct Draws<'m, 's, const COUNTED: bool> {
     model: &'m FightModel<'m>,
     rng: &'s mut Pcg64Mcg,
@@ -618,11 +631,15 @@ impl<const COUNTED: bool> Chances for Draws<'_, '_, COUNTED> {
     /// 1,700 more instructions here (callgrind, 17,802 against 16,118).
     #[inline(always)]
     fn dealt(&mut self, actor: usize, hit: Dealt) {
-        self.taken[hit.target] += hit.to_target;
         self.dealt[actor] += hit.to_target;
+        if COUNTED {
+            self.taken[hit.target] += hit.to_target;
+        }
         if let Some((struck, damage)) = hit.struck {
-            self.taken[struck] += damage;
             self.dealt[actor] += damage;
+            if COUNTED {
+                self.taken[struck] += damage;
+            }
         }
     }
 }
@@ -683,8 +700,11 @@ impl Pairable for FightModel<'_> {
         scratch.settle(self, tally, trials);
     }
 
-    fn values<'s>(&self, scratch: &'s Scratch) -> &'s [i64] {
-        &scratch.values
+    fn values<'s>(&self, scratch: &'s Scratch) -> TrialValues<'s> {
+        TrialValues {
+            chances: &scratch.chances,
+            amounts: &scratch.amounts,
+        }
     }
 
     /// Each side's win, the fight's length, each side's losses, then per combatant and

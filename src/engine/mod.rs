@@ -37,7 +37,7 @@ use std::sync::atomic::AtomicBool;
 use crate::plan::Plan;
 pub use alias::AliasTable;
 pub use paired::{Figure, PairedTally};
-pub(crate) use paired::{Pairable, PairedModel};
+pub(crate) use paired::{Pairable, PairedModel, TrialValues};
 use plan_model::PlanModel;
 pub use runner::MAX_THREADS;
 pub(crate) use runner::{Model, run as run_model};

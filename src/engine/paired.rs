@@ -56,6 +56,14 @@ impl Figure {
     }
 }
 
+/// One trial's figure values as a model leaves them, each kind in the order its figures
+/// come in [`Pairable::figures`]: the chances (0 or 1) as bytes, which a pass adds 16 at a
+/// time, and the amounts.
+pub(crate) struct TrialValues<'s> {
+    pub chances: &'s [u8],
+    pub amounts: &'s [i64],
+}
+
 /// A model whose trials can run one at a time, each leaving the value of each of its
 /// [`Figure`]s, and counted in its own tally only when someone reads that.
 pub(crate) trait Pairable: Model {
@@ -78,8 +86,8 @@ pub(crate) trait Pairable: Model {
     /// Completes the counting of the `trials` counted trials run with `scratch`.
     fn settle(&self, tally: &mut Self::Tally, scratch: &mut Self::Scratch, trials: u64);
 
-    /// The last trial's value of each figure, in [`Pairable::figures`] order.
-    fn values<'s>(&self, scratch: &'s Self::Scratch) -> &'s [i64];
+    /// The last trial's value of each figure (see [`TrialValues`]).
+    fn values<'s>(&self, scratch: &'s Self::Scratch) -> TrialValues<'s>;
 
     /// The figures the model's variants are compared on, in a fixed order.
     fn figures(&self) -> Vec<Figure>;
@@ -89,13 +97,16 @@ pub(crate) trait Pairable: Model {
     fn same_figure(&self, other: &Self, figure: Figure) -> bool;
 }
 
-/// Figure values a pass keeps for all models together (256 KiB, within a core's L2 cache).
-const PASS_VALUES: usize = 1 << 15;
+/// The bytes of figure values a pass keeps for all models together (256 KiB, within a
+/// core's L2 cache).
+const PASS_BYTES: usize = 1 << 18;
 /// The fewest trials a pass holds, however many figures the models have.
 const PASS_LEAST: usize = 16;
 /// The most trials a pass holds: a pass's sums of squares then fit in an i64 (see
 /// [`PairedModel::simulate`]).
 const PASS_MOST: usize = 1 << 10;
+/// The most rows whose chances (0 or 1 each) a byte can count.
+const BYTE_LANE_ROWS: usize = u8::MAX as usize;
 
 /// Per figure: the sum of the per-trial values and of their squares.
 type Sums = Vec<(i128, u128)>;
@@ -156,13 +167,22 @@ impl<T> PairedTally<T> {
 pub(crate) struct PairedModel<M> {
     pub(crate) models: Vec<M>,
     figures: Vec<Figure>,
-    /// [model]: where each figure compared is among the model's own values; `None` when
-    /// they are its first values, in order (then a trial's row is copied at once).
-    positions: Vec<Option<Vec<usize>>>,
+    /// The figures compared that are chances, in order: their indices in `figures`.
+    chances: Vec<usize>,
+    /// The figures compared that are amounts, in order: their indices in `figures`.
+    amounts: Vec<usize>,
+    /// [model]: where each figure compared is among the model's own values of its kind;
+    /// `None` when they are its first values of each kind, in order (then a trial's values
+    /// are copied at once).
+    positions: Vec<Option<Positions>>,
     /// [model]: whether its own tally is counted (someone reads it); the others only
     /// give their figures' values.
     counted: Vec<bool>,
-    /// The figures that are amounts rather than chances, in order.
+}
+
+/// Where each figure compared is among one model's [`TrialValues`].
+struct Positions {
+    chances: Vec<usize>,
     amounts: Vec<usize>,
 }
 
@@ -183,21 +203,34 @@ impl<M: Pairable> PairedModel<M> {
                 .collect(),
             _ => Vec::new(),
         };
+        let of_kind = |chance: bool| -> Vec<usize> {
+            (figures.iter().enumerate())
+                .filter(|(_, f)| f.is_chance() == chance)
+                .map(|(at, _)| at)
+                .collect()
+        };
+        let (chances, amounts) = (of_kind(true), of_kind(false));
         let positions = (own.iter())
             .map(|theirs| {
-                let at: Vec<usize> = (figures.iter())
-                    .map(|f| theirs.iter().position(|g| g == f).expect("filtered above"))
-                    .collect();
-                let in_order = at.iter().enumerate().all(|(f, &at)| f == at);
-                (!in_order).then_some(at)
+                let at = |compared: &[usize], chance: bool| -> Vec<usize> {
+                    let kind: Vec<Figure> = (theirs.iter().copied())
+                        .filter(|f| f.is_chance() == chance)
+                        .collect();
+                    (compared.iter())
+                        .map(|&c| kind.iter().position(|g| *g == figures[c]))
+                        .map(|at| at.expect("filtered above"))
+                        .collect()
+                };
+                let (chances, amounts) = (at(&chances, true), at(&amounts, false));
+                let in_order = |at: &[usize]| at.iter().enumerate().all(|(k, &at)| k == at);
+                let in_order = in_order(&chances) && in_order(&amounts);
+                (!in_order).then_some(Positions { chances, amounts })
             })
             .collect();
         Self {
             counted: (0..models.len()).map(|m| counted.contains(&m)).collect(),
-            amounts: (figures.iter().enumerate())
-                .filter(|(_, f)| !f.is_chance())
-                .map(|(at, _)| at)
-                .collect(),
+            chances,
+            amounts,
             models,
             figures,
             positions,
@@ -220,27 +253,34 @@ impl<M: Pairable> Model for PairedModel<M> {
     }
 
     /// The runner's chunk goes by passes (of as many trials as keep every model's rows
-    /// within [`PASS_VALUES`]): in a pass each model runs every trial in turn from the
-    /// same per-trial starting states, keeping each trial's figure values in a row, and
-    /// the rows' sums are then taken into one small accumulator per figure. A model's
-    /// trials back to back keep its data and branch history warm; a pass's rows, for
-    /// every model, stay in the cache.
+    /// within [`PASS_BYTES`]): in a pass each model runs every trial in turn from the
+    /// same per-trial starting states, keeping each trial's figure values in a row (its
+    /// chances in a row of bytes, its amounts in one of words), and the rows' sums are
+    /// then taken into one small accumulator per figure. A model's trials back to back
+    /// keep its data and branch history warm; a pass's rows, for every model, stay in the
+    /// cache.
     fn simulate(&self, tally: &mut Self::Tally, rng: &mut Pcg64Mcg, trials: u64) {
-        let figures = self.figures.len();
+        let (chances, amounts) = (self.chances.len(), self.amounts.len());
+        let row_bytes = chances + amounts * size_of::<i64>();
         let pass_trials =
-            (PASS_VALUES / (figures * self.models.len()).max(1)).clamp(PASS_LEAST, PASS_MOST);
+            (PASS_BYTES / (row_bytes * self.models.len()).max(1)).clamp(PASS_LEAST, PASS_MOST);
         let starts: Vec<Pcg64Mcg> = (0..trials)
             .map(|_| Pcg64Mcg::seed_from_u64(rng.next_u64()))
             .collect();
         let mut scratches: Vec<M::Scratch> = self.models.iter().map(M::scratch).collect();
         // Each its own allocation: `vec![row; n]` would clone an empty row without capacity.
-        let mut rows: Vec<Vec<i64>> = (self.models.iter())
-            .map(|_| Vec::with_capacity(pass_trials * figures))
+        let mut chance_rows: Vec<Vec<u8>> = (self.models.iter())
+            .map(|_| Vec::with_capacity(pass_trials * chances))
+            .collect();
+        let mut amount_rows: Vec<Vec<i64>> = (self.models.iter())
+            .map(|_| Vec::with_capacity(pass_trials * amounts))
             .collect();
         for pass in starts.chunks(pass_trials) {
             for (m, model) in self.models.iter().enumerate() {
-                let (own, scratch, rows) = (&mut tally.tallies[m], &mut scratches[m], &mut rows[m]);
-                rows.clear();
+                let (own, scratch) = (&mut tally.tallies[m], &mut scratches[m]);
+                let (chance_rows, amount_rows) = (&mut chance_rows[m], &mut amount_rows[m]);
+                chance_rows.clear();
+                amount_rows.clear();
                 for start in pass {
                     if self.counted[m] {
                         model.paired_trial::<true>(own, &mut start.clone(), scratch);
@@ -249,20 +289,28 @@ impl<M: Pairable> Model for PairedModel<M> {
                     }
                     let values = model.values(scratch);
                     match &self.positions[m] {
-                        None => rows.extend_from_slice(&values[..figures]),
-                        Some(at) => rows.extend(at.iter().map(|&at| values[at])),
+                        None => {
+                            chance_rows.extend_from_slice(&values.chances[..chances]);
+                            amount_rows.extend_from_slice(&values.amounts[..amounts]);
+                        }
+                        Some(at) => {
+                            chance_rows.extend(at.chances.iter().map(|&at| values.chances[at]));
+                            amount_rows.extend(at.amounts.iter().map(|&at| values.amounts[at]));
+                        }
                     }
                 }
             }
             // Below 2^26 a value's square is below 2^52, so 2^10 trials' sums fit in an i64.
-            let widest = (rows.iter().flatten()).fold(0, |bits, x| bits | x.unsigned_abs());
-            for (m, rows_m) in rows.iter().enumerate() {
+            let widest = (amount_rows.iter().flatten()).fold(0, |bits, x| bits | x.unsigned_abs());
+            for m in 0..self.models.len() {
                 let (values, cross) = (&mut tally.values[m], &mut tally.cross[m]);
-                let baseline = (m > 0).then_some(rows[0].as_slice());
+                let baseline = (m > 0).then_some(chance_rows[0].as_slice());
+                add_chance_sums(&chance_rows[m], baseline, &self.chances, values, cross);
+                let (rows, baseline) = (&amount_rows[m], (m > 0).then_some(&*amount_rows[0]));
                 if widest < 1 << 26 {
-                    add_row_sums::<i64>(rows_m, baseline, &self.amounts, values, cross);
+                    add_amount_sums::<i64>(rows, baseline, &self.amounts, values, cross);
                 } else {
-                    add_row_sums::<i128>(rows_m, baseline, &self.amounts, values, cross);
+                    add_amount_sums::<i128>(rows, baseline, &self.amounts, values, cross);
                 }
             }
         }
@@ -328,71 +376,100 @@ impl<T> Accumulator for T where
 {
 }
 
-/// Adds to each figure's sums of x and of x² (`values`) and of x·b (`cross`), where x
-/// is its value in one of `rows` and b the baseline's in the same row of `baseline` (`None`
-/// when `rows` are the baseline's own, whose x·b is x²), rows of one value per figure; the
-/// pass's sums build up in `T`. Only the figures in `amounts` need their squares and
-/// products multiplied: every other is a chance, whose values are 0 or 1, so x² = x and
-/// x·b = x & b, which adds lane by lane with the sums.
-fn add_row_sums<T>(
+/// Adds to each chance's sums of x and of x² (`values`) and of x·b (`cross`), where x is
+/// its value in one of `rows` and b the baseline's in the same row of `baseline` (`None`
+/// when `rows` are the baseline's own): rows of a byte per chance, the chance at
+/// `figures[k]` the k-th. A chance is 0 or 1, so x² = x and x·b = x & b; the counts
+/// build up in byte lanes, 16 to an instruction, for up to [`BYTE_LANE_ROWS`] rows at a
+/// time.
+fn add_chance_sums(
+    rows: &[u8],
+    baseline: Option<&[u8]>,
+    figures: &[usize],
+    values: &mut [(i128, u128)],
+    cross: &mut [i128],
+) {
+    let width = figures.len();
+    if width == 0 {
+        return;
+    }
+    let (mut ones, mut both) = (vec![0u8; width], vec![0u8; width]);
+    let (mut all_ones, mut all_both) = (vec![0u64; width], vec![0u64; width]);
+    let block = width * BYTE_LANE_ROWS;
+    for (b, rows) in rows.chunks(block).enumerate() {
+        match baseline {
+            None => {
+                for row in rows.chunks_exact(width) {
+                    for (count, &x) in ones.iter_mut().zip(row) {
+                        *count = count.wrapping_add(x);
+                    }
+                }
+            }
+            Some(baseline) => {
+                let base_rows = baseline[b * block..].chunks_exact(width);
+                for (row, base) in rows.chunks_exact(width).zip(base_rows) {
+                    let counts = ones.iter_mut().zip(both.iter_mut());
+                    for ((count, count_both), (&x, &b)) in counts.zip(row.iter().zip(base)) {
+                        *count = count.wrapping_add(x);
+                        *count_both = count_both.wrapping_add(x & b);
+                    }
+                }
+            }
+        }
+        for (all, count) in
+            (all_ones.iter_mut().chain(&mut all_both)).zip(ones.iter_mut().chain(&mut both))
+        {
+            *all += u64::from(std::mem::take(count));
+        }
+    }
+    for (k, &f) in figures.iter().enumerate() {
+        let sum = i128::from(all_ones[k]);
+        values[f].0 += sum;
+        values[f].1 += sum as u128;
+        cross[f] += match baseline {
+            None => sum,
+            Some(_) => i128::from(all_both[k]),
+        };
+    }
+}
+
+/// [`add_chance_sums`] for the amounts: rows of a word per amount, whose squares and
+/// products with the baseline's are multiplied out; the pass's sums build up in `T`.
+fn add_amount_sums<T>(
     rows: &[i64],
     baseline: Option<&[i64]>,
-    amounts: &[usize],
+    figures: &[usize],
     values: &mut [(i128, u128)],
     cross: &mut [i128],
 ) where
     T: Accumulator,
 {
-    let figures = values.len();
-    if figures == 0 {
+    let width = figures.len();
+    if width == 0 {
         return;
     }
-    let mut sums = vec![T::default(); figures];
-    // Per figure Σ(x & b): a chance's Σx·b (at most `PASS_MOST` rows of 0 or 1); the
-    // amounts' lanes are added alike, wrapping, and not read.
-    let mut both = vec![0i64; if baseline.is_some() { figures } else { 0 }];
-    let mut squares = vec![T::default(); amounts.len()];
-    let mut products = vec![T::default(); if baseline.is_some() { amounts.len() } else { 0 }];
-    for (r, row) in rows.chunks_exact(figures).enumerate() {
-        match baseline {
-            None => {
-                for (sum, &x) in sums.iter_mut().zip(row) {
-                    *sum = *sum + T::from(x);
-                }
-            }
-            Some(baseline) => {
-                let base = &baseline[r * figures..(r + 1) * figures];
-                let sums_and_both = sums.iter_mut().zip(both.iter_mut());
-                for ((sum, count), (&x, &b)) in sums_and_both.zip(row.iter().zip(base)) {
-                    *sum = *sum + T::from(x);
-                    *count = count.wrapping_add(x & b);
-                }
-                for (product, &f) in products.iter_mut().zip(amounts) {
-                    *product = *product + T::from(row[f]) * T::from(base[f]);
-                }
-            }
+    let (mut sums, mut squares) = (vec![T::default(); width], vec![T::default(); width]);
+    let mut products = vec![T::default(); width];
+    for (r, row) in rows.chunks_exact(width).enumerate() {
+        for (k, &x) in row.iter().enumerate() {
+            let x = T::from(x);
+            sums[k] = sums[k] + x;
+            squares[k] = squares[k] + x * x;
         }
-        for (square, &f) in squares.iter_mut().zip(amounts) {
-            let x = T::from(row[f]);
-            *square = *square + x * x;
+        if let Some(baseline) = baseline {
+            let base = &baseline[r * width..(r + 1) * width];
+            for ((product, &x), &b) in products.iter_mut().zip(row).zip(base) {
+                *product = *product + T::from(x) * T::from(b);
+            }
         }
     }
-    let mut amount_products = amounts.iter().zip(&products).peekable();
-    let mut own_squares = amounts.iter().zip(&squares).peekable();
-    for (f, (value, cross)) in values.iter_mut().zip(cross.iter_mut()).enumerate() {
-        let sum: i128 = sums[f].into();
-        let square: i128 = match own_squares.next_if(|(at, _)| **at == f) {
-            Some((_, &square)) => square.into(),
-            None => sum,
-        };
-        value.0 += sum;
-        value.1 += square as u128;
-        *cross += match baseline {
+    for (k, &f) in figures.iter().enumerate() {
+        let square: i128 = squares[k].into();
+        values[f].0 += sums[k].into();
+        values[f].1 += square as u128;
+        cross[f] += match baseline {
             None => square,
-            Some(_) => match amount_products.next_if(|(at, _)| **at == f) {
-                Some((_, &product)) => product.into(),
-                None => i128::from(both[f]),
-            },
+            Some(_) => products[k].into(),
         };
     }
 }
@@ -401,34 +478,55 @@ fn add_row_sums<T>(
 mod tests {
     use super::*;
 
-    /// Three figures: a chance, an amount, a chance; four trials each for the baseline and
-    /// a variant. By hand, figure by figure (x the variant's values, b the baseline's):
+    /// Three figures: a chance (figure 0), an amount (1), a chance (2); four trials each
+    /// for the baseline and a variant. By hand, figure by figure (x the variant's values,
+    /// b the baseline's):
     /// - chance 0: b = 1,0,1,1 and x = 1,1,0,1: Σb = 3 = Σb², Σx = 3 = Σx², Σxb = 2;
     /// - amount 1: b = 5,0,7,2 and x = 6,0,7,9: Σb = 14, Σb² = 78, Σx = 22, Σx² = 166,
     ///   Σxb = 30 + 0 + 49 + 18 = 97;
     /// - chance 2: b = 0,0,0,1 and x = 0,1,0,1: Σb = 1, Σx = 2, Σxb = 1.
-    const BASELINE: [i64; 12] = [1, 5, 0, 0, 0, 0, 1, 7, 0, 1, 2, 1];
-    const VARIANT: [i64; 12] = [1, 6, 0, 1, 0, 1, 0, 7, 0, 1, 9, 1];
+    const BASELINE_CHANCES: [u8; 8] = [1, 0, 0, 0, 1, 0, 1, 1];
+    const BASELINE_AMOUNTS: [i64; 4] = [5, 0, 7, 2];
+    const VARIANT_CHANCES: [u8; 8] = [1, 0, 1, 1, 0, 0, 1, 1];
+    const VARIANT_AMOUNTS: [i64; 4] = [6, 0, 7, 9];
 
-    fn sums<T>(rows: &[i64], baseline: Option<&[i64]>) -> (Vec<(i128, u128)>, Vec<i128>)
-    where
-        T: Accumulator,
-    {
+    /// Every figure's sums of `chances` and `amounts` (the variant's, against the
+    /// baseline's, when `paired`), with the amounts' pass sums in `T`.
+    fn sums<T: Accumulator>(
+        (chances, amounts): (&[u8], &[i64]),
+        paired: bool,
+    ) -> (Vec<(i128, u128)>, Vec<i128>) {
         let (mut values, mut cross) = (vec![(0, 0); 3], vec![0; 3]);
-        add_row_sums::<T>(rows, baseline, &[1], &mut values, &mut cross);
+        let baseline = paired.then_some(&BASELINE_CHANCES[..]);
+        add_chance_sums(chances, baseline, &[0, 2], &mut values, &mut cross);
+        let baseline = paired.then_some(&BASELINE_AMOUNTS[..]);
+        add_amount_sums::<T>(amounts, baseline, &[1], &mut values, &mut cross);
         (values, cross)
+    }
+
+    /// 1,000 rows, past the 255 a byte lane counts: chance 0 is 1 in every row, chance 1
+    /// in every third (rows 0, 3, …, 999: 334 of them). The baseline's chance 0 is 1 in
+    /// every row, its chance 1 in every other (500): Σxb = 1,000 and, for chance 1, the
+    /// rows that are multiples of 6 (0, 6, …, 996: 167).
+    #[test]
+    fn chance_counts_carry_past_a_byte() {
+        let rows: Vec<u8> = (0..1000).flat_map(|r| [1, u8::from(r % 3 == 0)]).collect();
+        let baseline: Vec<u8> = (0..1000).flat_map(|r| [1, u8::from(r % 2 == 0)]).collect();
+        let (mut values, mut cross) = (vec![(0, 0); 2], vec![0; 2]);
+        add_chance_sums(&rows, Some(&baseline), &[0, 1], &mut values, &mut cross);
+        assert_eq!(values, [(1000, 1000), (334, 334)]);
+        assert_eq!(cross, [1000, 167]);
     }
 
     #[test]
     fn row_sums_square_only_the_amounts_and_cross_the_baseline_with_itself() {
-        for (values, cross) in [sums::<i64>(&BASELINE, None), sums::<i128>(&BASELINE, None)] {
+        let baseline = (&BASELINE_CHANCES[..], &BASELINE_AMOUNTS[..]);
+        for (values, cross) in [sums::<i64>(baseline, false), sums::<i128>(baseline, false)] {
             assert_eq!(values, [(3, 3), (14, 78), (1, 1)]);
             assert_eq!(cross, [3, 78, 1]);
         }
-        for (values, cross) in [
-            sums::<i64>(&VARIANT, Some(&BASELINE)),
-            sums::<i128>(&VARIANT, Some(&BASELINE)),
-        ] {
+        let variant = (&VARIANT_CHANCES[..], &VARIANT_AMOUNTS[..]);
+        for (values, cross) in [sums::<i64>(variant, true), sums::<i128>(variant, true)] {
             assert_eq!(values, [(3, 3), (22, 166), (2, 2)]);
             assert_eq!(cross, [2, 97, 1]);
         }

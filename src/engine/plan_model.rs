@@ -5,7 +5,7 @@
 use rand::Rng;
 use rand_pcg::Pcg64Mcg;
 
-use super::paired::{Figure, Pairable};
+use super::paired::{Figure, Pairable, TrialValues};
 use super::runner::Model;
 use super::{AliasTable, SamplerKind, Tally, tally_cells};
 use crate::attack::{AttackProfile, OutcomeEffect, OutcomeLayout};
@@ -55,7 +55,11 @@ pub(super) struct TrialScratch {
     /// a draw counts in one flat array, added to the tally's per-slot counts once per
     /// `simulate` call (a chunk of trials) by [`TrialScratch::settle`].
     outcomes: Vec<u64>,
-    values: Vec<i64>,
+    /// The trial's figure values (see [`TrialValues`]): per target with hit points, per
+    /// round, down and dead; per target, per round, damage taken, then per plan line, its
+    /// damage.
+    chances: Vec<u8>,
+    amounts: Vec<i64>,
 }
 
 /// One target's damage taken and death within a trial, side by side.
@@ -86,9 +90,11 @@ pub(super) struct PlanModel<'a> {
     /// Per target: damage taken at which it is down (`i64::MAX` = never).
     down_at: Vec<i64>,
     rounds: usize,
-    /// Per target: where its round figures start among the figures' values.
-    target_values: Vec<usize>,
-    /// Where the plan lines' damage starts among the figures' values.
+    /// Per target with hit points: where its rounds' down and dead start among the
+    /// chances.
+    target_chances: Vec<usize>,
+    /// Where the plan lines' damage starts among the amounts, after every target's
+    /// damage per round.
     line_values: usize,
     /// Every target is attacked once, in a single round: see [`PlanModel::run_single_draws`].
     single_draws: bool,
@@ -132,11 +138,13 @@ impl<'a> PlanModel<'a> {
             .map(|t| t.down_at.unwrap_or(i64::MAX))
             .collect();
         let rounds = plan.rounds() as usize;
-        let mut target_values = Vec::with_capacity(down_at.len());
+        let mut target_chances = Vec::with_capacity(down_at.len());
         let mut next = 0;
         for &d in &down_at {
-            target_values.push(next);
-            next += rounds * round_figures(d);
+            target_chances.push(next);
+            if has_hp(d) {
+                next += 2 * rounds;
+            }
         }
         Self {
             plan,
@@ -144,8 +152,8 @@ impl<'a> PlanModel<'a> {
             targets: plan.targets(),
             down_at,
             rounds,
-            target_values,
-            line_values: next,
+            target_chances,
+            line_values: rounds * plan.targets().len(),
             single_draws,
         }
     }
@@ -172,10 +180,11 @@ impl<'a> PlanModel<'a> {
         let TrialScratch {
             harm,
             outcomes,
-            values,
+            chances,
+            amounts,
         } = scratch;
         harm.fill(Harm::default());
-        let (round_values, line_damage) = values.split_at_mut(self.line_values);
+        let (round_damage, line_damage) = amounts.split_at_mut(self.line_values);
         if VALUES {
             line_damage.fill(0);
         }
@@ -225,13 +234,12 @@ impl<'a> PlanModel<'a> {
                     r.damage_squares += d * d;
                 }
                 if VALUES {
-                    let figures = round_figures(self.down_at[t]);
-                    let at = self.target_values[t] + round * figures;
-                    if figures == 3 {
-                        round_values[at] = i64::from(down);
-                        round_values[at + 1] = i64::from(dead);
+                    if has_hp(self.down_at[t]) {
+                        let at = self.target_chances[t] + 2 * round;
+                        chances[at] = u8::from(down);
+                        chances[at + 1] = u8::from(dead);
                     }
-                    round_values[at + figures - 1] = taken;
+                    round_damage[t * self.rounds + round] = taken;
                 }
             }
         }
@@ -288,10 +296,10 @@ impl<'a> PlanModel<'a> {
     }
 }
 
-/// How many figures a target has per round: down, dead and damage taken, or only damage
-/// taken when it has no hit points (`down_at` is `i64::MAX`).
-fn round_figures(down_at: i64) -> usize {
-    if down_at < i64::MAX { 3 } else { 1 }
+/// Whether a target that is down at `down_at` damage taken has hit points (`i64::MAX`:
+/// never down), and so per round a down and a dead figure beside its damage taken.
+fn has_hp(down_at: i64) -> bool {
+    down_at < i64::MAX
 }
 
 /// Whether every attacker that is attacked too makes its attacks before any is made on it,
@@ -345,7 +353,11 @@ impl Pairable for PlanModel<'_> {
         TrialScratch {
             harm: vec![Harm::default(); self.down_at.len()],
             outcomes: vec![0; self.slots.iter().map(|k| k.effects.len()).sum()],
-            values: vec![0; self.line_values + self.plan.lines().len()],
+            chances: vec![
+                0;
+                2 * self.rounds * (self.down_at.iter()).filter(|&&d| has_hp(d)).count()
+            ],
+            amounts: vec![0; self.line_values + self.plan.lines().len()],
         }
     }
 
@@ -364,8 +376,11 @@ impl Pairable for PlanModel<'_> {
         tally.trials += trials;
     }
 
-    fn values<'s>(&self, scratch: &'s TrialScratch) -> &'s [i64] {
-        &scratch.values
+    fn values<'s>(&self, scratch: &'s TrialScratch) -> TrialValues<'s> {
+        TrialValues {
+            chances: &scratch.chances,
+            amounts: &scratch.amounts,
+        }
     }
 
     /// Per target, per round: down and dead (targets with hit points), damage taken.
@@ -373,7 +388,7 @@ impl Pairable for PlanModel<'_> {
         let mut figures = Vec::new();
         for (target, &down_at) in self.down_at.iter().enumerate() {
             for round in 1..=self.rounds {
-                if round_figures(down_at) == 3 {
+                if has_hp(down_at) {
                     figures.push(Figure::TargetDown { target, round });
                     figures.push(Figure::TargetDead { target, round });
                 }
