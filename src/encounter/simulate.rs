@@ -229,7 +229,7 @@ pub fn simulate_fight(
 struct Scratch {
     order: Vec<usize>,
     rolls: Vec<i32>,
-    keyed: Vec<(u128, usize)>,
+    keys: Vec<u128>,
     standings: Vec<Standing>,
     taken: Vec<i64>,
     dealt: Vec<i64>,
@@ -277,7 +277,7 @@ impl Scratch {
         Scratch {
             order: (0..n).collect(),
             rolls: Vec::new(),
-            keyed: Vec::new(),
+            keys: Vec::new(),
             standings: fight.start(),
             taken: vec![0; n],
             dealt: vec![0; n],
@@ -470,7 +470,7 @@ impl<'a> FightModel<'a> {
         let Scratch {
             order,
             rolls,
-            keyed,
+            keys,
             standings,
             taken,
             dealt,
@@ -484,7 +484,7 @@ impl<'a> FightModel<'a> {
         } = scratch;
         let at = Values::of(fight);
         if fight.initiative == Initiative::Rolled {
-            initiative::roll(&self.inits, rng, rolls, keyed, order);
+            initiative::roll(&self.inits, rng, rolls, keys, order);
         }
         standings.copy_from_slice(&self.start);
         last.copy_from_slice(&self.start);
@@ -492,8 +492,11 @@ impl<'a> FightModel<'a> {
         if VALUES {
             chances[at.status(0, 0)..at.status(n, 0)].copy_from_slice(&self.start_values);
         }
-        for counts in [&mut *taken, &mut *dealt, &mut *last_taken, &mut *last_dealt] {
-            counts.fill(0);
+        dealt.fill(0);
+        if COUNTED {
+            for counts in [&mut *taken, &mut *last_taken, &mut *last_dealt] {
+                counts.fill(0);
+            }
         }
         let mut result = None;
         let mut length = rounds;

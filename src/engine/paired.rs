@@ -57,8 +57,8 @@ impl Figure {
 }
 
 /// One trial's figure values as a model leaves them, each kind in the order its figures
-/// come in [`Pairable::figures`]: the chances (0 or 1) as bytes, which a pass adds 16 at a
-/// time, and the amounts.
+/// come in [`Pairable::figures`]: the chances (0 or 1) as bytes, which a pass adds in byte
+/// lanes (see [`add_chance_sums`]), and the amounts.
 pub(crate) struct TrialValues<'s> {
     pub chances: &'s [u8],
     pub amounts: &'s [i64],
@@ -254,7 +254,7 @@ impl<M: Pairable> Model for PairedModel<M> {
 
     /// The runner's chunk goes by passes (of as many trials as keep every model's rows
     /// within [`PASS_BYTES`]): in a pass each model runs every trial in turn from the
-    /// same per-trial starting states, keeping each trial's figure values in a row (its
+    /// same per-trial starting states, keeping each trial's figure values in two rows (its
     /// chances in a row of bytes, its amounts in one of words), and the rows' sums are
     /// then taken into one small accumulator per figure. A model's trials back to back
     /// keep its data and branch history warm; a pass's rows, for every model, stay in the
@@ -300,7 +300,7 @@ impl<M: Pairable> Model for PairedModel<M> {
                     }
                 }
             }
-            // Below 2^26 a value's square is below 2^52, so 2^10 trials' sums fit in an i64.
+            // Below 2^26 an amount's square is below 2^52, so 2^10 trials' sums fit in an i64.
             let widest = (amount_rows.iter().flatten()).fold(0, |bits, x| bits | x.unsigned_abs());
             for m in 0..self.models.len() {
                 let (values, cross) = (&mut tally.values[m], &mut tally.cross[m]);
@@ -380,8 +380,8 @@ impl<T> Accumulator for T where
 /// its value in one of `rows` and b the baseline's in the same row of `baseline` (`None`
 /// when `rows` are the baseline's own): rows of a byte per chance, the chance at
 /// `figures[k]` the k-th. A chance is 0 or 1, so x² = x and x·b = x & b; the counts
-/// build up in byte lanes, 16 to an instruction, for up to [`BYTE_LANE_ROWS`] rows at a
-/// time.
+/// build up in byte lanes (SSE2 adds up to 16 in one instruction) for up to
+/// [`BYTE_LANE_ROWS`] rows at a time.
 fn add_chance_sums(
     rows: &[u8],
     baseline: Option<&[u8]>,
@@ -396,18 +396,18 @@ fn add_chance_sums(
     let (mut ones, mut both) = (vec![0u8; width], vec![0u8; width]);
     let (mut all_ones, mut all_both) = (vec![0u64; width], vec![0u64; width]);
     let block = width * BYTE_LANE_ROWS;
-    for (b, rows) in rows.chunks(block).enumerate() {
+    for (at, block_rows) in rows.chunks(block).enumerate() {
         match baseline {
             None => {
-                for row in rows.chunks_exact(width) {
+                for row in block_rows.chunks_exact(width) {
                     for (count, &x) in ones.iter_mut().zip(row) {
                         *count = count.wrapping_add(x);
                     }
                 }
             }
             Some(baseline) => {
-                let base_rows = baseline[b * block..].chunks_exact(width);
-                for (row, base) in rows.chunks_exact(width).zip(base_rows) {
+                let base_rows = baseline[at * block..].chunks_exact(width);
+                for (row, base) in block_rows.chunks_exact(width).zip(base_rows) {
                     let counts = ones.iter_mut().zip(both.iter_mut());
                     for ((count, count_both), (&x, &b)) in counts.zip(row.iter().zip(base)) {
                         *count = count.wrapping_add(x);
@@ -449,7 +449,7 @@ fn add_amount_sums<T>(
         return;
     }
     let (mut sums, mut squares) = (vec![T::default(); width], vec![T::default(); width]);
-    let mut products = vec![T::default(); width];
+    let mut products = vec![T::default(); if baseline.is_some() { width } else { 0 }];
     for (r, row) in rows.chunks_exact(width).enumerate() {
         for (k, &x) in row.iter().enumerate() {
             let x = T::from(x);
@@ -505,21 +505,25 @@ mod tests {
     }
 
     /// 1,000 rows, past the 255 a byte lane counts: chance 0 is 1 in every row, chance 1
-    /// in every third (rows 0, 3, …, 999: 334 of them). The baseline's chance 0 is 1 in
-    /// every row, its chance 1 in every other (500): Σxb = 1,000 and, for chance 1, the
-    /// rows that are multiples of 6 (0, 6, …, 996: 167).
+    /// in every third (rows 0, 3, …, 999: 334 of them). Alone, Σx² = Σx·x = Σx. The
+    /// baseline's chance 0 is 1 in every row, its chance 1 in rows 0 to 299 only (not a
+    /// pattern that repeats, so a row paired with the wrong baseline row shows): Σxb =
+    /// 1,000 for chance 0 and, for chance 1, the multiples of 3 below 300 (0, 3, …, 297:
+    /// 100).
     #[test]
     fn chance_counts_carry_past_a_byte() {
         let rows: Vec<u8> = (0..1000).flat_map(|r| [1, u8::from(r % 3 == 0)]).collect();
-        let baseline: Vec<u8> = (0..1000).flat_map(|r| [1, u8::from(r % 2 == 0)]).collect();
-        let (mut values, mut cross) = (vec![(0, 0); 2], vec![0; 2]);
-        add_chance_sums(&rows, Some(&baseline), &[0, 1], &mut values, &mut cross);
-        assert_eq!(values, [(1000, 1000), (334, 334)]);
-        assert_eq!(cross, [1000, 167]);
+        let baseline: Vec<u8> = (0..1000).flat_map(|r| [1, u8::from(r < 300)]).collect();
+        for (paired, both) in [(None, 334), (Some(&baseline[..]), 100)] {
+            let (mut values, mut cross) = (vec![(0, 0); 2], vec![0; 2]);
+            add_chance_sums(&rows, paired, &[0, 1], &mut values, &mut cross);
+            assert_eq!(values, [(1000, 1000), (334, 334)]);
+            assert_eq!(cross, [1000, both]);
+        }
     }
 
     #[test]
-    fn row_sums_square_only_the_amounts_and_cross_the_baseline_with_itself() {
+    fn chance_and_amount_sums_cross_the_baseline_and_the_baseline_itself() {
         let baseline = (&BASELINE_CHANCES[..], &BASELINE_AMOUNTS[..]);
         for (values, cross) in [sums::<i64>(baseline, false), sums::<i128>(baseline, false)] {
             assert_eq!(values, [(3, 3), (14, 78), (1, 1)]);

@@ -90,12 +90,14 @@ pub(super) struct PlanModel<'a> {
     /// Per target: damage taken at which it is down (`i64::MAX` = never).
     down_at: Vec<i64>,
     rounds: usize,
-    /// Per target with hit points: where its rounds' down and dead start among the
-    /// chances.
+    /// Per target: where its rounds' down and dead start among the chances (read only
+    /// for a target with hit points: the others have none).
     target_chances: Vec<usize>,
+    /// How many chances there are.
+    chances: usize,
     /// Where the plan lines' damage starts among the amounts, after every target's
     /// damage per round.
-    line_values: usize,
+    line_amounts: usize,
     /// Every target is attacked once, in a single round: see [`PlanModel::run_single_draws`].
     single_draws: bool,
 }
@@ -153,7 +155,8 @@ impl<'a> PlanModel<'a> {
             down_at,
             rounds,
             target_chances,
-            line_values: rounds * plan.targets().len(),
+            chances: next,
+            line_amounts: rounds * plan.targets().len(),
             single_draws,
         }
     }
@@ -184,7 +187,7 @@ impl<'a> PlanModel<'a> {
             amounts,
         } = scratch;
         harm.fill(Harm::default());
-        let (round_damage, line_damage) = amounts.split_at_mut(self.line_values);
+        let (round_damage, line_damage) = amounts.split_at_mut(self.line_amounts);
         if VALUES {
             line_damage.fill(0);
         }
@@ -353,11 +356,8 @@ impl Pairable for PlanModel<'_> {
         TrialScratch {
             harm: vec![Harm::default(); self.down_at.len()],
             outcomes: vec![0; self.slots.iter().map(|k| k.effects.len()).sum()],
-            chances: vec![
-                0;
-                2 * self.rounds * (self.down_at.iter()).filter(|&&d| has_hp(d)).count()
-            ],
-            amounts: vec![0; self.line_values + self.plan.lines().len()],
+            chances: vec![0; self.chances],
+            amounts: vec![0; self.line_amounts + self.plan.lines().len()],
         }
     }
 
