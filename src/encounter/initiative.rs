@@ -6,57 +6,48 @@ use rand::{Rng, RngExt};
 /// Combatants in turn order, highest total first: `init` per combatant, `rolls` its d20s,
 /// `tie_breaks` a random key each (used only between equal totals and equal `init`).
 pub(super) fn order_of(init: &[i32], rolls: &[i32], tie_breaks: &[u64]) -> Vec<usize> {
-    let mut keys: Vec<u128> = (init.iter().zip(rolls).zip(tie_breaks).enumerate())
-        .map(|(who, ((&init, &roll), &tie_break))| key(init, roll, tie_break, who))
+    let mut keyed: Vec<(u128, usize)> = (init.iter().zip(rolls).zip(tie_breaks).enumerate())
+        .map(|(i, ((&init, &roll), &tie_break))| (key(init, roll, tie_break), i))
         .collect();
     let mut order = Vec::with_capacity(init.len());
-    place(&mut keys, &mut order);
+    place(&mut keyed, &mut order);
     order
 }
 
-/// Sorts `keys` (each a [`key`]) and writes the combatants they name into `order`, the
-/// first to act first.
-fn place(keys: &mut [u128], order: &mut Vec<usize>) {
-    keys.sort_unstable();
+/// Sorts `keyed` (each combatant's [`key`] beside it) and writes the combatants into
+/// `order`, the first to act first. Equal keys keep file order: the index breaks the tie.
+fn place(keyed: &mut [(u128, usize)], order: &mut Vec<usize>) {
+    keyed.sort_unstable();
     order.clear();
-    order.extend(keys.iter().map(|&k| k as u32 as usize));
+    order.extend(keyed.iter().map(|&(_, i)| i));
 }
 
-/// The sort key of combatant `who`'s place: the total and `init` descending, then the tie
-/// break, then the file order, packed in one integer so that a trial's sort compares and
-/// moves words (sorting (key, index) pairs cost a party-fight trial about 300 more
-/// instructions).
-fn key(init: i32, roll: i32, tie_break: u64, who: usize) -> u128 {
-    // A total fits an i16 (`init` is within ±MAX_MODIFIER). Flipping the sign bit orders
-    // i16s as u16s; the complement makes it descending.
-    let descending = |x: i32| {
-        let x = i16::try_from(x).expect("init within ±MAX_MODIFIER");
-        u128::from(!((x as u16) ^ 0x8000))
-    };
-    let who = u32::try_from(who).expect("at most 52 combatants");
-    descending(roll + init) << 112
-        | descending(init) << 96
-        | u128::from(tie_break) << 32
-        | u128::from(who)
+/// The sort key of a combatant's place: the total and `init` descending, then the tie
+/// break, packed in one integer so that a trial's sort compares words.
+fn key(init: i32, roll: i32, tie_break: u64) -> u128 {
+    // Flipping the sign bit orders i32s as u32s; the complement makes it descending.
+    let descending = |x: i32| u128::from(!((x as u32) ^ 0x8000_0000));
+    descending(roll + init) << 96 | descending(init) << 64 | u128::from(tie_break)
 }
 
 /// A trial's rolled order, into `order`: every d20 first, then every tie break. `rolls`
-/// and `keys` are kept by the caller so that a trial allocates nothing.
+/// and `keyed` (each combatant's sort key beside it) are kept by the caller so that a
+/// trial allocates nothing.
 pub(super) fn roll<R: Rng + RngExt>(
     init: &[i32],
     rng: &mut R,
     rolls: &mut Vec<i32>,
-    keys: &mut Vec<u128>,
+    keyed: &mut Vec<(u128, usize)>,
     order: &mut Vec<usize>,
 ) {
     rolls.clear();
     rolls.extend(init.iter().map(|_| rng.random_range(1..=20)));
-    keys.clear();
-    keys.extend(
+    keyed.clear();
+    keyed.extend(
         (init.iter().zip(rolls.iter()).enumerate())
-            .map(|(who, (&init, &roll))| key(init, roll, rng.next_u64(), who)),
+            .map(|(i, (&init, &roll))| (key(init, roll, rng.next_u64()), i)),
     );
-    place(keys, order);
+    place(keyed, order);
 }
 
 /// Every rolled order with its probability: all 20^n rolls, each tie group's orders
@@ -156,11 +147,11 @@ mod tests {
     fn a_trials_order_is_the_order_of_its_draws() {
         use rand::SeedableRng;
         let init = [3, 3, 0, 0, -2, -2];
-        let (mut rng, mut rolls, mut keys, mut order) =
+        let (mut rng, mut rolls, mut keyed, mut order) =
             (rand_pcg::Pcg64Mcg::seed_from_u64(7), vec![], vec![], vec![]);
         for _ in 0..10_000 {
             let mut replay = rng.clone();
-            roll(&init, &mut rng, &mut rolls, &mut keys, &mut order);
+            roll(&init, &mut rng, &mut rolls, &mut keyed, &mut order);
             let d20s: Vec<i32> = init.iter().map(|_| replay.random_range(1..=20)).collect();
             let breaks: Vec<u64> = init.iter().map(|_| replay.next_u64()).collect();
             assert_eq!(order, order_of(&init, &d20s, &breaks));

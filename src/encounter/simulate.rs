@@ -229,7 +229,7 @@ pub fn simulate_fight(
 struct Scratch {
     order: Vec<usize>,
     rolls: Vec<i32>,
-    keys: Vec<u128>,
+    keyed: Vec<(u128, usize)>,
     standings: Vec<Standing>,
     taken: Vec<i64>,
     dealt: Vec<i64>,
@@ -277,7 +277,7 @@ impl Scratch {
         Scratch {
             order: (0..n).collect(),
             rolls: Vec::new(),
-            keys: Vec::new(),
+            keyed: Vec::new(),
             standings: fight.start(),
             taken: vec![0; n],
             dealt: vec![0; n],
@@ -470,7 +470,7 @@ impl<'a> FightModel<'a> {
         let Scratch {
             order,
             rolls,
-            keys,
+            keyed,
             standings,
             taken,
             dealt,
@@ -484,7 +484,7 @@ impl<'a> FightModel<'a> {
         } = scratch;
         let at = Values::of(fight);
         if fight.initiative == Initiative::Rolled {
-            initiative::roll(&self.inits, rng, rolls, keys, order);
+            initiative::roll(&self.inits, rng, rolls, keyed, order);
         }
         standings.copy_from_slice(&self.start);
         last.copy_from_slice(&self.start);
