@@ -6,46 +6,53 @@ use rand::{Rng, RngExt};
 /// Combatants in turn order, highest total first: `init` per combatant, `rolls` its d20s,
 /// `tie_breaks` a random key each (used only between equal totals and equal `init`).
 pub(super) fn order_of(init: &[i32], rolls: &[i32], tie_breaks: &[u64]) -> Vec<usize> {
-    let mut keyed: Vec<(u128, usize)> = (init.iter().zip(rolls).zip(tie_breaks).enumerate())
-        .map(|(i, ((&init, &roll), &tie_break))| (key(init, roll, tie_break), i))
+    let keyed: Vec<(u64, u64)> = (init.iter().zip(rolls).zip(tie_breaks))
+        .map(|((&init, &roll), &tie_break)| (key(init, roll), tie_break))
         .collect();
     let mut order = Vec::with_capacity(init.len());
-    place(&mut keyed, &mut order);
+    place(&keyed, &mut order);
     order
 }
 
-/// Sorts `keyed` (each combatant's [`key`] beside it) and writes the combatants into
-/// `order`, the first to act first. Equal keys keep file order: the index breaks the tie.
-fn place(keyed: &mut [(u128, usize)], order: &mut Vec<usize>) {
-    keyed.sort_unstable();
+/// Writes the combatants into `order`, the first to act first: by `keyed` (each
+/// combatant's [`key`] and tie break), equal ones in file order. An insertion sort of
+/// indices: a trial sorts a handful of combatants, and moves no keys.
+fn place(keyed: &[(u64, u64)], order: &mut Vec<usize>) {
     order.clear();
-    order.extend(keyed.iter().map(|&(_, i)| i));
+    for (i, key) in keyed.iter().enumerate() {
+        order.push(i);
+        let mut at = i;
+        while at > 0 && keyed[order[at - 1]] > *key {
+            order[at] = order[at - 1];
+            at -= 1;
+        }
+        order[at] = i;
+    }
 }
 
-/// The sort key of a combatant's place: the total and `init` descending, then the tie
-/// break, packed in one integer so that a trial's sort compares words.
-fn key(init: i32, roll: i32, tie_break: u64) -> u128 {
+/// The sort key of a combatant's place before the tie break: the total and `init`
+/// descending, in one word.
+fn key(init: i32, roll: i32) -> u64 {
     // Flipping the sign bit orders i32s as u32s; the complement makes it descending.
-    let descending = |x: i32| u128::from(!((x as u32) ^ 0x8000_0000));
-    descending(roll + init) << 96 | descending(init) << 64 | u128::from(tie_break)
+    let descending = |x: i32| u64::from(!((x as u32) ^ 0x8000_0000));
+    descending(roll + init) << 32 | descending(init)
 }
 
 /// A trial's rolled order, into `order`: every d20 first, then every tie break. `rolls`
-/// and `keyed` (each combatant's sort key beside it) are kept by the caller so that a
+/// and `keyed` (each combatant's [`key`] and tie break) are kept by the caller so that a
 /// trial allocates nothing.
 pub(super) fn roll<R: Rng + RngExt>(
     init: &[i32],
     rng: &mut R,
     rolls: &mut Vec<i32>,
-    keyed: &mut Vec<(u128, usize)>,
+    keyed: &mut Vec<(u64, u64)>,
     order: &mut Vec<usize>,
 ) {
     rolls.clear();
     rolls.extend(init.iter().map(|_| rng.random_range(1..=20)));
     keyed.clear();
     keyed.extend(
-        (init.iter().zip(rolls.iter()).enumerate())
-            .map(|(i, (&init, &roll))| (key(init, roll, rng.next_u64()), i)),
+        (init.iter().zip(rolls.iter())).map(|(&init, &roll)| (key(init, roll), rng.next_u64())),
     );
     place(keyed, order);
 }

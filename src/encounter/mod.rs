@@ -15,6 +15,7 @@ mod exact;
 mod initiative;
 mod simulate;
 mod states;
+mod straight;
 #[cfg(test)]
 mod tests;
 mod turn;

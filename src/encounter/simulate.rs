@@ -1,5 +1,5 @@
 //! Monte Carlo over a [`Fight`]: each trial rolls initiative, then plays turns with
-//! [`Fight::play`], drawing each chance as it comes, until one side is left or the rounds
+//! [`Layout::play`], drawing each chance as it comes, until one side is left or the rounds
 //! run out; per round it counts every combatant's status, the sides that have won and
 //! the damage taken and dealt. Runs on the engine's block runner, so the counts depend on
 //! the seed and the trials only.
@@ -10,6 +10,7 @@ use std::sync::atomic::AtomicBool;
 use rand::{Rng, RngExt};
 use rand_pcg::Pcg64Mcg;
 
+use super::straight::{Board, LANES, Layout};
 use super::turn::{Chances, Dealt, Standing, members};
 use super::{Fight, initiative};
 use crate::attack::{AttackProfile, OutcomeEffect, OutcomeLayout};
@@ -202,8 +203,9 @@ struct FightModel<'a> {
     /// The profiles rolled die by die.
     rolled: Vec<(&'a AttackProfile, OutcomeLayout)>,
     inits: Vec<i32>,
-    /// Every combatant's standing before the fight, and its status.
-    start: Vec<Standing>,
+    /// Monte Carlo's layout of the fight, and every combatant before it, and its status.
+    layout: Layout<'a>,
+    start: Board,
     start_status: Vec<Status>,
     /// The per-round statuses' values (see [`Values::status`]) of a trial in which no
     /// status changes: a trial starts from them and writes only what changes.
@@ -229,16 +231,16 @@ pub fn simulate_fight(
 struct Scratch {
     order: Vec<usize>,
     rolls: Vec<i32>,
-    keyed: Vec<(u128, usize)>,
-    standings: Vec<Standing>,
-    taken: Vec<i64>,
-    dealt: Vec<i64>,
+    keyed: Vec<(u64, u64)>,
+    board: Board,
+    taken: [i64; LANES],
+    dealt: [i64; LANES],
     /// Each combatant's standing, status, damage taken and dealt at the end of the last
     /// round counted: a round counts only what changed since.
-    last: Vec<Standing>,
-    last_status: Vec<Status>,
-    last_taken: Vec<i64>,
-    last_dealt: Vec<i64>,
+    last: [Standing; LANES],
+    last_status: [Status; LANES],
+    last_taken: [i64; LANES],
+    last_dealt: [i64; LANES],
     /// The trial's value of each [`Pairable::figures`] figure, laid out by [`Values`]:
     /// the chances, and the amounts.
     chances: Vec<u8>,
@@ -278,13 +280,13 @@ impl Scratch {
             order: (0..n).collect(),
             rolls: Vec::new(),
             keyed: Vec::new(),
-            standings: fight.start(),
-            taken: vec![0; n],
-            dealt: vec![0; n],
-            last: fight.start(),
-            last_status: model.start_status.clone(),
-            last_taken: vec![0; n],
-            last_dealt: vec![0; n],
+            board: model.start.clone(),
+            taken: [0; LANES],
+            dealt: [0; LANES],
+            last: model.start.standings,
+            last_status: [Status::Up; LANES],
+            last_taken: [0; LANES],
+            last_dealt: [0; LANES],
             chances: vec![0; Values::of(fight).chances()],
             amounts: vec![0; Values::of(fight).amounts()],
             changes: Changes {
@@ -408,6 +410,7 @@ impl<'a> FightModel<'a> {
     fn new(fight: &'a Fight, sampler: SamplerKind) -> Self {
         let starts = outcome_starts(fight);
         let start = fight.start();
+        let layout = Layout::new(fight);
         let start_status: Vec<Status> = (start.iter().enumerate())
             .map(|(who, s)| fight.status(who, s))
             .collect();
@@ -431,7 +434,8 @@ impl<'a> FightModel<'a> {
             inits: fight.fighters.iter().map(|f| f.init).collect(),
             start_status,
             start_values,
-            start,
+            start: layout.board(&start),
+            layout,
         };
         for (p, profile) in fight.profiles.iter().enumerate() {
             let rolled = match (sampler, &profile.probs) {
@@ -471,7 +475,7 @@ impl<'a> FightModel<'a> {
             order,
             rolls,
             keyed,
-            standings,
+            board,
             taken,
             dealt,
             last,
@@ -486,21 +490,24 @@ impl<'a> FightModel<'a> {
         if fight.initiative == Initiative::Rolled {
             initiative::roll(&self.inits, rng, rolls, keyed, order);
         }
-        standings.copy_from_slice(&self.start);
-        last.copy_from_slice(&self.start);
-        last_status.copy_from_slice(&self.start_status);
+        board.standings[..n].copy_from_slice(&self.start.standings[..n]);
+        (board.up, board.fresh) = (self.start.up, self.start.fresh);
+        last[..n].copy_from_slice(&self.start.standings[..n]);
+        last_status[..n].copy_from_slice(&self.start_status);
         if VALUES {
             chances[at.status(0, 0)..at.status(n, 0)].copy_from_slice(&self.start_values);
         }
-        dealt.fill(0);
+        dealt[..n].fill(0);
         if COUNTED {
             for counts in [&mut *taken, &mut *last_taken, &mut *last_dealt] {
-                counts.fill(0);
+                counts[..n].fill(0);
             }
         }
         let mut result = None;
         let mut length = rounds;
-        let mut up = fight.up(standings);
+        // Whether the fight is over depends on who is up alone: asked again only when
+        // that changes.
+        let mut ended = fight.ended_with(board.up);
         for round in 0..rounds {
             // Who the round's turns touched: only their counts can have changed.
             let mut touched = 0;
@@ -512,8 +519,12 @@ impl<'a> FightModel<'a> {
                     taken,
                     dealt,
                 };
-                touched |= fight.play(standings, &mut up, actor, &mut draws);
-                if let Some(winner) = fight.ended_with(up) {
+                let was_up = board.up;
+                touched |= self.layout.play(board, actor, &mut draws);
+                if board.up != was_up {
+                    ended = fight.ended_with(board.up);
+                }
+                if let Some(winner) = ended {
                     result = Some(winner);
                     length = round + 1;
                     break;
@@ -521,13 +532,15 @@ impl<'a> FightModel<'a> {
             }
             for who in members(touched) {
                 let cell = round * n + who;
-                if standings[who] != last[who] {
-                    last[who] = standings[who];
-                    let now = fight.status(who, &standings[who]);
-                    if now != last_status[who] {
+                let lane = who % LANES;
+                let standing = board.standings[lane];
+                if standing != last[lane] {
+                    last[lane] = standing;
+                    let now = fight.status(who, &standing);
+                    if now != last_status[lane] {
                         if COUNTED {
                             let row = cell * Status::ALL.len();
-                            let left = &mut changes.status[row + last_status[who] as usize];
+                            let left = &mut changes.status[row + last_status[lane] as usize];
                             *left = left.wrapping_sub(1);
                             changes.status[row + now as usize] += 1;
                         }
@@ -539,17 +552,17 @@ impl<'a> FightModel<'a> {
                                 pair.copy_from_slice(&Values::of_status(now));
                             }
                         }
-                        last_status[who] = now;
+                        last_status[lane] = now;
                     }
                 }
                 if COUNTED {
-                    if taken[who] != last_taken[who] {
-                        Changes::amount(&mut changes.taken[cell], last_taken[who], taken[who]);
-                        last_taken[who] = taken[who];
+                    if taken[lane] != last_taken[lane] {
+                        Changes::amount(&mut changes.taken[cell], last_taken[lane], taken[lane]);
+                        last_taken[lane] = taken[lane];
                     }
-                    if dealt[who] != last_dealt[who] {
-                        Changes::amount(&mut changes.dealt[cell], last_dealt[who], dealt[who]);
-                        last_dealt[who] = dealt[who];
+                    if dealt[lane] != last_dealt[lane] {
+                        Changes::amount(&mut changes.dealt[cell], last_dealt[lane], dealt[lane]);
+                        last_dealt[lane] = dealt[lane];
                     }
                 }
             }
@@ -579,7 +592,7 @@ impl<'a> FightModel<'a> {
         }
         if VALUES {
             amounts[at.length()] = length as i64;
-            for (who, &d) in dealt.iter().enumerate() {
+            for (who, &d) in dealt[..n].iter().enumerate() {
                 amounts[at.dealt(who)] = d;
             }
         }
@@ -596,8 +609,8 @@ struct Draws<'m, 's, const COUNTED: bool> {
     model: &'m FightModel<'m>,
     rng: &'s mut Pcg64Mcg,
     outcomes: &'s mut [u64],
-    taken: &'s mut [i64],
-    dealt: &'s mut [i64],
+    taken: &'s mut [i64; LANES],
+    dealt: &'s mut [i64; LANES],
 }
 
 impl<const COUNTED: bool> Chances for Draws<'_, '_, COUNTED> {
@@ -634,14 +647,14 @@ impl<const COUNTED: bool> Chances for Draws<'_, '_, COUNTED> {
     /// 1,700 more instructions here (callgrind, 17,802 against 16,118).
     #[inline(always)]
     fn dealt(&mut self, actor: usize, hit: Dealt) {
-        self.dealt[actor] += hit.to_target;
+        self.dealt[actor % LANES] += hit.to_target;
         if COUNTED {
-            self.taken[hit.target] += hit.to_target;
+            self.taken[hit.target % LANES] += hit.to_target;
         }
         if let Some((struck, damage)) = hit.struck {
-            self.dealt[actor] += damage;
+            self.dealt[actor % LANES] += damage;
             if COUNTED {
-                self.taken[struck] += damage;
+                self.taken[struck % LANES] += damage;
             }
         }
     }

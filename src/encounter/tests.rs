@@ -786,7 +786,8 @@ impl turn::Chances for Logged<'_> {
 }
 
 /// A turn played through the small-step machine, each pending chance drawn as it comes:
-/// how the exact engine steps through a turn, and what [`Fight::play`] must equal.
+/// how the exact engine steps through a turn, and what Monte Carlo's
+/// [`straight::Layout::play`] must equal.
 fn machine_turn(f: &Fight, standings: &mut [turn::Standing], actor: usize, chances: &mut Logged) {
     use turn::{Chances, Pending};
     let mut t = turn::Turn::new(actor);
@@ -832,11 +833,17 @@ fn every_kind_of_fight() -> Vec<String> {
     texts
 }
 
-/// Monte Carlo's straight turn ([`Fight::play`]) against the machine the exact engine
-/// steps through, turn by turn, on [`every_kind_of_fight`], 300 trials each: both turns
-/// from the same standings and the same stream must ask for the same chances, leave the
-/// same standings and damage taken and dealt; `play` must leave `up` as the standings
-/// give it, and every combatant outside the set it says it touched as it was. The turns
+/// The combatants in `standings` that are not dead, a bit each.
+fn alive(standings: &[turn::Standing]) -> u64 {
+    (standings.iter().enumerate()).fold(0, |set, (who, s)| set | u64::from(s.alive()) << who)
+}
+
+/// Monte Carlo's straight turn ([`straight::Layout::play`]) against the machine the exact
+/// engine steps through, turn by turn, on [`every_kind_of_fight`], 300 trials each: both
+/// turns from the same standings and the same stream must ask for the same chances, leave
+/// the same standings and damage taken and dealt; `play` must leave its board as the
+/// standings give it (who is up, who is flat-footed), and every combatant outside the set
+/// it says it touched as it was. The turns
 /// played must include random picks, dying checks, disabled turns, a stable creature
 /// back up on a Resolve Point and hits that struck a creature instead.
 #[test]
@@ -846,12 +853,12 @@ fn the_straight_turn_plays_as_the_machine() {
     for (k, text) in every_kind_of_fight().iter().enumerate() {
         let f = fight(text);
         let n = f.fighters.len();
+        let layout = straight::Layout::new(&f);
         let effects: Vec<Vec<OutcomeEffect>> =
             f.profiles.iter().map(|p| p.effects.clone()).collect();
         let mut rng = Pcg64Mcg::seed_from_u64(k as u64);
         for trial in 0..300 {
-            let mut standings = f.start();
-            let mut up = f.up(&standings);
+            let mut board = layout.board(&f.start());
             for _ in 0..f.rounds {
                 for i in 0..n {
                     let actor = (i + trial) % n;
@@ -864,16 +871,21 @@ fn the_straight_turn_plays_as_the_machine() {
                         dealt: vec![0; n],
                     };
                     let (mut straight, mut machine) = (chances(), chances());
-                    let before = standings.clone();
-                    let mut by_machine = standings.clone();
+                    let before = board.standings[..n].to_vec();
+                    let mut by_machine = before.clone();
                     machine_turn(&f, &mut by_machine, actor, &mut machine);
-                    let touched = f.play(&mut standings, &mut up, actor, &mut straight);
+                    let touched = layout.play(&mut board, actor, &mut straight);
+                    let standings = &board.standings[..n];
                     let what = format!("fight {k}, trial {trial}, actor {actor}\n{text}");
                     assert_eq!(standings, by_machine, "{what}");
                     assert_eq!(straight.log, machine.log, "{what}");
                     assert_eq!(straight.taken, machine.taken, "{what}");
                     assert_eq!(straight.dealt, machine.dealt, "{what}");
-                    assert_eq!(up, f.up(&standings), "{what}");
+                    // A dead creature is never attacked, so whether it is flat-footed
+                    // does not matter (its standing no longer says).
+                    let (expected, alive) = (layout.board(standings), alive(standings));
+                    assert_eq!(board.up, expected.up, "{what}");
+                    assert_eq!(board.fresh & alive, expected.fresh & alive, "{what}");
                     for who in (0..n).filter(|&who| touched & 1 << who == 0) {
                         assert_eq!(standings[who], before[who], "{what}");
                         assert_eq!((straight.taken[who], straight.dealt[who]), (0, 0), "{what}");
@@ -883,7 +895,7 @@ fn the_straight_turn_plays_as_the_machine() {
                     }
                     let was = f.status(actor, &before[actor]);
                     disabled += usize::from(was == Status::Disabled);
-                    back_up += usize::from(was == Status::Stable && up & 1 << actor != 0);
+                    back_up += usize::from(was == Status::Stable && board.up & 1 << actor != 0);
                     turns += 1;
                 }
             }

@@ -36,6 +36,11 @@ impl Standing {
             ^ u64::from(self.flags) << 56
     }
 
+    /// Not dead.
+    pub fn alive(&self) -> bool {
+        self.flags & DEAD == 0
+    }
+
     /// The same standing with `taken` damage taken.
     pub fn with_taken(self, taken: i64) -> Standing {
         Standing { taken, ..self }
@@ -147,7 +152,7 @@ pub(super) trait Chances {
 
 /// Where [`Fight::retarget`] sends the rest of a line, or [`Fight::routine_target`] a
 /// routine.
-enum Retarget {
+pub(super) enum Retarget {
     /// To this combatant.
     To(usize),
     /// To one of `targets` (a bit each), `among` of them, picked uniformly.
@@ -158,39 +163,10 @@ enum Retarget {
 
 impl Retarget {
     /// A uniform pick among `targets` (a bit each), or nowhere without any.
-    fn random(targets: u64) -> Retarget {
+    pub(super) fn random(targets: u64) -> Retarget {
         match targets.count_ones() as usize {
             0 => Retarget::Nobody,
             among => Retarget::Random { targets, among },
-        }
-    }
-}
-
-/// A turn [`Fight::play`] plays: what its steps share.
-struct Play<'s, C> {
-    standings: &'s mut [Standing],
-    /// Who is up, a bit per combatant, kept current.
-    up: u64,
-    chances: &'s mut C,
-    actor: usize,
-    /// Disabled: it makes one attack, then takes 1 damage.
-    disabled: bool,
-    /// It made an attack this turn.
-    attacked: bool,
-    /// The combatants whose standing, damage taken or dealt it may have changed.
-    touched: u64,
-}
-
-impl<C: Chances> Play<'_, C> {
-    /// The target `retarget` names, a random one drawn now; `None` for nobody.
-    fn follow(&mut self, retarget: Retarget) -> Option<usize> {
-        match retarget {
-            Retarget::To(t) => Some(t),
-            Retarget::Random { targets, among } => {
-                let index = self.chances.pick(among);
-                Some(members(targets).nth(index).expect("a candidate"))
-            }
-            Retarget::Nobody => None,
         }
     }
 }
@@ -359,11 +335,6 @@ impl Fight {
         })
     }
 
-    /// `up` (a bit per combatant) with `who`'s bit set as it is up now.
-    fn with_up(&self, standings: &[Standing], up: u64, who: usize) -> u64 {
-        up & !(1 << who) | u64::from(self.is_up(who, &standings[who])) << who
-    }
-
     /// [`Fight::ended`] from who is up, a bit per combatant.
     pub(super) fn ended_with(&self, up: u64) -> Option<Option<usize>> {
         let mut able = None;
@@ -427,125 +398,21 @@ impl Fight {
         }
     }
 
-    /// `actor`'s whole turn played straight through, for Monte Carlo: the rules of
-    /// [`Fight::advance`] and its `resolve_*` steps, the chances drawn by `chances` as they
-    /// come, without a stop and a dispatch between steps (a party-fight trial plays 27.4
-    /// turns; stepping through the machine, it ran 26,541 instructions, and 17,840 played
-    /// straight with targets as bit sets, callgrind). `up`, a bit per combatant who is up,
-    /// is kept current. Returns the combatants whose standing, damage taken or dealt it
-    /// may have changed, a bit each. A test plays both on many kinds of fight and requires
-    /// the same draws, standings and damage after every turn.
-    #[inline(always)]
-    pub(super) fn play<C: Chances>(
+    /// The start of the turn of `actor`, who is not up (Monte Carlo's turn): its dying
+    /// check drawn by `chances`. `Some(disabled)` when it acts after all (disabled, or
+    /// back up on a Resolve Point), `None` when its turn is over.
+    pub(super) fn start_down_turn<C: Chances>(
         &self,
         standings: &mut [Standing],
-        up: &mut u64,
         actor: usize,
         chances: &mut C,
-    ) -> u64 {
-        let disabled = if *up & 1 << actor != 0 {
-            // Up: its turn starts as `start_turn` starts an able creature's.
-            self.end_flat_footed(&mut standings[actor]);
-            false
-        } else {
-            let mut turn = Turn::new(actor);
-            if let Some(Pending::Dying { p_stable }) = self.start_turn(standings, &mut turn) {
-                let stable = chances.stabilises(p_stable);
-                self.resolve_dying(standings, &mut turn, stable);
-            }
-            if turn.stage != Stage::Choose {
-                return 1 << actor;
-            }
-            // Starfinder: a Resolve Point may have brought it back up.
-            *up = self.with_up(standings, *up, actor);
-            turn.disabled
-        };
-        let mut play = Play {
-            standings,
-            up: *up,
-            chances,
-            actor,
-            disabled,
-            attacked: false,
-            touched: 1 << actor,
-        };
-        self.act(&mut play);
-        if disabled {
-            // The action a disabled creature took costs it 1 hp (dying); it was not up.
-            self.hurt(play.standings, actor, 1, false, false);
+    ) -> Option<bool> {
+        let mut turn = Turn::new(actor);
+        if let Some(Pending::Dying { p_stable }) = self.start_turn(standings, &mut turn) {
+            let stable = chances.stabilises(p_stable);
+            self.resolve_dying(standings, &mut turn, stable);
         }
-        *up = play.up;
-        play.touched
-    }
-
-    /// What a turn does once it may act ([`Stage::Choose`] on): its orders while one of
-    /// their targets is up, else the routine its tactic chooses.
-    #[inline(always)]
-    fn act<C: Chances>(&self, play: &mut Play<C>) {
-        let me = &self.fighters[play.actor];
-        if me.orders.iter().any(|o| play.up & 1 << o.target != 0) {
-            for order in &me.orders {
-                if !self.carry_out(play, &Line::order(order), order.target) {
-                    return;
-                }
-            }
-            return;
-        }
-        let routine = self.routine_target(play.standings, play.up, play.actor);
-        let Some(target) = play.follow(routine) else {
-            return;
-        };
-        if let Some(attack) = self.routine_attack(play.standings, play.actor, target) {
-            self.carry_out(play, &Line::routine(me, attack), target);
-        }
-    }
-
-    /// The attacks of one `line` ([`Fight::next_attack`]'s rules), at `target` first (the
-    /// line's scripted target, or the one the tactic chose the routine for). Returns
-    /// whether the turn goes on to the next line.
-    #[inline(always)]
-    fn carry_out<C: Chances>(&self, play: &mut Play<C>, line: &Line, target: usize) -> bool {
-        // A line stops when its attacks are made or no one is left to attack; the next
-        // order's come after it, unless the creature is disabled or the tactic chose it.
-        let goes_on = !play.disabled && line.scripted.is_some();
-        let (actor, mut target, mut iterative) = (play.actor, target, 0);
-        loop {
-            if iterative >= line.iteratives || (play.disabled && play.attacked) {
-                return goes_on;
-            }
-            let usable = (play.up & 1 << target != 0)
-                .then(|| self.attack_at(actor, line, iterative, target))
-                .flatten();
-            let at = match usable {
-                Some(at) => at,
-                None => {
-                    let standings = &*play.standings;
-                    let to = self.retarget(standings, play.up, actor, line.attack, iterative);
-                    target = match play.follow(to) {
-                        Some(t) => t,
-                        None => return goes_on,
-                    };
-                    // A candidate has this iterative of the attack (`Tables::in_reach`).
-                    let at = self.attack_at(actor, line, iterative, target);
-                    at.expect("a candidate's attack")
-                }
-            };
-            let profile = at.profile(
-                self.flat_footed(&play.standings[target]),
-                self.flanked(play.standings, at.partners),
-            );
-            let effect = play.chances.attack(profile);
-            let hit = self.strike(play.standings, target, profile, &effect);
-            play.up = self.with_up(play.standings, play.up, target);
-            play.touched |= 1 << target;
-            if let Some(other) = self.profiles[profile].struck {
-                play.up = self.with_up(play.standings, play.up, other);
-                play.touched |= 1 << other;
-            }
-            play.chances.dealt(actor, hit);
-            iterative += 1;
-            play.attacked = true;
-        }
+        (turn.stage == Stage::Choose).then_some(turn.disabled)
     }
 
     /// The start of a turn: flat-footed no more; a dying or stable combatant's check.
@@ -722,7 +589,14 @@ impl Fight {
     /// inlined, a party-fight trial ran about 470 fewer instructions, callgrind, measured
     /// when Monte Carlo still stepped through the machine).
     #[inline(never)]
-    fn hurt_one(&self, who: usize, s: Standing, damage: i64, drops: bool, slays: bool) -> Standing {
+    pub(super) fn hurt_one(
+        &self,
+        who: usize,
+        s: Standing,
+        damage: i64,
+        drops: bool,
+        slays: bool,
+    ) -> Standing {
         if s.flags & DEAD != 0 || (damage == 0 && !drops && !slays) {
             return s;
         }
@@ -865,30 +739,18 @@ impl Fight {
     ) -> Option<usize> {
         let me = &self.fighters[actor];
         let hp_left = |t: usize| self.fighters[t].injury.down_at.unwrap_or(0) - standings[t].taken;
-        // Ties on the first key go to the fewer hp left (but for `nearest`), then to the
-        // first in file order, which is the order `targets` come in.
-        let by_hp = tactic != Tactic::Nearest;
-        let mut best: Option<(usize, u64)> = None;
-        for t in members(targets) {
-            let first = match tactic {
-                Tactic::Weakest => 0,
-                Tactic::Nearest => ordered_bits(me.distance[t] as f64),
-                _ => match attack {
-                    Some(a) => self.expected_key(standings, me, a, t, iterative),
-                    None => {
-                        let flat = usize::from(self.flat_footed(&standings[t]));
-                        me.tables.best_key[t * 2 + flat]
-                    }
-                },
-            };
-            let better = best.is_none_or(|(b, most)| {
-                first < most || (first == most && by_hp && hp_left(t) < hp_left(b))
-            });
-            if better {
-                best = Some((t, first));
-            }
-        }
-        best.map(|(t, _)| t)
+        let first = |t: usize| match tactic {
+            Tactic::Weakest => 0,
+            Tactic::Nearest => ordered_bits(me.distance[t] as f64),
+            _ => match attack {
+                Some(a) => self.expected_key(standings, me, a, t, iterative),
+                None => {
+                    let flat = usize::from(self.flat_footed(&standings[t]));
+                    me.tables.best_key[t * 2 + flat]
+                }
+            },
+        };
+        lowest(targets, tactic, first, hp_left)
     }
 
     /// The `best` tactic's key for `attack`'s attacks from `iterative` on at `target` now
@@ -921,7 +783,7 @@ impl Fight {
     }
 
     /// A combatant whose turn starts, in standing `s`, is flat-footed no more.
-    fn end_flat_footed(&self, s: &mut Standing) {
+    pub(super) fn end_flat_footed(&self, s: &mut Standing) {
         if self.flat_footed_until_first_turn {
             s.flags |= ACTED;
         }
@@ -929,7 +791,7 @@ impl Fight {
 
     /// Whether attacks at a combatant in standing `s` face it flat-footed: it has not had
     /// its first turn yet, in a system where that matters.
-    fn flat_footed(&self, s: &Standing) -> bool {
+    pub(super) fn flat_footed(&self, s: &Standing) -> bool {
         self.flat_footed_until_first_turn && s.flags & ACTED == 0
     }
 
@@ -966,6 +828,31 @@ pub(super) fn members(set: u64) -> impl Iterator<Item = usize> {
             i
         })
     })
+}
+
+/// The target among `targets` (a bit each; none without any) with the lowest `first`
+/// key, the pick of every non-random tactic: ties go to the fewer hp left (`hp_left`;
+/// but for `nearest`), then to the first in file order, which is the order `targets`
+/// come in.
+#[inline(always)]
+pub(super) fn lowest(
+    targets: u64,
+    tactic: Tactic,
+    first: impl Fn(usize) -> u64,
+    hp_left: impl Fn(usize) -> i64,
+) -> Option<usize> {
+    let by_hp = tactic != Tactic::Nearest;
+    let mut best: Option<(usize, u64)> = None;
+    for t in members(targets) {
+        let first = first(t);
+        let better = best.is_none_or(|(b, most)| {
+            first < most || (first == most && by_hp && hp_left(t) < hp_left(b))
+        });
+        if better {
+            best = Some((t, first));
+        }
+    }
+    best.map(|(t, _)| t)
 }
 
 /// `x`'s bits as an integer that orders as `x` does (0 and -0 alike); `x` is not NaN.
