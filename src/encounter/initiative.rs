@@ -6,8 +6,8 @@ use rand::{Rng, RngExt};
 /// Combatants in turn order, highest total first: `init` per combatant, `rolls` its d20s,
 /// `tie_breaks` a random key each (used only between equal totals and equal `init`).
 pub(super) fn order_of(init: &[i32], rolls: &[i32], tie_breaks: &[u64]) -> Vec<usize> {
-    let keyed: Vec<(u64, u64)> = (init.iter().zip(rolls).zip(tie_breaks))
-        .map(|((&init, &roll), &tie_break)| (key(init, roll), tie_break))
+    let keyed: Vec<u128> = (init.iter().zip(rolls).zip(tie_breaks))
+        .map(|((&init, &roll), &tie_break)| key(init, roll, tie_break))
         .collect();
     let mut order = Vec::with_capacity(init.len());
     place(&keyed, &mut order);
@@ -15,44 +15,42 @@ pub(super) fn order_of(init: &[i32], rolls: &[i32], tie_breaks: &[u64]) -> Vec<u
 }
 
 /// Writes the combatants into `order`, the first to act first: by `keyed` (each
-/// combatant's [`key`] and tie break), equal ones in file order. An insertion sort of
-/// indices: a trial sorts a handful of combatants, and moves no keys.
-fn place(keyed: &[(u64, u64)], order: &mut Vec<usize>) {
+/// combatant's [`key`]), equal ones in file order. Each combatant's place is the count
+/// of those before it, without a branch: a trial places a handful of combatants whose
+/// order is at random, where a sort's branches would be mispredicted.
+fn place(keyed: &[u128], order: &mut Vec<usize>) {
     order.clear();
+    order.resize(keyed.len(), 0);
     for (i, key) in keyed.iter().enumerate() {
-        order.push(i);
-        let mut at = i;
-        while at > 0 && keyed[order[at - 1]] > *key {
-            order[at] = order[at - 1];
-            at -= 1;
-        }
-        order[at] = i;
+        let before = keyed[..i].iter().filter(|k| *k <= key).count();
+        let after = keyed[i + 1..].iter().filter(|k| *k < key).count();
+        order[before + after] = i;
     }
 }
 
-/// The sort key of a combatant's place before the tie break: the total and `init`
-/// descending, in one word.
-fn key(init: i32, roll: i32) -> u64 {
+/// The sort key of a combatant's place: the total and `init` descending, then the tie
+/// break, in one integer.
+fn key(init: i32, roll: i32, tie_break: u64) -> u128 {
     // Flipping the sign bit orders i32s as u32s; the complement makes it descending.
-    let descending = |x: i32| u64::from(!((x as u32) ^ 0x8000_0000));
-    descending(roll + init) << 32 | descending(init)
+    let descending = |x: i32| u128::from(!((x as u32) ^ 0x8000_0000));
+    descending(roll + init) << 96 | descending(init) << 64 | u128::from(tie_break)
 }
 
 /// A trial's rolled order, into `order`: every d20 first, then every tie break. `rolls`
-/// and `keyed` (each combatant's [`key`] and tie break) are kept by the caller so that a
-/// trial allocates nothing.
+/// and `keyed` (each combatant's [`key`]) are kept by the caller so that a trial
+/// allocates nothing.
 pub(super) fn roll<R: Rng + RngExt>(
     init: &[i32],
     rng: &mut R,
     rolls: &mut Vec<i32>,
-    keyed: &mut Vec<(u64, u64)>,
+    keyed: &mut Vec<u128>,
     order: &mut Vec<usize>,
 ) {
     rolls.clear();
     rolls.extend(init.iter().map(|_| rng.random_range(1..=20)));
     keyed.clear();
     keyed.extend(
-        (init.iter().zip(rolls.iter())).map(|(&init, &roll)| (key(init, roll), rng.next_u64())),
+        (init.iter().zip(rolls.iter())).map(|(&init, &roll)| key(init, roll, rng.next_u64())),
     );
     place(keyed, order);
 }

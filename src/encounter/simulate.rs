@@ -11,7 +11,7 @@ use rand::{Rng, RngExt};
 use rand_pcg::Pcg64Mcg;
 
 use super::straight::{Board, LANES, Layout};
-use super::turn::{Chances, Dealt, Standing, members};
+use super::turn::{Chances, Dealt, members};
 use super::{Fight, initiative};
 use crate::attack::{AttackProfile, OutcomeEffect, OutcomeLayout};
 use crate::engine::{
@@ -231,13 +231,12 @@ pub fn simulate_fight(
 struct Scratch {
     order: Vec<usize>,
     rolls: Vec<i32>,
-    keyed: Vec<(u64, u64)>,
+    keyed: Vec<u128>,
     board: Board,
     taken: [i64; LANES],
     dealt: [i64; LANES],
-    /// Each combatant's standing, status, damage taken and dealt at the end of the last
-    /// round counted: a round counts only what changed since.
-    last: [Standing; LANES],
+    /// Each combatant's status, damage taken and dealt at the end of the last round
+    /// counted: a round counts only what changed since.
     last_status: [Status; LANES],
     last_taken: [i64; LANES],
     last_dealt: [i64; LANES],
@@ -283,7 +282,6 @@ impl Scratch {
             board: model.start.clone(),
             taken: [0; LANES],
             dealt: [0; LANES],
-            last: model.start.standings,
             last_status: [Status::Up; LANES],
             last_taken: [0; LANES],
             last_dealt: [0; LANES],
@@ -478,7 +476,6 @@ impl<'a> FightModel<'a> {
             board,
             taken,
             dealt,
-            last,
             last_status,
             last_taken,
             last_dealt,
@@ -492,7 +489,6 @@ impl<'a> FightModel<'a> {
         }
         board.standings[..n].copy_from_slice(&self.start.standings[..n]);
         (board.up, board.fresh) = (self.start.up, self.start.fresh);
-        last[..n].copy_from_slice(&self.start.standings[..n]);
         last_status[..n].copy_from_slice(&self.start_status);
         if VALUES {
             chances[at.status(0, 0)..at.status(n, 0)].copy_from_slice(&self.start_values);
@@ -533,28 +529,25 @@ impl<'a> FightModel<'a> {
             for who in members(touched) {
                 let cell = round * n + who;
                 let lane = who % LANES;
-                let standing = board.standings[lane];
-                if standing != last[lane] {
-                    last[lane] = standing;
-                    let now = fight.status(who, &standing);
-                    if now != last_status[lane] {
-                        if COUNTED {
-                            let row = cell * Status::ALL.len();
-                            let left = &mut changes.status[row + last_status[lane] as usize];
-                            *left = left.wrapping_sub(1);
-                            changes.status[row + now as usize] += 1;
-                        }
-                        if VALUES {
-                            // A status holds from the round it changed to the last.
-                            let from = at.status(who, round);
-                            let pairs = &mut chances[from..at.status(who, 0) + 2 * rounds];
-                            for pair in pairs.chunks_exact_mut(2) {
-                                pair.copy_from_slice(&Values::of_status(now));
-                            }
-                        }
-                        last_status[lane] = now;
+                let (was, now) = (last_status[lane], fight.status(who, &board.standings[lane]));
+                if COUNTED {
+                    // Left and entered without a branch (which is which is at random):
+                    // the same status left and entered changes nothing.
+                    let row = cell * Status::ALL.len();
+                    let left = &mut changes.status[row + was as usize];
+                    *left = left.wrapping_sub(1);
+                    let entered = &mut changes.status[row + now as usize];
+                    *entered = entered.wrapping_add(1);
+                }
+                if VALUES && now != was {
+                    // A status holds from the round it changed to the last.
+                    let from = at.status(who, round);
+                    let pairs = &mut chances[from..at.status(who, 0) + 2 * rounds];
+                    for pair in pairs.chunks_exact_mut(2) {
+                        pair.copy_from_slice(&Values::of_status(now));
                     }
                 }
+                last_status[lane] = now;
                 if COUNTED {
                     if taken[lane] != last_taken[lane] {
                         Changes::amount(&mut changes.taken[cell], last_taken[lane], taken[lane]);

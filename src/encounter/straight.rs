@@ -108,6 +108,11 @@ pub(super) struct Layout<'f> {
     /// the damage taken at 0 hp, from which the tactics count hit points left.
     up_below: [i64; LANES],
     zero_at: [i64; LANES],
+    /// The combatants a hit that neither drops nor slays only adds its damage to while
+    /// they live, a bit each, and per combatant the damage taken from which that leaves
+    /// it dead (see [`Fight::adds_damage_only`]).
+    adds_only: u64,
+    dead_from: [i64; LANES],
     /// Per profile: the creature struck instead on a "struck" outcome.
     struck: Vec<Option<usize>>,
     actors: Vec<Actor>,
@@ -194,15 +199,22 @@ impl<'f> Layout<'f> {
         }
         let mut up_below = [i64::MAX; LANES];
         let mut zero_at = [0; LANES];
+        let (mut adds_only, mut dead_from) = (0, [i64::MAX; LANES]);
         for (who, f) in fight.fighters.iter().enumerate() {
             up_below[who] = fight.up_below[who];
             zero_at[who] = f.injury.down_at.unwrap_or(0);
+            if let Some(dead) = fight.dead_from_added_damage(who) {
+                adds_only |= 1 << who;
+                dead_from[who] = dead;
+            }
         }
         Layout {
             fight,
             fighters: n,
             up_below,
             zero_at,
+            adds_only,
+            dead_from,
             struck: fight.profiles.iter().map(|p| p.struck).collect(),
             actors,
             at,
@@ -362,7 +374,18 @@ impl<'f> Layout<'f> {
             let profile = at.profiles[situation] as usize;
             let effect = play.chances.attack(profile);
             let board = &mut *play.board;
-            self.hurt(board, target, effect.damage, effect.drops, effect.slays);
+            if self.adds_only & 1 << target != 0 && !effect.drops && !effect.slays {
+                // Up, so alive: the damage only adds up, without a branch on a miss.
+                let s = &mut board.standings[lane(target)];
+                let after = s.taken + effect.damage;
+                *s = if after >= self.dead_from[lane(target)] {
+                    Standing::DEAD
+                } else {
+                    s.with_taken(after)
+                };
+            } else {
+                self.hurt(board, target, effect.damage, effect.drops, effect.slays);
+            }
             let struck = self.struck[profile];
             if let Some(other) = struck {
                 self.hurt(

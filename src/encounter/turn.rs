@@ -48,7 +48,7 @@ impl Standing {
 
     /// Dead: nothing else about it matters any more, so every dead standing is the same
     /// (the exact engine merges them).
-    const DEAD: Standing = Standing {
+    pub(super) const DEAD: Standing = Standing {
         taken: 0,
         resolve: 0,
         flags: DEAD,
@@ -303,16 +303,23 @@ impl Fight {
     pub(super) fn status(&self, who: usize, s: &Standing) -> Status {
         let injury = &self.fighters[who].injury;
         let down_at = injury.down_at.unwrap_or(i64::MAX);
-        if s.flags & DEAD != 0 {
-            Status::Dead
-        } else if s.taken < down_at {
-            Status::Up
-        } else if s.flags & STABLE != 0 {
-            Status::Stable
-        } else if s.taken == down_at && injury.disabled_at_zero {
+        // Each choice a select, not a branch: Monte Carlo asks for every combatant its
+        // round touched, and which it is changes at random.
+        let unconscious = if s.taken == down_at && injury.disabled_at_zero {
             Status::Disabled
         } else {
             Status::Dying
+        };
+        let down = if s.flags & STABLE != 0 {
+            Status::Stable
+        } else {
+            unconscious
+        };
+        let living = if s.taken < down_at { Status::Up } else { down };
+        if s.flags & DEAD != 0 {
+            Status::Dead
+        } else {
+            living
         }
     }
 
@@ -630,12 +637,16 @@ impl Fight {
         s: Standing,
         effect: &OutcomeEffect,
     ) -> Option<i64> {
+        let plain = s.flags & DEAD == 0 && !effect.drops && !effect.slays;
+        self.dead_from_added_damage(target).filter(|_| plain)
+    }
+
+    /// The damage taken from which `target` is dead (`i64::MAX`: never) when an outcome
+    /// that neither drops nor slays it only adds its damage while it lives (see
+    /// [`Fight::adds_damage_only`]); `None` where its rules do more (Starfinder's overflow).
+    pub(super) fn dead_from_added_damage(&self, target: usize) -> Option<i64> {
         let injury = &self.fighters[target].injury;
-        let plain = s.flags & DEAD == 0
-            && !effect.drops
-            && !effect.slays
-            && injury.overflow_kills.is_none();
-        plain.then(|| injury.dead_at.unwrap_or(i64::MAX))
+        (injury.overflow_kills.is_none()).then(|| injury.dead_at.unwrap_or(i64::MAX))
     }
 
     /// The routine's current line.
