@@ -22,9 +22,10 @@ fn place(keyed: &[u128], order: &mut Vec<usize>) {
     order.clear();
     order.resize(keyed.len(), 0);
     for (i, key) in keyed.iter().enumerate() {
-        let before = keyed[..i].iter().filter(|k| *k <= key).count();
-        let after = keyed[i + 1..].iter().filter(|k| *k < key).count();
-        order[before + after] = i;
+        let place = (keyed.iter().enumerate())
+            .map(|(j, k)| usize::from(k < key) + usize::from(k == key && j < i))
+            .sum::<usize>();
+        order[place] = i;
     }
 }
 

@@ -549,14 +549,11 @@ impl<'a> FightModel<'a> {
                 }
                 last_status[lane] = now;
                 if COUNTED {
-                    if taken[lane] != last_taken[lane] {
-                        Changes::amount(&mut changes.taken[cell], last_taken[lane], taken[lane]);
-                        last_taken[lane] = taken[lane];
-                    }
-                    if dealt[lane] != last_dealt[lane] {
-                        Changes::amount(&mut changes.dealt[cell], last_dealt[lane], dealt[lane]);
-                        last_dealt[lane] = dealt[lane];
-                    }
+                    // Unconditionally too: an amount that did not change adds 0.
+                    Changes::amount(&mut changes.taken[cell], last_taken[lane], taken[lane]);
+                    last_taken[lane] = taken[lane];
+                    Changes::amount(&mut changes.dealt[cell], last_dealt[lane], dealt[lane]);
+                    last_dealt[lane] = dealt[lane];
                 }
             }
             if let Some(winner) = result {

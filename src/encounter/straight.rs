@@ -242,12 +242,11 @@ impl<'f> Layout<'f> {
     pub fn play<C: Chances>(&self, board: &mut Board, actor: usize, chances: &mut C) -> u64 {
         let me = 1 << actor;
         let disabled = if board.up & me != 0 {
-            // Up: its turn starts as the machine starts an able creature's.
-            if board.fresh & me != 0 {
-                board.fresh &= !me;
-                self.fight
-                    .end_flat_footed(&mut board.standings[lane(actor)]);
-            }
+            // Up: its turn starts as the machine starts an able creature's (without a
+            // branch on whether it had a turn before).
+            board.fresh &= !me;
+            self.fight
+                .end_flat_footed(&mut board.standings[lane(actor)]);
             false
         } else {
             board.fresh &= !me;
