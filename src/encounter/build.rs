@@ -193,7 +193,7 @@ impl Fight {
                 };
                 for i in 0..stride {
                     for flat in [false, true] {
-                        expected[((a * n + t) * stride + i) * 2 + usize::from(flat)] = its
+                        expected[Tables::expected_index(stride, n, a, t, i, flat)] = its
                             .iter()
                             .skip(i)
                             .map(|at| self.profiles[at.profile(flat, true)].expected)

@@ -17,7 +17,8 @@ pub(super) fn order_of(init: &[i32], rolls: &[i32], tie_breaks: &[u64]) -> Vec<u
 /// Writes the combatants into `order`, the first to act first: by `keyed` (each
 /// combatant's [`key`]), equal ones in file order. Each combatant's place is the count
 /// of those before it, without a branch: a trial places a handful of combatants whose
-/// order is at random, where a sort's branches would be mispredicted.
+/// order is at random, where a sort's branches would be mispredicted (n² comparisons:
+/// 64 for a party of four against four, 2,704 for the most combatants a fight holds).
 fn place(keyed: &[u128], order: &mut Vec<usize>) {
     order.clear();
     order.resize(keyed.len(), 0);
@@ -29,7 +30,7 @@ fn place(keyed: &[u128], order: &mut Vec<usize>) {
     }
 }
 
-/// The sort key of a combatant's place: the total and `init` descending, then the tie
+/// What orders a combatant's place: the total and `init` descending, then the tie
 /// break, in one integer.
 fn key(init: i32, roll: i32, tie_break: u64) -> u128 {
     // Flipping the sign bit orders i32s as u32s; the complement makes it descending.
@@ -144,6 +145,24 @@ mod tests {
             assert!((p - 0.5).abs() < 1e-12);
         }
         assert_eq!(order_of(&[1, 1], &[10, 10], &[5, 3]), vec![1, 0]);
+    }
+
+    /// Combatants with equal keys keep file order, and the rest go by key: [`place`]
+    /// against a sort of (key, index) pairs, on 2,000 sets of eight keys drawn from
+    /// three values (so most sets have ties).
+    #[test]
+    fn places_are_a_sort_by_key_then_file_order() {
+        use rand::SeedableRng;
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(3);
+        let mut order = Vec::new();
+        for _ in 0..2_000 {
+            let keys: Vec<u128> = (0..8).map(|_| rng.random_range(0..3u128)).collect();
+            let mut sorted: Vec<(u128, usize)> = keys.iter().copied().zip(0..).collect();
+            sorted.sort_unstable();
+            place(&keys, &mut order);
+            let by_sort: Vec<usize> = sorted.iter().map(|&(_, i)| i).collect();
+            assert_eq!(order, by_sort, "{keys:?}");
+        }
     }
 
     /// A trial's rolled order is [`order_of`] its own draws (the d20s, then the tie

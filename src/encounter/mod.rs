@@ -3,8 +3,8 @@
 //! profiles folded by the planner — and the turn rules, in `turn.rs` alone: the exact
 //! engine (`exact.rs`) steps through a turn ([`Fight::advance`] and the `resolve_*`
 //! steps) and follows every branch of each chance; Monte Carlo (`simulate.rs`) plays it
-//! straight through ([`Fight::play`], on the same helpers), drawing each chance as it
-//! comes. A test plays both turns from the same standings and draws on generated fights
+//! straight through (`straight.rs`, on a compact layout of the same numbers and the
+//! same rules), drawing each chance as it comes. A test plays both turns from the same standings and draws on generated fights
 //! and requires the same result, so the engines differ only in how they weigh chances.
 //!
 //! Architecture Invariant: numbers come from `plan` (profiles) and `rules` (injury,

@@ -303,7 +303,8 @@ impl Scratch {
         let (f, s) = (tally.fighters, tally.sides);
         let c = &mut self.changes;
         for (who, status) in model.start_status.iter().enumerate() {
-            c.status[who * Status::ALL.len() + *status as usize] += trials;
+            let cell = &mut c.status[who * Status::ALL.len() + *status as usize];
+            *cell = cell.wrapping_add(trials);
         }
         accumulate(
             &mut tally.status,

@@ -3,13 +3,15 @@
 //! as it comes, on a compact layout of the fight. A combatant's numbers are rows of
 //! [`LANES`] entries indexed by its number (masked to fit, so a lookup needs no bounds
 //! check), who is up and who is still flat-footed are bit sets, and every attack a turn
-//! can look up is one entry of one array. The rare steps (a turn that starts down, an
-//! attack's damage taken) call the machine's own helpers, so the rules stay in
-//! `turn.rs`; a test plays both on many kinds of fight and requires the same draws,
-//! standings and damage after every turn.
+//! can look up is one entry of one array. Its steps take their rules from `turn.rs` (a
+//! turn that starts down, the tactics' dispatch and tie-break, profiles by situation,
+//! flanking, hurting, a hit that only adds damage); what is written here is the order of
+//! a turn's steps and the lookups of this layout, which mirror the machine's. A test
+//! plays both on many kinds of fight and requires the same draws, standings and damage
+//! after every turn.
 
-use super::turn::{Chances, Dealt, Retarget, Standing, lowest, members, ordered_bits};
-use super::{AttackAt, Fight, Status};
+use super::turn::{Chances, Dealt, Retarget, Standing, lowest, members, ordered_bits, situation};
+use super::{AttackAt, Fight, Tables};
 use crate::scenario::Tactic;
 
 /// Room for every combatant (a fight has at most 52, one per token letter): per-combatant
@@ -37,8 +39,7 @@ pub(super) struct Board {
 /// One attack at one target as a turn looks it up.
 #[derive(Debug, Clone, Copy, Default)]
 struct At {
-    /// Its profile by situation: index 1 while the target is flat-footed, + 2 once no
-    /// flanking partner threatens.
+    /// Its profiles, by [`situation`].
     profiles: [u32; 4],
     /// The partners whose threat gives it the map's flanking (see [`AttackAt`]).
     partners: u64,
@@ -48,7 +49,7 @@ impl From<&AttackAt> for At {
     fn from(at: &AttackAt) -> At {
         let id = |p: usize| u32::try_from(p).expect("fewer profiles than 2^32");
         At {
-            profiles: [at.normal, at.flat_footed, at.alone, at.alone_flat_footed].map(id),
+            profiles: at.profiles().map(id),
             partners: at.partners,
         }
     }
@@ -64,28 +65,21 @@ struct Scripted {
     len: usize,
 }
 
-/// One combatant's numbers for its turns (see [`super::Tables`], whose lookups these are).
-struct Actor {
+/// One combatant's numbers for its turns: its [`Tables`], and the per-target ones in
+/// rows of [`LANES`].
+struct Actor<'f> {
     tactic: Tactic,
+    tables: &'f Tables,
     /// Its plan lines, and their targets, a bit each.
     orders: Vec<Scripted>,
     order_targets: u64,
-    /// The enemies any attack reaches, a bit each.
-    reaches: u64,
-    /// The iteratives per attack in `in_reach` and in its options in [`Layout::at`].
-    stride: usize,
-    /// Per attack × iterative: the enemies it reaches with that iterative, a bit each.
-    in_reach: Vec<u64>,
-    /// Per attack: the length of a routine a tactic chooses.
-    routine: Vec<usize>,
-    /// Where its options start in [`Layout::at`]: attack × [`LANES`] targets × `stride`.
+    /// Where its options start in [`Layout::at`]: attack × [`LANES`] targets × the
+    /// tables' stride.
     options: usize,
     /// Per target × flat-footed: the `best` key of its best routine there, and that
     /// routine's attack.
     best_key: [[u64; 2]; LANES],
     routine_attack: [[Option<usize>; 2]; LANES],
-    /// As [`super::Tables::expected_key`].
-    expected_key: Vec<u64>,
     /// Per target: the `nearest` key, its distance's [`ordered_bits`].
     nearness: [u64; LANES],
 }
@@ -110,12 +104,12 @@ pub(super) struct Layout<'f> {
     zero_at: [i64; LANES],
     /// The combatants a hit that neither drops nor slays only adds its damage to while
     /// they live, a bit each, and per combatant the damage taken from which that leaves
-    /// it dead (see [`Fight::adds_damage_only`]).
+    /// it dead (see [`Fight::dead_from_added_damage`]).
     adds_only: u64,
     dead_from: [i64; LANES],
     /// Per profile: the creature struck instead on a "struck" outcome.
     struck: Vec<Option<usize>>,
-    actors: Vec<Actor>,
+    actors: Vec<Actor<'f>>,
     /// Every attack a turn can look up: each combatant's options, then its orders'.
     at: Vec<At>,
 }
@@ -148,6 +142,7 @@ impl<C: Chances> Play<'_, C> {
 }
 
 impl<'f> Layout<'f> {
+    /// The layout of `fight`, built once for all its trials.
     pub fn new(fight: &'f Fight) -> Layout<'f> {
         let n = fight.fighters.len();
         assert!(n <= LANES, "at most {LANES} combatants");
@@ -184,16 +179,12 @@ impl<'f> Layout<'f> {
             }
             actors.push(Actor {
                 tactic: me.tactic,
+                tables: t,
                 order_targets: me.orders.iter().fold(0, |set, o| set | 1 << o.target),
                 orders,
-                reaches: t.reaches,
-                stride: t.stride,
-                in_reach: t.in_reach.clone(),
-                routine: t.routine.clone(),
                 options,
                 best_key,
                 routine_attack,
-                expected_key: t.expected_key.clone(),
                 nearness,
             });
         }
@@ -241,15 +232,14 @@ impl<'f> Layout<'f> {
     #[inline(always)]
     pub fn play<C: Chances>(&self, board: &mut Board, actor: usize, chances: &mut C) -> u64 {
         let me = 1 << actor;
+        // Its turn ends its being flat-footed, whoever it is (without a branch on
+        // whether it had a turn before).
+        board.fresh &= !me;
         let disabled = if board.up & me != 0 {
-            // Up: its turn starts as the machine starts an able creature's (without a
-            // branch on whether it had a turn before).
-            board.fresh &= !me;
             self.fight
                 .end_flat_footed(&mut board.standings[lane(actor)]);
             false
         } else {
-            board.fresh &= !me;
             let s = &mut board.standings[lane(actor)];
             if !s.alive() {
                 // Dead: its turn only ends its being flat-footed, as the machine's does.
@@ -275,8 +265,8 @@ impl<'f> Layout<'f> {
         self.act(&mut play);
         if disabled {
             // The action a disabled creature took costs it 1 hp (dying); it was not up.
-            let s = &mut play.board.standings[lane(actor)];
-            *s = self.fight.hurt_one(actor, *s, 1, false, false);
+            let standings = &mut play.board.standings[..self.fighters];
+            self.fight.hurt(standings, actor, 1, false, false);
         }
         play.touched
     }
@@ -299,21 +289,19 @@ impl<'f> Layout<'f> {
             }
             return;
         }
-        let targets = play.board.up & me.reaches;
-        let routine = match me.tactic {
-            Tactic::Random => Retarget::random(targets),
-            tactic => (self.pick(play.board, me, tactic, None, 0, targets))
-                .map_or(Retarget::Nobody, Retarget::To),
-        };
+        let targets = play.board.up & me.tables.reaches;
+        let routine = Retarget::by_tactic(me.tactic, targets, true, || {
+            self.pick(play.board, me, None, 0, targets)
+        });
         let Some(target) = play.follow(routine) else {
             return;
         };
-        let flat = self.flat(play.board, target);
+        let flat = usize::from(self.flat(play.board, target));
         if let Some(attack) = me.routine_attack[lane(target)][flat] {
             let line = Line {
                 attack,
                 scripted: None,
-                iteratives: me.routine[attack],
+                iteratives: me.tables.routine[attack],
             };
             self.carry_out(play, me, line, target);
         }
@@ -346,54 +334,39 @@ impl<'f> Layout<'f> {
                 Some(at) => at,
                 None => {
                     let targets = play.board.up & self.in_reach(me, line.attack, iterative);
-                    let to = match me.tactic {
-                        Tactic::Hold => Retarget::Nobody,
-                        Tactic::Random => Retarget::random(targets),
-                        tactic => (self.pick(
-                            play.board,
-                            me,
-                            tactic,
-                            Some(line.attack),
-                            iterative,
-                            targets,
-                        ))
-                        .map_or(Retarget::Nobody, Retarget::To),
-                    };
+                    let to = Retarget::by_tactic(me.tactic, targets, false, || {
+                        self.pick(play.board, me, Some(line.attack), iterative, targets)
+                    });
                     target = match play.follow(to) {
                         Some(t) => t,
                         None => return goes_on,
                     };
                     // A candidate has this iterative of the attack (`Tables::in_reach`).
-                    self.at(me, line, iterative, target)
-                        .expect("a candidate's attack")
+                    let at = self.at(me, line, iterative, target);
+                    at.expect("a candidate's attack")
                 }
             };
-            let flanked = at.partners == 0 || self.threatened(play.board, at.partners);
-            let situation = self.flat(play.board, target) | usize::from(!flanked) << 1;
-            let profile = at.profiles[situation] as usize;
-            let effect = play.chances.attack(profile);
             let board = &mut *play.board;
+            let flanked = self
+                .fight
+                .flanked(&board.standings[..self.fighters], at.partners);
+            let profile = at.profiles[situation(self.flat(board, target), flanked)] as usize;
+            let effect = play.chances.attack(profile);
             if self.adds_only & 1 << target != 0 && !effect.drops && !effect.slays {
-                // Up, so alive: the damage only adds up, without a branch on a miss.
+                // Up, so alive: the damage only adds up.
                 let s = &mut board.standings[lane(target)];
-                let after = s.taken + effect.damage;
-                *s = if after >= self.dead_from[lane(target)] {
-                    Standing::DEAD
-                } else {
-                    s.with_taken(after)
-                };
+                *s = s.after_added(effect.damage, self.dead_from[lane(target)]);
             } else {
-                self.hurt(board, target, effect.damage, effect.drops, effect.slays);
+                let standings = &mut board.standings[..self.fighters];
+                self.fight
+                    .hurt(standings, target, effect.damage, effect.drops, effect.slays);
             }
             let struck = self.struck[profile];
             if let Some(other) = struck {
-                self.hurt(
-                    board,
-                    other,
-                    effect.struck_damage,
-                    effect.struck_drops,
-                    false,
-                );
+                let standings = &mut board.standings[..self.fighters];
+                let damage = effect.struck_damage;
+                self.fight
+                    .hurt(standings, other, damage, effect.struck_drops, false);
             }
             board.up = self.with_up(board, target);
             play.touched |= 1 << target;
@@ -414,50 +387,33 @@ impl<'f> Layout<'f> {
         }
     }
 
-    /// `who` takes `damage` (`drops`: a failed massive-damage save; `slays`: dead outright).
-    #[inline(always)]
-    fn hurt(&self, board: &mut Board, who: usize, damage: i64, drops: bool, slays: bool) {
-        // A miss, the commonest outcome, costs no call.
-        if damage != 0 || drops || slays {
-            let s = &mut board.standings[lane(who)];
-            *s = self.fight.hurt_one(who, *s, damage, drops, slays);
-        }
-    }
-
     /// `board.up` with `who`'s bit set as it is up now.
     #[inline(always)]
     fn with_up(&self, board: &Board, who: usize) -> u64 {
-        let s = &board.standings[lane(who)];
-        let up = s.alive() && s.taken < self.up_below[lane(who)];
+        let up = board.standings[lane(who)].up_below(self.up_below[lane(who)]);
         board.up & !(1 << who) | u64::from(up) << who
     }
 
-    /// Whether `who` is flat-footed (1) or not (0).
+    /// Whether `who` is flat-footed.
     #[inline(always)]
-    fn flat(&self, board: &Board, who: usize) -> usize {
-        (board.fresh >> who & 1) as usize
+    fn flat(&self, board: &Board, who: usize) -> bool {
+        board.fresh >> who & 1 != 0
     }
 
-    /// Whether one of `partners` (a bit each) threatens: up or disabled (a dying, stable
-    /// or dead creature threatens nobody).
-    fn threatened(&self, board: &Board, partners: u64) -> bool {
-        members(partners).any(|p| {
-            let status = self.fight.status(p, &board.standings[lane(p)]);
-            matches!(status, Status::Up | Status::Disabled)
-        })
-    }
-
-    /// The enemies `me`'s `attack` reaches with its `iterative`-th attack, a bit each.
+    /// The enemies `me`'s `attack` reaches with its `iterative`-th attack, a bit each
+    /// (as the machine's `candidates`).
     fn in_reach(&self, me: &Actor, attack: usize, iterative: usize) -> u64 {
-        if iterative < me.stride {
-            me.in_reach[attack * me.stride + iterative]
+        let t = me.tables;
+        if iterative < t.stride {
+            t.in_reach[attack * t.stride + iterative]
         } else {
             0
         }
     }
 
     /// `me`'s `iterative`-th attack of `line` at `target`: the order's own numbers at its
-    /// scripted target, the tactic's at any other; `None` where it has none.
+    /// scripted target, the tactic's at any other; `None` where it has none (as the
+    /// machine's `attack_at`).
     #[inline(always)]
     fn at(&self, me: &Actor, line: Line, iterative: usize, target: usize) -> Option<At> {
         match line.scripted {
@@ -465,7 +421,8 @@ impl<'f> Layout<'f> {
                 (iterative < line.iteratives).then(|| self.at[start + iterative])
             }
             _ => (self.in_reach(me, line.attack, iterative) & 1 << target != 0).then(|| {
-                self.at[me.options + (line.attack * LANES + lane(target)) * me.stride + iterative]
+                let stride = me.tables.stride;
+                self.at[me.options + (line.attack * LANES + lane(target)) * stride + iterative]
             }),
         }
     }
@@ -473,32 +430,27 @@ impl<'f> Layout<'f> {
     /// The target a (non-random) tactic picks among `targets` (a bit each; none without
     /// any), as the machine's `pick`: by [`lowest`] key, none (`weakest`), the distance
     /// (`nearest`), else minus the expected damage of `attack`'s routine from `iterative`
-    /// on, or of the best routine (`None`); `hold` picks as `best` where it must pick at
-    /// all (a routine it chooses itself).
+    /// on, or of the best routine (`None`).
     #[inline(always)]
     fn pick(
         &self,
         board: &Board,
         me: &Actor,
-        tactic: Tactic,
         attack: Option<usize>,
         iterative: usize,
         targets: u64,
     ) -> Option<usize> {
         let hp_left = |t: usize| self.zero_at[lane(t)] - board.standings[lane(t)].taken;
-        let first = |t: usize| match tactic {
+        let first = |t: usize| match me.tactic {
             Tactic::Weakest => 0,
             Tactic::Nearest => me.nearness[lane(t)],
             _ => match attack {
-                Some(a) if iterative < me.stride => {
-                    let flat = self.flat(board, t);
-                    let n = self.fighters;
-                    me.expected_key[((a * n + t) * me.stride + iterative) * 2 + flat]
+                Some(a) => {
+                    (me.tables).expected_key_at(self.fighters, a, t, iterative, self.flat(board, t))
                 }
-                Some(_) => ordered_bits(0.0),
-                None => me.best_key[lane(t)][self.flat(board, t)],
+                None => me.best_key[lane(t)][usize::from(self.flat(board, t))],
             },
         };
-        lowest(targets, tactic, first, hp_left)
+        lowest(targets, me.tactic, first, hp_left)
     }
 }

@@ -2,12 +2,13 @@
 //! [`Fight::advance`] does everything certain until the turn needs a chance (an attack's
 //! outcome, a dying check, a random target) or is over; the engine weighs every result of
 //! that chance and hands each to the matching `resolve_*`. Monte Carlo plays it straight
-//! through ([`Fight::play`]), drawing each chance as it comes: the same rules without the
-//! stops, on the same helpers (start of turn, targets, picks, profiles, hurting), checked
-//! turn by turn against the machine on generated fights. The rules of SPEC §6 and
-//! RULES.md §9 live here and nowhere else.
+//! through (`straight.rs`), drawing each chance as it comes: the same rules without the
+//! stops, on a compact layout of the same numbers, taking its steps' rules from here
+//! (start of a turn that starts down, the tactics' dispatch and tie-break, profiles by
+//! situation, flanking, hurting), checked turn by turn against the machine on generated
+//! fights. The rules of SPEC §6 and RULES.md §9 live here and nowhere else.
 
-use super::{AttackAt, Fight, Fighter, Order, ProfileId};
+use super::{AttackAt, Fight, Fighter, Order, ProfileId, Tables};
 use crate::attack::OutcomeEffect;
 use crate::rules::DyingRule;
 use crate::scenario::Tactic;
@@ -39,6 +40,24 @@ impl Standing {
     /// Not dead.
     pub fn alive(&self) -> bool {
         self.flags & DEAD == 0
+    }
+
+    /// Up (able to act) for a combatant no longer up from `below` damage taken.
+    #[inline(always)]
+    pub fn up_below(&self, below: i64) -> bool {
+        self.alive() && self.taken < below
+    }
+
+    /// After a hit that only adds `damage` (see [`Fight::adds_damage_only`]): dead from
+    /// `dead_from` damage taken. Without a branch on a miss.
+    #[inline(always)]
+    pub fn after_added(self, damage: i64, dead_from: i64) -> Standing {
+        let after = self.taken + damage;
+        if after >= dead_from {
+            Standing::DEAD
+        } else {
+            self.with_taken(after)
+        }
     }
 
     /// The same standing with `taken` damage taken.
@@ -137,8 +156,8 @@ pub(super) struct Turn {
     picking_routine: bool,
 }
 
-/// What [`Fight::play`] asks of its engine: a draw for each chance as it comes, and word
-/// of the damage each attack dealt.
+/// What Monte Carlo's straight turn asks of its engine: a draw for each chance as it
+/// comes, and word of the damage each attack dealt.
 pub(super) trait Chances {
     /// The outcome of an attack with profile `profile`: its effect.
     fn attack(&mut self, profile: ProfileId) -> OutcomeEffect;
@@ -167,6 +186,24 @@ impl Retarget {
         match targets.count_ones() as usize {
             0 => Retarget::Nobody,
             among => Retarget::Random { targets, among },
+        }
+    }
+
+    /// Where `tactic` sends the rest of a line (`routine` false) or a routine it chooses
+    /// itself (`routine` true) among `targets` (a bit each): `hold` sends a line's rest
+    /// nowhere and picks a routine as `best`, `random` picks uniformly, the others take
+    /// what `pick` gives.
+    #[inline(always)]
+    pub(super) fn by_tactic(
+        tactic: Tactic,
+        targets: u64,
+        routine: bool,
+        pick: impl FnOnce() -> Option<usize>,
+    ) -> Retarget {
+        match tactic {
+            Tactic::Hold if !routine => Retarget::Nobody,
+            Tactic::Random => Retarget::random(targets),
+            _ => pick().map_or(Retarget::Nobody, Retarget::To),
         }
     }
 }
@@ -210,13 +247,25 @@ impl AttackAt {
     /// The profile to roll: the flat-footed one while the target is flat-footed, the
     /// one without the map's flanking once no partner threatens (`flanked` false).
     pub(super) fn profile(self, flat_footed: bool, flanked: bool) -> ProfileId {
-        match (flanked, flat_footed) {
-            (true, false) => self.normal,
-            (true, true) => self.flat_footed,
-            (false, false) => self.alone,
-            (false, true) => self.alone_flat_footed,
-        }
+        self.profiles()[situation(flat_footed, flanked)]
     }
+
+    /// Its four profiles, each at its [`situation`].
+    pub(super) fn profiles(self) -> [ProfileId; 4] {
+        [
+            self.normal,
+            self.flat_footed,
+            self.alone,
+            self.alone_flat_footed,
+        ]
+    }
+}
+
+/// Where [`AttackAt::profiles`] keeps the profile of an attack at a target that is
+/// flat-footed or not, flanked or not (every partner down).
+#[inline(always)]
+pub(super) fn situation(flat_footed: bool, flanked: bool) -> usize {
+    usize::from(flat_footed) | usize::from(!flanked) << 1
 }
 
 impl Dealt {
@@ -325,7 +374,7 @@ impl Fight {
 
     /// Whether `who`, in standing `s`, is up (able to act): [`Fight::status`] is `Up`.
     pub(super) fn is_up(&self, who: usize, s: &Standing) -> bool {
-        s.flags & DEAD == 0 && s.taken < self.up_below[who]
+        s.up_below(self.up_below[who])
     }
 
     /// The side that won once at most one side has anyone able to act: `Some(Some(side))`,
@@ -338,7 +387,7 @@ impl Fight {
     pub(super) fn up(&self, standings: &[Standing]) -> u64 {
         // Without a branch per combatant: who is up changes at random.
         (standings.iter().zip(&self.up_below).enumerate()).fold(0, |up, (i, (s, &below))| {
-            up | u64::from(s.flags & DEAD == 0 && s.taken < below) << i
+            up | u64::from(s.up_below(below)) << i
         })
     }
 
@@ -583,7 +632,14 @@ impl Fight {
 
     /// `who` takes `damage` (`drops`: a failed massive-damage save; `slays`: dead outright).
     #[inline(always)]
-    fn hurt(&self, standings: &mut [Standing], who: usize, damage: i64, drops: bool, slays: bool) {
+    pub(super) fn hurt(
+        &self,
+        standings: &mut [Standing],
+        who: usize,
+        damage: i64,
+        drops: bool,
+        slays: bool,
+    ) {
         // A miss, the commonest outcome, costs no call.
         if damage != 0 || drops || slays {
             standings[who] = self.hurt_one(who, standings[who], damage, drops, slays);
@@ -686,12 +742,10 @@ impl Fight {
         iterative: usize,
     ) -> Retarget {
         let targets = self.candidates(up, actor, Some(attack), iterative);
-        match self.fighters[actor].tactic {
-            Tactic::Hold => Retarget::Nobody,
-            Tactic::Random => Retarget::random(targets),
-            tactic => (self.pick(standings, actor, tactic, Some(attack), iterative, targets))
-                .map_or(Retarget::Nobody, Retarget::To),
-        }
+        let tactic = self.fighters[actor].tactic;
+        Retarget::by_tactic(tactic, targets, false, || {
+            self.pick(standings, actor, tactic, Some(attack), iterative, targets)
+        })
     }
 
     /// The target of the routine `actor`'s tactic chooses (no orders left): among the
@@ -699,11 +753,10 @@ impl Fight {
     #[inline(always)]
     fn routine_target(&self, standings: &[Standing], up: u64, actor: usize) -> Retarget {
         let targets = self.candidates(up, actor, None, 0);
-        match self.fighters[actor].tactic {
-            Tactic::Random => Retarget::random(targets),
-            tactic => (self.pick(standings, actor, tactic, None, 0, targets))
-                .map_or(Retarget::Nobody, Retarget::To),
-        }
+        let tactic = self.fighters[actor].tactic;
+        Retarget::by_tactic(tactic, targets, true, || {
+            self.pick(standings, actor, tactic, None, 0, targets)
+        })
     }
 
     /// `actor`'s `iterative`-th attack of `line` at `target`: the order's own numbers at
@@ -774,20 +827,17 @@ impl Fight {
         target: usize,
         iterative: usize,
     ) -> u64 {
-        let t = &me.tables;
-        if iterative >= t.stride {
-            return ordered_bits(0.0);
-        }
-        let flat = usize::from(self.flat_footed(&standings[target]));
+        let flat = self.flat_footed(&standings[target]);
         let n = self.fighters.len();
-        t.expected_key[((attack * n + target) * t.stride + iterative) * 2 + flat]
+        me.tables
+            .expected_key_at(n, attack, target, iterative, flat)
     }
 
     /// Whether an attack that flanks with `partners` (a bit per fighter; 0: it does not
     /// depend on anyone) still does: one of them threatens, being up or disabled (a
     /// dying, stable or dead creature threatens nobody).
     #[inline(always)]
-    fn flanked(&self, standings: &[Standing], partners: u64) -> bool {
+    pub(super) fn flanked(&self, standings: &[Standing], partners: u64) -> bool {
         partners == 0
             || members(partners)
                 .any(|p| matches!(self.status(p, &standings[p]), Status::Up | Status::Disabled))
@@ -826,6 +876,46 @@ impl Fight {
         } else {
             Stage::End
         };
+    }
+}
+
+impl Tables {
+    /// Where [`Tables::expected_key`] keeps the key of `attack`'s routine from
+    /// `iterative` on (below `stride`) at `target` (one of `fighters`), flat-footed or not.
+    pub(super) fn expected_index(
+        stride: usize,
+        fighters: usize,
+        attack: usize,
+        target: usize,
+        iterative: usize,
+        flat_footed: bool,
+    ) -> usize {
+        ((attack * fighters + target) * stride + iterative) * 2 + usize::from(flat_footed)
+    }
+
+    /// The `best` tactic's key for `attack`'s attacks from `iterative` on at `target`
+    /// (one of `fighters`), flat-footed or not: no damage past the longest routine.
+    #[inline(always)]
+    pub(super) fn expected_key_at(
+        &self,
+        fighters: usize,
+        attack: usize,
+        target: usize,
+        iterative: usize,
+        flat_footed: bool,
+    ) -> u64 {
+        if iterative >= self.stride {
+            return ordered_bits(0.0);
+        }
+        let at = Tables::expected_index(
+            self.stride,
+            fighters,
+            attack,
+            target,
+            iterative,
+            flat_footed,
+        );
+        self.expected_key[at]
     }
 }
 
