@@ -25,7 +25,7 @@ fn lane(who: usize) -> usize {
 }
 
 /// A trial's combatants as Monte Carlo's turn keeps them.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub(super) struct Board {
     /// Each combatant's standing, in its lane (the lanes past the last combatant unused).
     pub standings: [Standing; LANES],
@@ -191,9 +191,9 @@ impl<'f> Layout<'f> {
         let mut up_below = [i64::MAX; LANES];
         let mut zero_at = [0; LANES];
         let (mut adds_only, mut dead_from) = (0, [i64::MAX; LANES]);
-        for (who, f) in fight.fighters.iter().enumerate() {
+        for who in 0..n {
             up_below[who] = fight.up_below[who];
-            zero_at[who] = f.injury.down_at.unwrap_or(0);
+            zero_at[who] = fight.zero_at(who);
             if let Some(dead) = fight.dead_from_added_damage(who) {
                 adds_only |= 1 << who;
                 dead_from[who] = dead;
@@ -240,12 +240,6 @@ impl<'f> Layout<'f> {
                 .end_flat_footed(&mut board.standings[lane(actor)]);
             false
         } else {
-            let s = &mut board.standings[lane(actor)];
-            if !s.alive() {
-                // Dead: its turn only ends its being flat-footed, as the machine's does.
-                self.fight.end_flat_footed(s);
-                return me;
-            }
             let standings = &mut board.standings[..self.fighters];
             let Some(disabled) = self.fight.start_down_turn(standings, actor, chances) else {
                 return me;

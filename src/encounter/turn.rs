@@ -67,7 +67,7 @@ impl Standing {
 
     /// Dead: nothing else about it matters any more, so every dead standing is the same
     /// (the exact engine merges them).
-    pub(super) const DEAD: Standing = Standing {
+    const DEAD: Standing = Standing {
         taken: 0,
         resolve: 0,
         flags: DEAD,
@@ -372,6 +372,12 @@ impl Fight {
         }
     }
 
+    /// The damage `who` has taken at 0 hp (none without hit points), from which the
+    /// tactics count its hit points left.
+    pub(super) fn zero_at(&self, who: usize) -> i64 {
+        self.fighters[who].injury.down_at.unwrap_or(0)
+    }
+
     /// Whether `who`, in standing `s`, is up (able to act): [`Fight::status`] is `Up`.
     pub(super) fn is_up(&self, who: usize, s: &Standing) -> bool {
         s.up_below(self.up_below[who])
@@ -652,14 +658,7 @@ impl Fight {
     /// inlined, a party-fight trial ran about 470 fewer instructions, callgrind, measured
     /// when Monte Carlo still stepped through the machine).
     #[inline(never)]
-    pub(super) fn hurt_one(
-        &self,
-        who: usize,
-        s: Standing,
-        damage: i64,
-        drops: bool,
-        slays: bool,
-    ) -> Standing {
+    fn hurt_one(&self, who: usize, s: Standing, damage: i64, drops: bool, slays: bool) -> Standing {
         if s.flags & DEAD != 0 || (damage == 0 && !drops && !slays) {
             return s;
         }
@@ -802,7 +801,7 @@ impl Fight {
         targets: u64,
     ) -> Option<usize> {
         let me = &self.fighters[actor];
-        let hp_left = |t: usize| self.fighters[t].injury.down_at.unwrap_or(0) - standings[t].taken;
+        let hp_left = |t: usize| self.zero_at(t) - standings[t].taken;
         let first = |t: usize| match tactic {
             Tactic::Weakest => 0,
             Tactic::Nearest => ordered_bits(me.distance[t] as f64),

@@ -451,10 +451,10 @@ fn add_amount_sums<T>(
     let (mut sums, mut squares) = (vec![T::default(); width], vec![T::default(); width]);
     let mut products = vec![T::default(); if baseline.is_some() { width } else { 0 }];
     for (r, row) in rows.chunks_exact(width).enumerate() {
-        for (k, &x) in row.iter().enumerate() {
+        for ((sum, square), &x) in sums.iter_mut().zip(squares.iter_mut()).zip(row) {
             let x = T::from(x);
-            sums[k] = sums[k] + x;
-            squares[k] = squares[k] + x * x;
+            *sum = *sum + x;
+            *square = *square + x * x;
         }
         if let Some(baseline) = baseline {
             let base = &baseline[r * width..(r + 1) * width];
