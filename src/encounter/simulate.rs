@@ -263,10 +263,14 @@ struct Changes {
 
 impl Changes {
     /// A value's change from `was` to `now`, and its square's, in wrapping arithmetic.
+    /// The square's change is (now − was)(now + was): one widening multiply, where two
+    /// 128-bit squares cost a party-fight trial about 500 instructions more (callgrind).
+    #[inline(always)]
     fn amount(sums: &mut (u128, u128), was: i64, now: i64) {
-        let (was, now) = (i128::from(was), i128::from(now));
-        sums.0 = sums.0.wrapping_add((now - was) as u128);
-        sums.1 = sums.1.wrapping_add((now * now - was * was) as u128);
+        let change = i128::from(now - was);
+        let square_change = change * i128::from(now + was);
+        sums.0 = sums.0.wrapping_add(change as u128);
+        sums.1 = sums.1.wrapping_add(square_change as u128);
     }
 }
 
