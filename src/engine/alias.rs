@@ -45,11 +45,88 @@ impl AliasTable {
     /// [`AliasTable::pick`] on a table's [`AliasTable::columns`].
     #[inline(always)]
     pub fn pick_in(columns: &[(u64, u32)], word: u64) -> usize {
-        let product = u128::from(word) * columns.len() as u128;
-        let column = (product >> 64) as usize;
+        let (column, fraction) = Self::split(columns.len(), word);
         let (threshold, alias) = columns[column];
         // Which side wins is random: a branch here would be mispredicted often.
-        std::hint::select_unpredictable((product as u64) < threshold, column, alias as usize)
+        std::hint::select_unpredictable(fraction < threshold, column, alias as usize)
+    }
+
+    /// The column a word picks among `len`, and the uniform fraction within it.
+    #[inline(always)]
+    fn split(len: usize, word: u64) -> (usize, u64) {
+        let product = u128::from(word) * len as u128;
+        ((product >> 64) as usize, product as u64)
+    }
+}
+
+/// A second distribution q over the same outcomes as a table's p, drawn in step with the
+/// table: from a word, the table's outcome i is kept with probability min(1, q_i / p_i),
+/// taken from the fraction left within the table's column, else a second word draws
+/// from the rest of q, (q − p)⁺ scaled to 1. That is q (Σ min(p, q) + (q − p)⁺ = q), and
+/// the two agree on every word but a share Σ(p − q)⁺ of them, the least any pairing of
+/// p and q can disagree on. A variant that changes an attack a little thus repeats the
+/// baseline's outcome on most words, and a trial where every such draw is kept repeats
+/// the baseline's trial exactly (see [`super::PairedModel`]).
+#[derive(Debug, Clone)]
+pub struct CoupledTable {
+    /// The table of p.
+    columns: Vec<(u64, u32)>,
+    /// Per column: the column's threshold (see [`AliasTable`]); a fraction below it keeps
+    /// the column's outcome while below the second entry, one at or above it keeps the
+    /// alias while below the third.
+    keep: Vec<[u64; 3]>,
+    /// (q − p)⁺, drawn from a word of its own.
+    rest: AliasTable,
+}
+
+impl CoupledTable {
+    /// `q` drawn in step with `table`, built from `p`. Probabilities need not sum to 1.
+    pub fn new(table: &AliasTable, p: &[f64], q: &[f64]) -> Self {
+        let (p_total, q_total) = (p.iter().sum::<f64>(), q.iter().sum::<f64>());
+        let kept: Vec<f64> = (p.iter().zip(q))
+            .map(|(&p, &q)| match p > 0.0 {
+                true => (q / q_total / (p / p_total)).min(1.0),
+                false => 1.0,
+            })
+            .collect();
+        // (`as` saturates, and a width rounded up to a larger f64 is cut back to it.)
+        let bound =
+            |start: u64, width: u64, kept: f64| start + ((width as f64 * kept) as u64).min(width);
+        let keep = (table.columns.iter().enumerate())
+            .map(|(column, &(threshold, alias))| {
+                [
+                    threshold,
+                    bound(0, threshold, kept[column]),
+                    bound(threshold, u64::MAX - threshold, kept[alias as usize]),
+                ]
+            })
+            .collect();
+        let rest: Vec<f64> = (p.iter().zip(q))
+            .map(|(&p, &q)| (q / q_total - p / p_total).max(0.0))
+            .collect();
+        CoupledTable {
+            columns: table.columns.clone(),
+            keep,
+            rest: AliasTable::new(&rest),
+        }
+    }
+
+    /// Whether `word` keeps the table's outcome ([`AliasTable::pick`] of the same word).
+    #[inline(always)]
+    pub fn keeps(&self, word: u64) -> bool {
+        let (column, fraction) = AliasTable::split(self.keep.len(), word);
+        let [threshold, below, above] = self.keep[column];
+        fraction < std::hint::select_unpredictable(fraction < threshold, below, above)
+    }
+
+    /// The outcome index for `word`, the table's when [`CoupledTable::keeps`], else
+    /// drawn from the rest of q with a word of `rest_word`.
+    #[inline(always)]
+    pub fn pick(&self, word: u64, rest_word: impl FnOnce() -> u64) -> usize {
+        match self.keeps(word) {
+            true => AliasTable::pick_in(&self.columns, word),
+            false => self.rest.pick(rest_word()),
+        }
     }
 }
 
@@ -81,6 +158,34 @@ mod tests {
         let probs = [0.5, 0.1, 0.0, 0.25, 0.15];
         for (got, want) in shares(&probs, 1_000_000).iter().zip(probs) {
             assert!((got - want).abs() < 1e-5, "{got} vs {want}");
+        }
+    }
+
+    /// p = (0.5, 0.3, 0.2), q = (0.4, 0.3, 0.3). By hand: the words that keep p's
+    /// outcome give min(p, q) = (0.4, 0.3, 0.2), 0.9 of them; the rest of q is
+    /// (q − p)⁺ = (0, 0, 0.1), scaled to (0, 0, 1); so q = (0.4, 0.3, 0.2 + 0.1).
+    #[test]
+    fn a_coupled_draw_keeps_the_overlap_and_draws_the_rest_of_q() {
+        let (p, q) = ([0.5, 0.3, 0.2], [0.4, 0.3, 0.3]);
+        let table = AliasTable::new(&p);
+        let coupled = CoupledTable::new(&table, &p, &q);
+        let steps = 1_000_000;
+        let stride = u64::MAX / steps;
+        let (mut kept, mut drawn) = ([0u64; 3], [0u64; 3]);
+        for k in 0..steps {
+            let word = k * stride + stride / 2;
+            if coupled.keeps(word) {
+                kept[table.pick(word)] += 1;
+            }
+            // The rest's word sweeps the words too, at another pace.
+            drawn[coupled.pick(word, || word.wrapping_mul(0x9e37_79b9_7f4a_7c15))] += 1;
+        }
+        let share = |counts: [u64; 3]| counts.map(|c| c as f64 / steps as f64);
+        for (got, want) in share(kept).iter().zip([0.4, 0.3, 0.2]) {
+            assert!((got - want).abs() < 1e-5, "kept {got} vs {want}");
+        }
+        for (got, want) in share(drawn).iter().zip(q) {
+            assert!((got - want).abs() < 1e-3, "drawn {got} vs {want}");
         }
     }
 

@@ -35,7 +35,7 @@ use std::ops::Range;
 use std::sync::atomic::AtomicBool;
 
 use crate::plan::Plan;
-pub use alias::AliasTable;
+pub use alias::{AliasTable, CoupledTable};
 pub use paired::{Figure, PairedTally};
 pub(crate) use paired::{Pairable, PairedModel, TrialValues};
 use plan_model::PlanModel;
@@ -131,6 +131,8 @@ pub fn simulate_paired(
 mod tests {
     use super::runner::{BLOCK_TRIALS, CHUNK_TRIALS};
     use super::*;
+    use rand::SeedableRng;
+    use rand_pcg::Pcg64Mcg;
 
     #[test]
     fn a_stop_keeps_the_first_chunk_and_skips_the_rest() {
@@ -152,26 +154,30 @@ mod tests {
         assert_eq!(simulate(&plan, &config, &|_| ()).trials(), config.trials);
     }
 
-    /// A paired run counts only the tallies its caller reads; the others' models still
-    /// give their figures, the same as when counted, and `--precision` looks at those
-    /// figures and their differences. A +5 and a +10 attack (1d8, two rounds) on 6 hp.
-    #[test]
-    fn a_paired_run_counts_only_the_tallies_read() {
+    /// One attacker's `bonus` attack (1d8, crit 20/x2) on 6 hp at AC 15, two rounds.
+    fn duel(bonus: i32) -> Plan {
         use crate::plan::{LineAttack, Target};
         use crate::rules::SystemId;
-        let plan = |bonus| {
-            let attack = LineAttack::plain(
-                "A",
-                "a",
-                true,
-                vec![bonus],
-                "1d8".parse().unwrap(),
-                Default::default(),
-            );
-            let target = Target::new("T".into(), Some(6), None);
-            Plan::single(SystemId::Pf1, 2, target, attack, 15, false)
-        };
-        let (baseline, variant) = (plan(5), plan(10));
+        let attack = LineAttack::plain(
+            "A",
+            "a",
+            true,
+            vec![bonus],
+            "1d8".parse().unwrap(),
+            Default::default(),
+        );
+        let target = Target::new("T".into(), Some(6), None);
+        Plan::single(SystemId::Pf1, 2, target, attack, 15, false)
+    }
+
+    /// A paired run counts only the tallies its caller reads; the others' models still
+    /// give their figures, the same as when counted, and `--precision` looks at those
+    /// figures and their differences. A +5 and a +10 attack. The variant not counted skips
+    /// the trials that repeat the baseline's (about 56% of them, see below), so this also
+    /// checks that its sums are exactly those of playing every trial.
+    #[test]
+    fn a_paired_run_counts_only_the_tallies_read() {
+        let (baseline, variant) = (duel(5), duel(10));
         let config = EngineConfig::new(3, 3 * CHUNK_TRIALS);
         let run = |counted| {
             let models = [&baseline, &variant].map(|p| PlanModel::new(p, SamplerKind::Table));
@@ -210,5 +216,25 @@ mod tests {
             one.difference(1, 0).point > 0.0,
             "+10 downs the target more often"
         );
+    }
+
+    /// The +10 variant of a +5 attack repeats the baseline's trial when both rounds'
+    /// words keep the baseline's outcome. By hand, in 400ths (d20, then a confirmation
+    /// roll on a 20): +5 misses 180, hits 209, crits 11; +10 misses 80, hits 304, crits
+    /// 16. Damage given a hit or a crit is the same, so a word keeps its outcome with
+    /// probability Σ min = (80 + 209 + 11)/400 = 3/4, and a trial repeats with (3/4)² =
+    /// 0.5625, a round's word read whether the attack is made or not.
+    #[test]
+    fn a_coupled_variant_repeats_the_baseline_where_every_word_keeps_its_outcome() {
+        let (baseline, variant) = (duel(5), duel(10));
+        let models = [&baseline, &variant].map(|p| PlanModel::new(p, SamplerKind::Table));
+        let paired = PairedModel::new(models.into(), 0..1);
+        let trials = 100_000;
+        let repeats = (0..trials)
+            .filter(|&i| paired.models[1].repeats_baseline(&Pcg64Mcg::seed_from_u64(i)))
+            .count();
+        let share = repeats as f64 / trials as f64;
+        let z = (share - 0.5625) / (0.5625 * 0.4375 / trials as f64).sqrt();
+        assert!(z.abs() <= 5.0, "share {share}, z = {z:.2}");
     }
 }

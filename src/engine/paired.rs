@@ -6,8 +6,15 @@
 //! Trial `i` of a block starts every model from one word drawn from the block's stream,
 //! so its random state is a function of (seed, block, trial) and the pairing holds
 //! whatever the thread count. Every sum is an integer, so tallies merge exactly.
+//!
+//! A variant coupled to the baseline ([`Pairable::couple`]) can tell from a trial's
+//! starting state alone that it would repeat the baseline's trial: then, unless its own
+//! tally is counted, it does not play it, and its sums take the baseline's values for
+//! that trial (x = b, so x² = x·b = b²), added for the pass as a whole: the baseline's
+//! sums over the pass, less the baseline's over the trials the variant played, plus the
+//! variant's own over those. The sums are the same integers as when it plays every trial.
 
-use std::ops::{Add, Mul, Range};
+use std::ops::{Add, Range};
 
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -95,6 +102,20 @@ pub(crate) trait Pairable: Model {
     /// Whether `figure` means the same in `other` (a plan line's damage only where
     /// `other` has the same line: a variant may replace a combatant's lines).
     fn same_figure(&self, other: &Self, figure: Figure) -> bool;
+
+    /// Makes `self`, a variant, draw in step with `baseline` where it can, so that most
+    /// of its trials repeat the baseline's when it changes little; returns whether
+    /// [`Pairable::repeats_baseline`] then tells which. Called once, before any trial.
+    fn couple(&mut self, _baseline: &Self) -> bool {
+        false
+    }
+
+    /// Whether the trial starting from `start` would repeat the baseline's trial from
+    /// there exactly, every figure's value the same, told without playing it (only once
+    /// [`Pairable::couple`] returned true).
+    fn repeats_baseline(&self, _start: &Pcg64Mcg) -> bool {
+        false
+    }
 }
 
 /// The bytes of figure values a pass keeps for all models together (256 KiB, within a
@@ -178,6 +199,8 @@ pub(crate) struct PairedModel<M> {
     /// [model]: whether its own tally is counted (someone reads it); the others only
     /// give their figures' values.
     counted: Vec<bool>,
+    /// [model]: a variant, not counted, that skips the trials repeating the baseline's.
+    skips_repeats: Vec<bool>,
 }
 
 /// Where each figure compared is among one model's [`TrialValues`].
@@ -189,8 +212,14 @@ struct Positions {
 impl<M: Pairable> PairedModel<M> {
     /// `models[0]` is the baseline; the figures compared are the baseline's that every
     /// model has and that mean the same in every model. Only the tallies of the models
-    /// in `counted` are counted.
-    pub(crate) fn new(models: Vec<M>, counted: Range<usize>) -> Self {
+    /// in `counted` are counted. Every variant is coupled to the baseline.
+    pub(crate) fn new(mut models: Vec<M>, counted: Range<usize>) -> Self {
+        let mut skips_repeats = vec![false; models.len()];
+        if let Some((baseline, variants)) = models.split_first_mut() {
+            for (m, variant) in variants.iter_mut().enumerate() {
+                skips_repeats[m + 1] = variant.couple(baseline) && !counted.contains(&(m + 1));
+            }
+        }
         let own: Vec<Vec<Figure>> = models.iter().map(Pairable::figures).collect();
         let figures: Vec<Figure> = match (models.split_first(), own.first()) {
             (Some((baseline, others)), Some(baseline_figures)) => (baseline_figures.iter())
@@ -229,6 +258,7 @@ impl<M: Pairable> PairedModel<M> {
             .collect();
         Self {
             counted: (0..models.len()).map(|m| counted.contains(&m)).collect(),
+            skips_repeats,
             chances,
             amounts,
             models,
@@ -275,13 +305,22 @@ impl<M: Pairable> Model for PairedModel<M> {
         let mut amount_rows: Vec<Vec<i64>> = (self.models.iter())
             .map(|_| Vec::with_capacity(pass_trials * amounts))
             .collect();
+        // [model]: the trials of the pass it played (a variant that skips repeats).
+        let mut played: Vec<Vec<usize>> = self.models.iter().map(|_| Vec::new()).collect();
         for pass in starts.chunks(pass_trials) {
             for (m, model) in self.models.iter().enumerate() {
                 let (own, scratch) = (&mut tally.tallies[m], &mut scratches[m]);
                 let (chance_rows, amount_rows) = (&mut chance_rows[m], &mut amount_rows[m]);
                 chance_rows.clear();
                 amount_rows.clear();
-                for start in pass {
+                played[m].clear();
+                for (trial, start) in pass.iter().enumerate() {
+                    if self.skips_repeats[m] {
+                        if model.repeats_baseline(start) {
+                            continue;
+                        }
+                        played[m].push(trial);
+                    }
                     if self.counted[m] {
                         model.paired_trial::<true>(own, &mut start.clone(), scratch);
                     } else {
@@ -300,18 +339,43 @@ impl<M: Pairable> Model for PairedModel<M> {
                     }
                 }
             }
-            // Below 2^26 an amount's square is below 2^52, so 2^10 trials' sums fit in an i64.
-            let widest = (amount_rows.iter().flatten()).fold(0, |bits, x| bits | x.unsigned_abs());
-            for m in 0..self.models.len() {
-                let (values, cross) = (&mut tally.values[m], &mut tally.cross[m]);
-                let baseline = (m > 0).then_some(chance_rows[0].as_slice());
-                add_chance_sums(&chance_rows[m], baseline, &self.chances, values, cross);
-                let (rows, baseline) = (&amount_rows[m], (m > 0).then_some(&*amount_rows[0]));
+            // In [0, 2^26) an amount's square is below 2^52, so 2^10 trials' sums fit in an
+            // i64 (see `Accumulator`). The bits of every amount OR'd as they are (a
+            // negative one, which no figure has, sets the top bit and so picks i128): one
+            // vector OR per two.
+            let widest = (amount_rows.iter().flatten()).fold(0, |bits, &x| bits | x as u64);
+            let sums = |chances: &[u8], amounts: &[i64], baseline: Option<(&[u8], &[i64])>| {
+                let mut sums = PassSums::new(self.figures.len());
+                let (values, cross) = (&mut sums.values, &mut sums.cross);
+                add_chance_sums(chances, baseline.map(|b| b.0), &self.chances, values, cross);
+                let baseline = baseline.map(|b| b.1);
                 if widest < 1 << 26 {
-                    add_amount_sums::<i64>(rows, baseline, &self.amounts, values, cross);
+                    add_amount_sums::<i64>(amounts, baseline, &self.amounts, values, cross);
                 } else {
-                    add_amount_sums::<i128>(rows, baseline, &self.amounts, values, cross);
+                    add_amount_sums::<i128>(amounts, baseline, &self.amounts, values, cross);
                 }
+                sums
+            };
+            let baseline_rows = (chance_rows[0].as_slice(), amount_rows[0].as_slice());
+            let baseline = sums(baseline_rows.0, baseline_rows.1, None);
+            baseline.add_to(&mut tally.values[0], &mut tally.cross[0], true);
+            for m in 1..self.models.len() {
+                let (values, cross) = (&mut tally.values[m], &mut tally.cross[m]);
+                if !self.skips_repeats[m] {
+                    sums(&chance_rows[m], &amount_rows[m], Some(baseline_rows))
+                        .add_to(values, cross, true);
+                    continue;
+                }
+                let (mut played_chances, mut played_amounts) = (Vec::new(), Vec::new());
+                for &trial in &played[m] {
+                    played_chances.extend_from_slice(&chance_rows[0][trial * chances..][..chances]);
+                    played_amounts.extend_from_slice(&amount_rows[0][trial * amounts..][..amounts]);
+                }
+                let played_baseline = (played_chances.as_slice(), played_amounts.as_slice());
+                baseline.add_to(values, cross, true);
+                sums(played_baseline.0, played_baseline.1, None).add_to(values, cross, false);
+                sums(&chance_rows[m], &amount_rows[m], Some(played_baseline))
+                    .add_to(values, cross, true);
             }
         }
         for (m, model) in self.models.iter().enumerate() {
@@ -365,15 +429,60 @@ impl<M: Pairable> Model for PairedModel<M> {
     }
 }
 
-/// An integer a pass's row sums build up in: i64 while they cannot wrap, i128 otherwise.
-trait Accumulator:
-    Copy + Default + From<i64> + Into<i128> + Add<Output = Self> + Mul<Output = Self>
-{
+/// One pass's sums per figure, as in [`PairedTally`]: of the values and their squares,
+/// and of the products with the baseline's (squares, for the baseline's own).
+struct PassSums {
+    values: Vec<(i128, u128)>,
+    cross: Vec<i128>,
 }
 
-impl<T> Accumulator for T where
-    T: Copy + Default + From<i64> + Into<i128> + Add<Output = T> + Mul<Output = T>
-{
+impl PassSums {
+    fn new(figures: usize) -> PassSums {
+        PassSums {
+            values: vec![(0, 0); figures],
+            cross: vec![0; figures],
+        }
+    }
+
+    /// Adds (`plus`) or takes away these sums from a tally's. The squares wrap modulo
+    /// 2^128, where the true sums, never negative, fit.
+    fn add_to(&self, values: &mut [(i128, u128)], cross: &mut [i128], plus: bool) {
+        for (into, from) in values.iter_mut().zip(&self.values) {
+            match plus {
+                true => *into = (into.0 + from.0, into.1.wrapping_add(from.1)),
+                false => *into = (into.0 - from.0, into.1.wrapping_sub(from.1)),
+            }
+        }
+        for (into, from) in cross.iter_mut().zip(&self.cross) {
+            match plus {
+                true => *into += from,
+                false => *into -= from,
+            }
+        }
+    }
+}
+
+/// An integer a pass's row sums build up in: i64 while every amount is in [0, 2^26), so
+/// that they cannot wrap, i128 otherwise.
+trait Accumulator: Copy + Default + From<i64> + Into<i128> + Add<Output = Self> {
+    /// x·y of two amounts.
+    fn product(x: i64, y: i64) -> Self;
+}
+
+impl Accumulator for i64 {
+    /// Both in [0, 2^26), so each fits 32 bits: one 32×32→64 multiply, which SSE2 does
+    /// two at a time (`pmuludq`), where a 64-bit one takes three and shifts.
+    #[inline(always)]
+    fn product(x: i64, y: i64) -> i64 {
+        (u64::from(x as u32) * u64::from(y as u32)) as i64
+    }
+}
+
+impl Accumulator for i128 {
+    #[inline(always)]
+    fn product(x: i64, y: i64) -> i128 {
+        i128::from(x) * i128::from(y)
+    }
 }
 
 /// Adds to each chance's sums of x and of x² (`values`) and of x·b (`cross`), where x is
@@ -452,14 +561,13 @@ fn add_amount_sums<T>(
     let mut products = vec![T::default(); if baseline.is_some() { width } else { 0 }];
     for (r, row) in rows.chunks_exact(width).enumerate() {
         for ((sum, square), &x) in sums.iter_mut().zip(squares.iter_mut()).zip(row) {
-            let x = T::from(x);
-            *sum = *sum + x;
-            *square = *square + x * x;
+            *sum = *sum + T::from(x);
+            *square = *square + T::product(x, x);
         }
         if let Some(baseline) = baseline {
             let base = &baseline[r * width..(r + 1) * width];
             for ((product, &x), &b) in products.iter_mut().zip(row).zip(base) {
-                *product = *product + T::from(x) * T::from(b);
+                *product = *product + T::product(x, b);
             }
         }
     }

@@ -1,20 +1,30 @@
 //! The attack model: what one block of trials of a [`Plan`] simulates, for the runner.
 //! Each slot's attacks are drawn by an [`AliasTable`] or die by die, and every outcome is
 //! applied to its target with [`Target::take`].
+//!
+//! A paired trial (the baseline's or a variant's, see [`Pairable`]) takes one word of its
+//! stream per slot and round, at a place fixed whether the attack is made or not, so the
+//! same attack reads the same word in every model; a variant whose attacks differ from
+//! the baseline's only in their chances draws those in step with the baseline's
+//! ([`CoupledTable`]), and can tell from the words alone that a trial repeats the
+//! baseline's.
 
-use rand::Rng;
+use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
 use super::paired::{Figure, Pairable, TrialValues};
 use super::runner::Model;
-use super::{AliasTable, SamplerKind, Tally, tally_cells};
+use super::{AliasTable, CoupledTable, SamplerKind, Tally, tally_cells};
 use crate::attack::{AttackProfile, OutcomeEffect, OutcomeLayout};
 use crate::injury::Acting;
 use crate::plan::{Plan, Target, TargetId};
 
-/// How one slot's attacks are drawn.
+/// How one slot's attacks are drawn: from a table of its outcomes' chances (kept beside
+/// it, to couple a variant's table to it), in step with the baseline's table (a coupled
+/// variant's, see [`Pairable::couple`]), or die by die.
 enum Draw<'a> {
-    Table(AliasTable),
+    Table(AliasTable, Vec<f64>),
+    Coupled(CoupledTable),
     Dice(&'a AttackProfile, OutcomeLayout),
 }
 
@@ -41,9 +51,45 @@ impl Kernel<'_> {
     #[inline(always)]
     fn draw<R: Rng>(&self, rng: &mut R) -> usize {
         match &self.draw {
-            Draw::Table(table) => table.pick(rng.next_u64()),
+            Draw::Table(table, _) => table.pick(rng.next_u64()),
+            Draw::Coupled(coupled) => {
+                let word = rng.next_u64();
+                coupled.pick(word, || rng.next_u64())
+            }
             Draw::Dice(profile, layout) => layout.index(profile.roll(rng)),
         }
+    }
+
+    /// A paired trial's draw from the slot's `word` (dice rolled from a generator seeded
+    /// with it); a coupled table takes any further word from `rest_word`.
+    #[inline(always)]
+    fn pick(&self, word: u64, rest_word: impl FnOnce() -> u64) -> usize {
+        match &self.draw {
+            Draw::Table(table, _) => table.pick(word),
+            Draw::Coupled(coupled) => coupled.pick(word, rest_word),
+            Draw::Dice(profile, layout) => {
+                layout.index(profile.roll(&mut Pcg64Mcg::seed_from_u64(word)))
+            }
+        }
+    }
+
+    /// Whether a variant's slot `self` makes the same attacks as the baseline's `base`
+    /// but for their chances: the same target, line, creature struck instead, period,
+    /// attacker and outcome effects.
+    fn same_but_chances(&self, base: &Kernel) -> bool {
+        (
+            self.target,
+            self.line,
+            self.cover,
+            self.period,
+            self.attacker,
+        ) == (
+            base.target,
+            base.line,
+            base.cover,
+            base.period,
+            base.attacker,
+        ) && self.effects == base.effects
     }
 }
 
@@ -100,6 +146,16 @@ pub(super) struct PlanModel<'a> {
     line_amounts: usize,
     /// Every target is attacked once, in a single round: see [`PlanModel::run_single_draws`].
     single_draws: bool,
+    /// A variant coupled to its baseline: [`Pairable::repeats_baseline`] can tell, from
+    /// the words at the places of its coupled slots (see [`PlanModel::word_at`]).
+    coupled: Option<Vec<CoupledPlace>>,
+}
+
+/// A coupled slot's word in a paired trial: its place's jump (see [`PlanModel::word_at`])
+/// and the slot.
+struct CoupledPlace {
+    jump: u128,
+    slot: usize,
 }
 
 impl<'a> PlanModel<'a> {
@@ -113,7 +169,9 @@ impl<'a> PlanModel<'a> {
                 let first_outcome = outcomes_before;
                 outcomes_before += layout.len();
                 let draw = match (sampler, s.profile.outcomes()) {
-                    (SamplerKind::Table, Some(table)) => Draw::Table(AliasTable::new(&table.probs)),
+                    (SamplerKind::Table, Some(table)) => {
+                        Draw::Table(AliasTable::new(&table.probs), table.probs)
+                    }
                     _ => Draw::Dice(&s.profile, layout),
                 };
                 Kernel {
@@ -158,7 +216,28 @@ impl<'a> PlanModel<'a> {
             chances: next,
             line_amounts: rounds * plan.targets().len(),
             single_draws,
+            coupled: None,
         }
+    }
+
+    /// The word at a place of a paired trial started at `start` (the `k`-th word drawn
+    /// from it, the trial's `k`-th slot and round), from the place's `jump`, the
+    /// generator's multiplier to the power k + 1: the state that word is made from is the
+    /// start's times the jump, so it is had without drawing those before it. The word is
+    /// made from the state as `Pcg64Mcg` makes it (XSL RR: the high half xor the low,
+    /// rotated right by the state's top 6 bits), which a test checks against its stream.
+    #[inline(always)]
+    fn word_at(start: &Pcg64Mcg, jump: u128) -> u64 {
+        let state = start.state().wrapping_mul(jump);
+        let folded = (state >> 64) as u64 ^ state as u64;
+        folded.rotate_right((state >> 122) as u32)
+    }
+
+    /// [`PlanModel::word_at`]'s jump to the `place`-th word.
+    fn jump_to(place: usize) -> u128 {
+        let mut powers = Pcg64Mcg::new(1);
+        powers.advance(place as u128 + 1);
+        powers.state()
     }
 
     /// The general case: `trials` trials of rounds of the plan, tracking damage per
@@ -173,8 +252,9 @@ impl<'a> PlanModel<'a> {
 
     /// One trial of the general case, its damage and deaths kept in `scratch`: counted in
     /// `tally` when `COUNTED` (its outcome counts in `scratch` until
-    /// [`TrialScratch::settle`]), its figures' values left in `scratch` when `VALUES`.
-    fn trial<const COUNTED: bool, const VALUES: bool>(
+    /// [`TrialScratch::settle`]); when `PAIRED`, each slot's word taken at its place (see
+    /// the module's doc) and the figures' values left in `scratch`.
+    fn trial<const COUNTED: bool, const PAIRED: bool>(
         &self,
         tally: &mut Tally,
         rng: &mut Pcg64Mcg,
@@ -188,11 +268,15 @@ impl<'a> PlanModel<'a> {
         } = scratch;
         harm.fill(Harm::default());
         let (round_damage, line_damage) = amounts.split_at_mut(self.line_amounts);
-        if VALUES {
+        if PAIRED {
             line_damage.fill(0);
         }
+        // A coupled draw's further words come after every slot's, from `rest`.
+        let start = rng.clone();
+        let mut rest = None;
         for round in 0..self.rounds {
             for kernel in &self.slots {
+                let word = PAIRED.then(|| rng.next_u64());
                 let t = kernel.target;
                 if harm[t].dead || (kernel.period > 1 && (round + 1) % kernel.period != 0) {
                     continue;
@@ -205,12 +289,15 @@ impl<'a> PlanModel<'a> {
                     },
                     None => None,
                 };
-                let outcome = kernel.draw(rng);
+                let outcome = match word {
+                    Some(word) => kernel.pick(word, || self.rest_word(&mut rest, &start)),
+                    None => kernel.draw(rng),
+                };
                 let effect = kernel.effects[outcome];
                 if COUNTED {
                     outcomes[kernel.first_outcome + outcome] += 1;
                 }
-                if VALUES {
+                if PAIRED {
                     line_damage[kernel.line] += effect.damage;
                 }
                 harm[t] = self.take(t, harm[t], effect.damage, effect.drops);
@@ -236,7 +323,7 @@ impl<'a> PlanModel<'a> {
                     r.damage_sum += d;
                     r.damage_squares += d * d;
                 }
-                if VALUES {
+                if PAIRED {
                     if has_hp(self.down_at[t]) {
                         let at = self.target_chances[t] + 2 * round;
                         chances[at] = u8::from(down);
@@ -251,6 +338,17 @@ impl<'a> PlanModel<'a> {
                 histogram[h.taken as usize] += 1;
             }
         }
+    }
+
+    /// The next of a paired trial's words after every slot's (the trial started at
+    /// `start`): `rest` is the stream from there on, made when first needed.
+    fn rest_word(&self, rest: &mut Option<Pcg64Mcg>, start: &Pcg64Mcg) -> u64 {
+        rest.get_or_insert_with(|| {
+            let mut rest = start.clone();
+            rest.advance((self.rounds * self.slots.len()) as u128);
+            rest
+        })
+        .next_u64()
     }
 
     /// Target `t`, harmed as `harm`, takes `damage` ([`Target::take`]).
@@ -268,12 +366,12 @@ impl<'a> PlanModel<'a> {
         for (s, kernel) in self.slots.iter().enumerate() {
             let counts = &mut tally.outcomes[s];
             match &kernel.draw {
-                Draw::Table(table) => {
+                Draw::Table(table, _) => {
                     for _ in 0..trials {
                         counts[table.pick(rng.next_u64())] += 1;
                     }
                 }
-                Draw::Dice(..) => {
+                _ => {
                     for _ in 0..trials {
                         counts[kernel.draw(rng)] += 1;
                     }
@@ -376,6 +474,56 @@ impl Pairable for PlanModel<'_> {
         tally.trials += trials;
     }
 
+    /// Coupled where the variant attacks the same targets, with the same rounds, lines,
+    /// effects and rules of injury, as the baseline: each slot whose table differs draws
+    /// in step with the baseline's; dice rolled die by die must be the same.
+    fn couple(&mut self, baseline: &Self) -> bool {
+        let same_fight = self.rounds == baseline.rounds
+            && self.targets == baseline.targets
+            && self.slots.len() == baseline.slots.len()
+            && (self.slots.iter().zip(&baseline.slots)).all(|(k, b)| k.same_but_chances(b));
+        if !same_fight {
+            return false;
+        }
+        let mut coupled = Vec::with_capacity(self.slots.len());
+        for (kernel, base) in self.slots.iter().zip(&baseline.slots) {
+            coupled.push(match (&kernel.draw, &base.draw) {
+                (Draw::Table(_, q), Draw::Table(table, p)) => {
+                    (q != p).then(|| CoupledTable::new(table, p, q))
+                }
+                (Draw::Dice(mine, _), Draw::Dice(theirs, _)) if mine == theirs => None,
+                _ => return false,
+            });
+        }
+        let slots = self.slots.len();
+        let mut places = Vec::new();
+        for (slot, (kernel, coupled)) in self.slots.iter_mut().zip(coupled).enumerate() {
+            if let Some(coupled) = coupled {
+                kernel.draw = Draw::Coupled(coupled);
+                places.extend((0..self.rounds).map(|round| CoupledPlace {
+                    jump: Self::jump_to(round * slots + slot),
+                    slot,
+                }));
+            }
+        }
+        self.coupled = Some(places);
+        true
+    }
+
+    /// The trial repeats the baseline's when every coupled slot keeps the baseline's
+    /// outcome from its word in every round: every other slot is the baseline's own.
+    fn repeats_baseline(&self, start: &Pcg64Mcg) -> bool {
+        let Some(places) = &self.coupled else {
+            return false;
+        };
+        places
+            .iter()
+            .all(|place| match &self.slots[place.slot].draw {
+                Draw::Coupled(coupled) => coupled.keeps(Self::word_at(start, place.jump)),
+                _ => true,
+            })
+    }
+
     fn values<'s>(&self, scratch: &'s TrialScratch) -> TrialValues<'s> {
         TrialValues {
             chances: &scratch.chances,
@@ -411,6 +559,31 @@ impl Pairable for PlanModel<'_> {
                 described(self) == described(other)
             }
             _ => true,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A place's word from its jump is the word drawn there one by one, for the first
+    /// places and far ones, from several starts.
+    #[test]
+    fn a_word_jumped_to_is_the_word_drawn_there() {
+        for seed in 0..20 {
+            let start = Pcg64Mcg::seed_from_u64(seed);
+            let mut drawn = start.clone();
+            for place in 0..3000 {
+                let word = drawn.next_u64();
+                if place < 40 || place % 97 == 0 {
+                    assert_eq!(
+                        PlanModel::word_at(&start, PlanModel::jump_to(place)),
+                        word,
+                        "seed {seed}, place {place}"
+                    );
+                }
+            }
         }
     }
 }
