@@ -83,8 +83,13 @@ impl CoupledTable {
     /// `q` drawn in step with `table`, built from `p`. Probabilities need not sum to 1.
     pub fn new(table: &AliasTable, p: &[f64], q: &[f64]) -> Self {
         let (p_total, q_total) = (p.iter().sum::<f64>(), q.iter().sum::<f64>());
+        let rest: Vec<f64> = (p.iter().zip(q))
+            .map(|(&p, &q)| (q / q_total - p / p_total).max(0.0))
+            .collect();
+        // Where q is p up to rounding, nothing is left over to draw: every word keeps.
+        let spare = rest.iter().sum::<f64>() > 0.0;
         let kept: Vec<f64> = (p.iter().zip(q))
-            .map(|(&p, &q)| match p > 0.0 {
+            .map(|(&p, &q)| match p > 0.0 && spare {
                 true => (q / q_total / (p / p_total)).min(1.0),
                 false => 1.0,
             })
@@ -101,13 +106,10 @@ impl CoupledTable {
                 ]
             })
             .collect();
-        let rest: Vec<f64> = (p.iter().zip(q))
-            .map(|(&p, &q)| (q / q_total - p / p_total).max(0.0))
-            .collect();
         CoupledTable {
             columns: table.columns.clone(),
             keep,
-            rest: AliasTable::new(&rest),
+            rest: AliasTable::new(if spare { &rest } else { q }),
         }
     }
 

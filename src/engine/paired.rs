@@ -212,7 +212,8 @@ struct Positions {
 impl<M: Pairable> PairedModel<M> {
     /// `models[0]` is the baseline; the figures compared are the baseline's that every
     /// model has and that mean the same in every model. Only the tallies of the models
-    /// in `counted` are counted. Every variant is coupled to the baseline.
+    /// in `counted` are counted. Every variant is coupled to the baseline where it can be
+    /// (see [`Pairable::couple`]).
     pub(crate) fn new(mut models: Vec<M>, counted: Range<usize>) -> Self {
         let mut skips_repeats = vec![false; models.len()];
         if let Some((baseline, variants)) = models.split_first_mut() {
