@@ -156,6 +156,16 @@ pub(super) struct Turn {
     picking_routine: bool,
 }
 
+/// How a turn starts ([`Fight::begin_turn`]).
+enum Begin {
+    /// It does nothing more: dead, stable, or its dying rule settled without a chance.
+    Over,
+    /// It acts (`disabled`: one attack, then 1 damage).
+    Acts { disabled: bool },
+    /// Dying, it makes a check that stabilises it with this chance.
+    Dying { p_stable: f64 },
+}
+
 /// What Monte Carlo's straight turn asks of its engine: a draw for each chance as it
 /// comes, and word of the damage each attack dealt.
 pub(super) trait Chances {
@@ -469,49 +479,65 @@ impl Fight {
         actor: usize,
         chances: &mut C,
     ) -> Option<bool> {
-        let mut turn = Turn::new(actor);
-        if let Some(Pending::Dying { p_stable }) = self.start_turn(standings, &mut turn) {
-            let stable = chances.stabilises(p_stable);
-            self.resolve_dying(standings, &mut turn, stable);
+        match self.begin_turn(standings, actor) {
+            Begin::Over => None,
+            Begin::Acts { disabled } => Some(disabled),
+            Begin::Dying { p_stable } => {
+                let stable = chances.stabilises(p_stable);
+                self.dying_check(standings, actor, stable);
+                None
+            }
         }
-        (turn.stage == Stage::Choose).then_some(turn.disabled)
     }
 
-    /// The start of a turn: flat-footed no more; a dying or stable combatant's check.
+    /// The start of a turn ([`Fight::begin_turn`]) as the machine's stage.
     #[inline(always)]
     fn start_turn(&self, standings: &mut [Standing], turn: &mut Turn) -> Option<Pending> {
-        let me = &self.fighters[turn.actor()];
-        let status = self.status(turn.actor(), &standings[turn.actor()]);
-        let s = &mut standings[turn.actor()];
-        self.end_flat_footed(s);
         turn.stage = Stage::Over;
+        match self.begin_turn(standings, turn.actor()) {
+            Begin::Over => None,
+            Begin::Acts { disabled } => {
+                turn.disabled = disabled;
+                turn.stage = Stage::Choose;
+                None
+            }
+            Begin::Dying { p_stable } => Some(Pending::Dying { p_stable }),
+        }
+    }
+
+    /// The start of `actor`'s turn: flat-footed no more; a dying or stable combatant's
+    /// check, or its Resolve spent.
+    #[inline(always)]
+    fn begin_turn(&self, standings: &mut [Standing], actor: usize) -> Begin {
+        let me = &self.fighters[actor];
+        let zero_at = self.zero_at(actor);
+        let status = self.status(actor, &standings[actor]);
+        let s = &mut standings[actor];
+        self.end_flat_footed(s);
         match (status, self.dying) {
             (Status::Dead, _) => {}
-            (Status::Up, _) => turn.stage = Stage::Choose,
-            (Status::Disabled, _) => {
-                turn.disabled = true;
-                turn.stage = Stage::Choose;
-            }
+            (Status::Up, _) => return Begin::Acts { disabled: false },
+            (Status::Disabled, _) => return Begin::Acts { disabled: true },
             (Status::Stable, DyingRule::Resolve { .. }) if s.resolve >= 1 => {
                 s.resolve -= 1;
-                s.taken = me.injury.down_at.unwrap_or(0) - 1;
+                s.taken = zero_at - 1;
                 s.flags &= !STABLE;
-                turn.stage = Stage::Choose;
+                return Begin::Acts { disabled: false };
             }
             (Status::Stable, _) => {}
             (Status::Dying, DyingRule::ConCheck { dc }) => {
-                let below_zero = s.taken - me.injury.down_at.unwrap_or(0);
+                let below_zero = s.taken - zero_at;
                 let need = i64::from(dc) - me.con_modifier + below_zero;
                 // The d20 rolls that succeed: `need` and up, and a natural 20 always.
                 let succeeding = 21 - need.clamp(1, 20);
-                return Some(Pending::Dying {
+                return Begin::Dying {
                     p_stable: succeeding as f64 / 20.0,
-                });
+                };
             }
             (Status::Dying, DyingRule::Percent { percent }) => {
-                return Some(Pending::Dying {
+                return Begin::Dying {
                     p_stable: f64::from(percent) / 100.0,
-                });
+                };
             }
             (Status::Dying, DyingRule::Resolve { max_cost }) => {
                 let cost = DyingRule::stabilise_cost(i64::from(me.resolve), max_cost);
@@ -525,7 +551,7 @@ impl Fight {
                 }
             }
         }
-        None
+        Begin::Over
     }
 
     /// The next attack of the routine, or `None` when the stage moved on.
@@ -610,14 +636,19 @@ impl Fight {
         }
     }
 
-    /// A dying check's result.
+    /// A dying check's result: the machine's turn is then over.
     pub(super) fn resolve_dying(&self, standings: &mut [Standing], turn: &mut Turn, stable: bool) {
-        if stable {
-            standings[turn.actor()].flags |= STABLE;
-        } else {
-            self.hurt(standings, turn.actor(), 1, false, false);
-        }
+        self.dying_check(standings, turn.actor(), stable);
         turn.stage = Stage::Over;
+    }
+
+    /// `actor`'s dying check came out `stable`, or it loses 1 hp.
+    fn dying_check(&self, standings: &mut [Standing], actor: usize, stable: bool) {
+        if stable {
+            standings[actor].flags |= STABLE;
+        } else {
+            self.hurt(standings, actor, 1, false, false);
+        }
     }
 
     /// The `random` tactic's choice: the `index`-th of the targets it could pick, for
