@@ -203,6 +203,9 @@ struct FightModel<'a> {
     /// The profiles rolled die by die.
     rolled: Vec<(&'a AttackProfile, OutcomeLayout)>,
     inits: Vec<i32>,
+    /// A variant that takes each trial's rolled order from the baseline's (see
+    /// [`Opening::Taken`]).
+    opening_from_baseline: bool,
     /// Monte Carlo's layout of the fight, and every combatant before it, and its status.
     layout: Layout<'a>,
     start: Board,
@@ -249,6 +252,23 @@ struct Scratch {
     /// round's counts are the sums of the changes up to it; a round writes only the
     /// combatants that changed, and the rounds after a fight ended are never visited.
     changes: Changes,
+    /// The baseline's, in a paired run: each trial of the pass's rolled order (a row of
+    /// combatants each) and its stream after the rolls, for its variants to take.
+    opening_orders: Vec<usize>,
+    opening_rngs: Vec<Pcg64Mcg>,
+}
+
+/// Where a trial's turn order comes from.
+#[derive(Clone, Copy)]
+enum Opening<'s> {
+    /// Rolled (or listed).
+    Rolled,
+    /// Rolled, and kept in the scratch as the pass's trial `usize` (the baseline's, in a
+    /// paired run).
+    Kept(usize),
+    /// Taken from the baseline's trial `usize`, kept in its scratch: a variant with the
+    /// baseline's initiative modifiers rolls the same order from the same stream.
+    Taken(usize, &'s Scratch),
 }
 
 /// Changes of [`FightTally`]'s per-round counts, laid out as there. They may go down
@@ -297,6 +317,8 @@ impl Scratch {
                 taken: empty.taken,
                 dealt: empty.dealt,
             },
+            opening_orders: Vec::new(),
+            opening_rngs: Vec::new(),
         }
     }
 
@@ -435,6 +457,7 @@ impl<'a> FightModel<'a> {
                 .collect(),
             rolled: Vec::new(),
             inits: fight.fighters.iter().map(|f| f.init).collect(),
+            opening_from_baseline: false,
             start_status,
             start_values,
             start: layout.board(&start),
@@ -464,12 +487,13 @@ impl<'a> FightModel<'a> {
 
     /// One trial: counted in `tally` when `COUNTED` (its per-round counts as changes in
     /// `scratch`, for [`Scratch::settle`]), its figures' values left in `scratch` when
-    /// `VALUES`.
+    /// `VALUES`; its turn order from `opening`.
     fn trial<const COUNTED: bool, const VALUES: bool>(
         &self,
         tally: &mut FightTally,
         rng: &mut Pcg64Mcg,
         scratch: &mut Scratch,
+        opening: Opening,
     ) {
         let fight = self.fight;
         let rounds = fight.rounds as usize;
@@ -487,10 +511,28 @@ impl<'a> FightModel<'a> {
             chances,
             amounts,
             changes,
+            opening_orders,
+            opening_rngs,
         } = scratch;
         let at = Values::of(fight);
         if fight.initiative == Initiative::Rolled {
-            initiative::roll(&self.inits, rng, rolls, keyed, order);
+            match opening {
+                Opening::Taken(trial, baseline) => {
+                    order.copy_from_slice(&baseline.opening_orders[trial * n..][..n]);
+                    *rng = baseline.opening_rngs[trial].clone();
+                }
+                Opening::Rolled | Opening::Kept(_) => {
+                    initiative::roll(&self.inits, rng, rolls, keyed, order);
+                }
+            }
+            if let Opening::Kept(trial) = opening {
+                if opening_rngs.len() <= trial {
+                    opening_rngs.resize(trial + 1, rng.clone());
+                    opening_orders.resize((trial + 1) * n, 0);
+                }
+                opening_orders[trial * n..][..n].copy_from_slice(order);
+                opening_rngs[trial] = rng.clone();
+            }
         }
         board.standings[..n].copy_from_slice(&self.start.standings[..n]);
         (board.up, board.fresh) = (self.start.up, self.start.fresh);
@@ -665,7 +707,7 @@ impl Model for FightModel<'_> {
     fn simulate(&self, tally: &mut FightTally, rng: &mut Pcg64Mcg, trials: u64) {
         let mut scratch = Scratch::new(self);
         for _ in 0..trials {
-            self.trial::<true, false>(tally, rng, &mut scratch);
+            self.trial::<true, false>(tally, rng, &mut scratch, Opening::Rolled);
         }
         scratch.settle(self, tally, trials);
     }
@@ -702,8 +744,24 @@ impl Pairable for FightModel<'_> {
         tally: &mut FightTally,
         rng: &mut Pcg64Mcg,
         scratch: &mut Scratch,
+        trial: usize,
+        baseline: Option<&Scratch>,
     ) {
-        self.trial::<COUNTED, true>(tally, rng, scratch);
+        let opening = match baseline {
+            None => Opening::Kept(trial),
+            Some(baseline) if self.opening_from_baseline => Opening::Taken(trial, baseline),
+            Some(_) => Opening::Rolled,
+        };
+        self.trial::<COUNTED, true>(tally, rng, scratch, opening);
+    }
+
+    /// A variant with the baseline's initiative modifiers takes each trial's rolled order
+    /// from the baseline's (the same rolls from the same stream). It cannot tell a repeat
+    /// of the baseline's trial before playing it.
+    fn couple(&mut self, baseline: &Self) -> bool {
+        self.opening_from_baseline =
+            self.inits == baseline.inits && self.fight.initiative == baseline.fight.initiative;
+        false
     }
 
     /// The rounds' changes, kept in `scratch`, are added up once per chunk.

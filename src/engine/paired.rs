@@ -82,12 +82,16 @@ pub(crate) trait Pairable: Model {
 
     /// One trial drawn from `rng`, its figures' values left in `scratch`; counted in
     /// `tally` when `COUNTED` (part of the counting may wait in `scratch` until
-    /// [`Pairable::settle`]). A trial not counted costs less.
+    /// [`Pairable::settle`]). A trial not counted costs less. It is trial `trial` of a
+    /// pass, which the baseline (`baseline` is `None`) plays first: a variant may take
+    /// from the baseline's scratch what the baseline kept of the same trial.
     fn paired_trial<const COUNTED: bool>(
         &self,
         tally: &mut Self::Tally,
         rng: &mut Pcg64Mcg,
         scratch: &mut Self::Scratch,
+        trial: usize,
+        baseline: Option<&Self::Scratch>,
     );
 
     /// Completes the counting of the `trials` counted trials run with `scratch`.
@@ -310,7 +314,9 @@ impl<M: Pairable> Model for PairedModel<M> {
         let mut played: Vec<Vec<usize>> = self.models.iter().map(|_| Vec::new()).collect();
         for pass in starts.chunks(pass_trials) {
             for (m, model) in self.models.iter().enumerate() {
-                let (own, scratch) = (&mut tally.tallies[m], &mut scratches[m]);
+                let (before, from_m) = scratches.split_at_mut(m);
+                let (own, scratch, baseline) =
+                    (&mut tally.tallies[m], &mut from_m[0], before.first());
                 let (chance_rows, amount_rows) = (&mut chance_rows[m], &mut amount_rows[m]);
                 chance_rows.clear();
                 amount_rows.clear();
@@ -322,10 +328,11 @@ impl<M: Pairable> Model for PairedModel<M> {
                         }
                         played[m].push(trial);
                     }
+                    let rng = &mut start.clone();
                     if self.counted[m] {
-                        model.paired_trial::<true>(own, &mut start.clone(), scratch);
+                        model.paired_trial::<true>(own, rng, scratch, trial, baseline);
                     } else {
-                        model.paired_trial::<false>(own, &mut start.clone(), scratch);
+                        model.paired_trial::<false>(own, rng, scratch, trial, baseline);
                     }
                     let values = model.values(scratch);
                     match &self.positions[m] {

@@ -465,6 +465,8 @@ impl Pairable for PlanModel<'_> {
         tally: &mut Tally,
         rng: &mut Pcg64Mcg,
         scratch: &mut TrialScratch,
+        _trial: usize,
+        _baseline: Option<&TrialScratch>,
     ) {
         self.trial::<COUNTED, true>(tally, rng, scratch);
     }
