@@ -3,39 +3,51 @@
 
 use rand::{Rng, RngExt};
 
+use crate::scenario::bounded::MAX_MODIFIER;
+
 /// Combatants in turn order, highest total first: `init` per combatant, `rolls` its d20s,
 /// `tie_breaks` a random key each (used only between equal totals and equal `init`).
 pub(super) fn order_of(init: &[i32], rolls: &[i32], tie_breaks: &[u64]) -> Vec<usize> {
-    let keyed: Vec<u128> = (init.iter().zip(rolls).zip(tie_breaks))
-        .map(|((&init, &roll), &tie_break)| key(init, roll, tie_break))
+    let keyed: Vec<u64> = (init.iter().zip(rolls).zip(tie_breaks).enumerate())
+        .map(|(index, ((&init, &roll), &tie_break))| key(init, roll, tie_break, index))
         .collect();
     let mut order = Vec::with_capacity(init.len());
     place(&keyed, &mut order);
     order
 }
 
-/// Writes the combatants into `order`, the first to act first: by `keyed` (each
-/// combatant's [`key`]), equal ones in file order. Each combatant's place is the count
-/// of those before it, without a branch: a trial places a handful of combatants whose
+/// Writes the combatants into `order`, the first to act first, by `keyed` (each
+/// combatant's [`key`], every one different). Each combatant's place is the count of
+/// keys below its own, without a branch: a trial places a handful of combatants whose
 /// order is at random, where a sort's branches would be mispredicted (n² comparisons:
 /// 64 for a party of four against four, 2,704 for the most combatants a fight holds).
-fn place(keyed: &[u128], order: &mut Vec<usize>) {
+fn place(keyed: &[u64], order: &mut Vec<usize>) {
     order.clear();
     order.resize(keyed.len(), 0);
     for (i, key) in keyed.iter().enumerate() {
-        let place = (keyed.iter().enumerate())
-            .map(|(j, k)| usize::from(k < key) + usize::from(k == key && j < i))
-            .sum::<usize>();
+        let place = keyed.iter().map(|k| usize::from(k < key)).sum::<usize>();
         order[place] = i;
     }
 }
 
-/// What orders a combatant's place: the total and `init` descending, then the tie
-/// break, in one integer.
-fn key(init: i32, roll: i32, tie_break: u64) -> u128 {
-    // Flipping the sign bit orders i32s as u32s; the complement makes it descending.
-    let descending = |x: i32| u128::from(!((x as u32) ^ 0x8000_0000));
-    descending(roll + init) << 96 | descending(init) << 64 | u128::from(tie_break)
+/// Bits a [`key`] gives each of the total and `init`, offset by [`MAX_MODIFIER`]: `init`
+/// is within ±`MAX_MODIFIER`, so both are then within [0, 2·`MAX_MODIFIER` + 20].
+const SCORE_BITS: u32 = 15;
+/// Bits a [`key`] gives the combatant's index: a fight has at most 52 combatants.
+const INDEX_BITS: u32 = 6;
+/// The tie break's top bits a [`key`] keeps, the rest of the word: two tied combatants
+/// whose breaks share them (a chance of 2⁻²⁸) go in file order.
+const TIE_BITS: u32 = 64 - 2 * SCORE_BITS - INDEX_BITS;
+const _: () = assert!(2 * MAX_MODIFIER + 20 < 1 << SCORE_BITS && 52 <= 1 << INDEX_BITS);
+
+/// What orders a combatant's place, in one word, lowest first: the total and `init`
+/// descending, then the tie break, then the combatant's index (file order), so that no
+/// two keys are equal.
+fn key(init: i32, roll: i32, tie_break: u64, index: usize) -> u64 {
+    let descending = |x: i32| u64::from((1 << SCORE_BITS) - 1 - (x + MAX_MODIFIER) as u32);
+    (descending(roll + init) << SCORE_BITS | descending(init)) << (TIE_BITS + INDEX_BITS)
+        | (tie_break >> (64 - TIE_BITS)) << INDEX_BITS
+        | index as u64
 }
 
 /// A trial's rolled order, into `order`: every d20 first, then every tie break. `rolls`
@@ -45,14 +57,15 @@ pub(super) fn roll<R: Rng + RngExt>(
     init: &[i32],
     rng: &mut R,
     rolls: &mut Vec<i32>,
-    keyed: &mut Vec<u128>,
+    keyed: &mut Vec<u64>,
     order: &mut Vec<usize>,
 ) {
     rolls.clear();
     rolls.extend(init.iter().map(|_| rng.random_range(1..=20)));
     keyed.clear();
     keyed.extend(
-        (init.iter().zip(rolls.iter())).map(|(&init, &roll)| key(init, roll, rng.next_u64())),
+        (init.iter().zip(rolls.iter()).enumerate())
+            .map(|(index, (&init, &roll))| key(init, roll, rng.next_u64(), index)),
     );
     place(keyed, order);
 }
@@ -147,21 +160,38 @@ mod tests {
         assert_eq!(order_of(&[1, 1], &[10, 10], &[5, 3]), vec![1, 0]);
     }
 
-    /// Combatants with equal keys keep file order, and the rest go by key: [`place`]
-    /// against a sort of (key, index) pairs, on 2,000 sets of eight keys drawn from
-    /// three values (so most sets have ties).
+    /// Combatants go by total, then `init`, then tie break, then file order: [`place`]
+    /// of their [`key`]s against a sort by those, on 2,000 sets of eight combatants
+    /// whose d20s, inits and tie breaks are drawn from three values each (so most sets
+    /// tie on the total, and many on every field), the inits at both ends of their range.
     #[test]
-    fn places_are_a_sort_by_key_then_file_order() {
+    fn places_are_a_sort_by_total_init_tie_break_then_file_order() {
         use rand::SeedableRng;
         let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(3);
         let mut order = Vec::new();
+        let inits = [-MAX_MODIFIER, 0, MAX_MODIFIER];
+        let breaks = [0, 1 << 40, u64::MAX];
         for _ in 0..2_000 {
-            let keys: Vec<u128> = (0..8).map(|_| rng.random_range(0..3u128)).collect();
-            let mut sorted: Vec<(u128, usize)> = keys.iter().copied().zip(0..).collect();
-            sorted.sort_unstable();
+            let drawn: Vec<(i32, i32, u64)> = (0..8)
+                .map(|_| {
+                    let init = inits[rng.random_range(0..3)];
+                    (
+                        init,
+                        rng.random_range(1..=3),
+                        breaks[rng.random_range(0..3)],
+                    )
+                })
+                .collect();
+            let keys: Vec<u64> = (drawn.iter().enumerate())
+                .map(|(i, &(init, roll, tie_break))| key(init, roll, tie_break, i))
+                .collect();
             place(&keys, &mut order);
-            let by_sort: Vec<usize> = sorted.iter().map(|&(_, i)| i).collect();
-            assert_eq!(order, by_sort, "{keys:?}");
+            let mut sorted: Vec<usize> = (0..8).collect();
+            sorted.sort_by_key(|&i| {
+                let (init, roll, tie_break) = drawn[i];
+                (-(roll + init), -init, tie_break, i)
+            });
+            assert_eq!(order, sorted, "{drawn:?}");
         }
     }
 

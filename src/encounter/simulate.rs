@@ -234,7 +234,7 @@ pub fn simulate_fight(
 struct Scratch {
     order: Vec<usize>,
     rolls: Vec<i32>,
-    keyed: Vec<u128>,
+    keyed: Vec<u64>,
     board: Board,
     taken: [i64; LANES],
     dealt: [i64; LANES],
