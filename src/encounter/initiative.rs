@@ -150,14 +150,19 @@ mod tests {
     }
 
     /// Equal init: a tie on the total (20 pairs of 400) is a coin flip, so each is first
-    /// half the time.
+    /// half the time. In a trial the lower tie break goes first, by its top 28 bits
+    /// (B's 3·2^40 against A's 5·2^40); breaks that share those go in file order.
     #[test]
     fn equal_ties_split_evenly() {
         let orders = every_order(&[1, 1]);
         for (_, p) in &orders {
             assert!((p - 0.5).abs() < 1e-12);
         }
-        assert_eq!(order_of(&[1, 1], &[10, 10], &[5, 3]), vec![1, 0]);
+        assert_eq!(
+            order_of(&[1, 1], &[10, 10], &[5 << 40, 3 << 40]),
+            vec![1, 0]
+        );
+        assert_eq!(order_of(&[1, 1], &[10, 10], &[5, 3]), vec![0, 1]);
     }
 
     /// Combatants go by total, then `init`, then tie break, then file order: [`place`]
