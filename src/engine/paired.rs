@@ -312,6 +312,8 @@ impl<M: Pairable> Model for PairedModel<M> {
             .collect();
         // [model]: the trials of the pass it played (a variant that skips repeats).
         let mut played: Vec<Vec<usize>> = self.models.iter().map(|_| Vec::new()).collect();
+        // The baseline's rows of the trials a variant played.
+        let (mut played_chances, mut played_amounts) = (Vec::new(), Vec::new());
         for pass in starts.chunks(pass_trials) {
             for (m, model) in self.models.iter().enumerate() {
                 let (before, from_m) = scratches.split_at_mut(m);
@@ -374,7 +376,8 @@ impl<M: Pairable> Model for PairedModel<M> {
                         .add_to(values, cross, true);
                     continue;
                 }
-                let (mut played_chances, mut played_amounts) = (Vec::new(), Vec::new());
+                played_chances.clear();
+                played_amounts.clear();
                 for &trial in &played[m] {
                     played_chances.extend_from_slice(&chance_rows[0][trial * chances..][..chances]);
                     played_amounts.extend_from_slice(&amount_rows[0][trial * amounts..][..amounts]);
