@@ -6,7 +6,8 @@ use rand::{Rng, RngExt};
 use crate::scenario::bounded::MAX_MODIFIER;
 
 /// Combatants in turn order, highest total first: `init` per combatant, `rolls` its d20s,
-/// `tie_breaks` a random key each (used only between equal totals and equal `init`).
+/// `tie_breaks` a random key each (used only between equal totals and equal `init`, by
+/// its top 28 bits: see [`key`]).
 pub(super) fn order_of(init: &[i32], rolls: &[i32], tie_breaks: &[u64]) -> Vec<usize> {
     let keyed: Vec<u64> = (init.iter().zip(rolls).zip(tie_breaks).enumerate())
         .map(|(index, ((&init, &roll), &tie_break))| key(init, roll, tie_break, index))
@@ -166,23 +167,26 @@ mod tests {
     }
 
     /// Combatants go by total, then `init`, then tie break, then file order: [`place`]
-    /// of their [`key`]s against a sort by those, on 2,000 sets of eight combatants
-    /// whose d20s, inits and tie breaks are drawn from three values each (so most sets
-    /// tie on the total, and many on every field), the inits at both ends of their range.
+    /// of their [`key`]s against a sort by those, on 2,000 sets of eight combatants whose
+    /// d20s are drawn from {1, 2, 20}, inits from {−10,000, 0, 1, 10,000} and tie breaks
+    /// from three values (so most sets tie on the total, inits 0 and 1 tie on it with
+    /// rolls 2 and 1, which init then decides, and many tie on every field); the inits
+    /// and totals reach both ends of their range.
     #[test]
     fn places_are_a_sort_by_total_init_tie_break_then_file_order() {
         use rand::SeedableRng;
         let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(3);
         let mut order = Vec::new();
-        let inits = [-MAX_MODIFIER, 0, MAX_MODIFIER];
+        let inits = [-MAX_MODIFIER, 0, 1, MAX_MODIFIER];
+        let rolls = [1, 2, 20];
         let breaks = [0, 1 << 40, u64::MAX];
         for _ in 0..2_000 {
             let drawn: Vec<(i32, i32, u64)> = (0..8)
                 .map(|_| {
-                    let init = inits[rng.random_range(0..3)];
+                    let init = inits[rng.random_range(0..4)];
                     (
                         init,
-                        rng.random_range(1..=3),
+                        rolls[rng.random_range(0..3)],
                         breaks[rng.random_range(0..3)],
                     )
                 })
