@@ -66,6 +66,7 @@ impl Fight {
             sides,
             side_members: Vec::new(),
             up_below: Vec::new(),
+            disabled_at: Vec::new(),
             profiles: Vec::new(),
             dying: rules.injury.dying,
             flat_footed_until_first_turn: rules.injury.flat_footed_until_first_turn,
@@ -164,6 +165,12 @@ impl Fight {
         }
         fight.up_below = (fight.fighters.iter())
             .map(|f| f.injury.down_at.unwrap_or(i64::MAX))
+            .collect();
+        fight.disabled_at = (fight.fighters.iter())
+            .map(|f| match f.injury.down_at {
+                Some(zero) if f.injury.disabled_at_zero => zero,
+                _ => i64::MIN,
+            })
             .collect();
         fight.side_members = (0..fight.sides.len())
             .map(|side| bits((0..n).filter(|&i| fight.fighters[i].side == side)))

@@ -51,6 +51,10 @@ pub struct Fight {
     /// Per combatant: the damage taken from which it is no longer up (`down_at`, or
     /// never); kept apart from [`Fighter`] so a check of everyone reads one short row.
     up_below: Vec<i64>,
+    /// Per combatant: the damage taken at which it is disabled (exactly 0 hp, in a
+    /// system where that disables; never: `i64::MIN`), beside `up_below` for the same
+    /// reason.
+    disabled_at: Vec<i64>,
     profiles: Vec<Profile>,
     dying: DyingRule,
     /// Attacks against a combatant that has not had a turn yet use its flat-footed profile.

@@ -576,7 +576,7 @@ impl<'a> FightModel<'a> {
             for who in members(touched) {
                 let cell = round * n + who;
                 let lane = who % LANES;
-                let (was, now) = (last_status[lane], fight.status(who, &board.standings[lane]));
+                let (was, now) = (last_status[lane], self.layout.status(board, who));
                 if COUNTED {
                     // Left and entered without a branch (which is which is at random):
                     // the same status left and entered changes nothing.

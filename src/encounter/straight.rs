@@ -10,7 +10,9 @@
 //! plays both on many kinds of fight and requires the same draws, standings and damage
 //! after every turn.
 
-use super::turn::{Chances, Dealt, Retarget, Standing, lowest, members, ordered_bits, situation};
+use super::turn::{
+    Chances, Dealt, Retarget, Standing, Status, lowest, members, ordered_bits, situation,
+};
 use super::{AttackAt, Fight, Tables};
 use crate::scenario::Tactic;
 
@@ -102,6 +104,8 @@ pub(super) struct Layout<'f> {
     /// the damage taken at 0 hp, from which the tactics count hit points left.
     up_below: [i64; LANES],
     zero_at: [i64; LANES],
+    /// Per combatant: the damage taken at which it is disabled (never: `i64::MIN`).
+    disabled_at: [i64; LANES],
     /// The combatants a hit that neither drops nor slays only adds its damage to while
     /// they live, a bit each, and per combatant the damage taken from which that leaves
     /// it dead (see [`Fight::dead_from_added_damage`]).
@@ -190,10 +194,12 @@ impl<'f> Layout<'f> {
         }
         let mut up_below = [i64::MAX; LANES];
         let mut zero_at = [0; LANES];
+        let mut disabled_at = [i64::MIN; LANES];
         let (mut adds_only, mut dead_from) = (0, [i64::MAX; LANES]);
         for who in 0..n {
             up_below[who] = fight.up_below[who];
             zero_at[who] = fight.zero_at(who);
+            disabled_at[who] = fight.disabled_at[who];
             if let Some(dead) = fight.dead_from_added_damage(who) {
                 adds_only |= 1 << who;
                 dead_from[who] = dead;
@@ -204,6 +210,7 @@ impl<'f> Layout<'f> {
             fighters: n,
             up_below,
             zero_at,
+            disabled_at,
             adds_only,
             dead_from,
             struck: fight.profiles.iter().map(|p| p.struck).collect(),
@@ -232,13 +239,13 @@ impl<'f> Layout<'f> {
     #[inline(always)]
     pub fn play<C: Chances>(&self, board: &mut Board, actor: usize, chances: &mut C) -> u64 {
         let me = 1 << actor;
-        // Its turn ends its being flat-footed, whoever it is (without a branch on
-        // whether it had a turn before).
-        board.fresh &= !me;
         let disabled = if board.up & me != 0 {
             self.fight
                 .end_flat_footed(&mut board.standings[lane(actor)]);
             false
+        } else if !self.fight.down_turn_matters(&board.standings[lane(actor)]) {
+            // Nothing of its changes.
+            return 0;
         } else {
             let standings = &mut board.standings[..self.fighters];
             let Some(disabled) = self.fight.start_down_turn(standings, actor, chances) else {
@@ -248,6 +255,8 @@ impl<'f> Layout<'f> {
             board.up = self.with_up(board, actor);
             disabled
         };
+        // It acts: flat-footed no more (as `Fight::begin_turn`).
+        board.fresh &= !me;
         let mut play = Play {
             board,
             chances,
@@ -379,6 +388,13 @@ impl<'f> Layout<'f> {
             iterative += 1;
             play.attacked = true;
         }
+    }
+
+    /// `who`'s status on `board` (as [`Fight::status`]).
+    #[inline(always)]
+    pub fn status(&self, board: &Board, who: usize) -> Status {
+        let lane = lane(who);
+        (board.standings[lane]).status(self.up_below[lane], self.disabled_at[lane])
     }
 
     /// `board.up` with `who`'s bit set as it is up now.

@@ -60,6 +60,34 @@ impl Standing {
         }
     }
 
+    /// Its status, for a combatant down from `down_at` damage taken (never: `i64::MAX`)
+    /// and disabled at `disabled_at` (never: `i64::MIN`).
+    #[inline(always)]
+    pub fn status(&self, down_at: i64, disabled_at: i64) -> Status {
+        // Each choice a select, not a branch: Monte Carlo asks for every combatant its
+        // round touched, and which it is changes at random.
+        let unconscious = if self.taken == disabled_at {
+            Status::Disabled
+        } else {
+            Status::Dying
+        };
+        let down = if self.flags & STABLE != 0 {
+            Status::Stable
+        } else {
+            unconscious
+        };
+        let living = if self.taken < down_at {
+            Status::Up
+        } else {
+            down
+        };
+        if self.flags & DEAD != 0 {
+            Status::Dead
+        } else {
+            living
+        }
+    }
+
     /// The same standing with `taken` damage taken.
     pub fn with_taken(self, taken: i64) -> Standing {
         Standing { taken, ..self }
@@ -73,6 +101,18 @@ impl Standing {
         flags: DEAD,
     };
 }
+
+/// `k / 20` for `k` in 0..=20: the chance that `k` faces of a d20 succeed (a table, so a
+/// dying check costs no division).
+const D20_SHARES: [f64; 21] = {
+    let mut shares = [0.0; 21];
+    let mut k = 0;
+    while k <= 20 {
+        shares[k] = k as f64 / 20.0;
+        k += 1;
+    }
+    shares
+};
 
 /// Where a combatant stands at the end of a round (RULES.md §9).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -360,26 +400,7 @@ impl Fight {
 
     /// A combatant's status.
     pub(super) fn status(&self, who: usize, s: &Standing) -> Status {
-        let injury = &self.fighters[who].injury;
-        let down_at = injury.down_at.unwrap_or(i64::MAX);
-        // Each choice a select, not a branch: Monte Carlo asks for every combatant its
-        // round touched, and which it is changes at random.
-        let unconscious = if s.taken == down_at && injury.disabled_at_zero {
-            Status::Disabled
-        } else {
-            Status::Dying
-        };
-        let down = if s.flags & STABLE != 0 {
-            Status::Stable
-        } else {
-            unconscious
-        };
-        let living = if s.taken < down_at { Status::Up } else { down };
-        if s.flags & DEAD != 0 {
-            Status::Dead
-        } else {
-            living
-        }
+        s.status(self.up_below[who], self.disabled_at[who])
     }
 
     /// The damage `who` has taken at 0 hp (none without hit points), from which the
@@ -505,33 +526,38 @@ impl Fight {
         }
     }
 
-    /// The start of `actor`'s turn: flat-footed no more; a dying or stable combatant's
-    /// check, or its Resolve spent.
+    /// The start of `actor`'s turn: flat-footed no more if it acts; a dying or stable
+    /// combatant's check, or its Resolve spent. A combatant that does not act keeps its
+    /// flags: no one attacks it while it is down, and one back up acts at once, so its
+    /// being flat-footed could only tell standings apart that play the same.
     #[inline(always)]
     fn begin_turn(&self, standings: &mut [Standing], actor: usize) -> Begin {
         let me = &self.fighters[actor];
         let zero_at = self.zero_at(actor);
         let status = self.status(actor, &standings[actor]);
         let s = &mut standings[actor];
-        self.end_flat_footed(s);
         match (status, self.dying) {
-            (Status::Dead, _) => {}
-            (Status::Up, _) => return Begin::Acts { disabled: false },
-            (Status::Disabled, _) => return Begin::Acts { disabled: true },
+            (Status::Up | Status::Disabled, _) => {
+                self.end_flat_footed(s);
+                return Begin::Acts {
+                    disabled: status == Status::Disabled,
+                };
+            }
             (Status::Stable, DyingRule::Resolve { .. }) if s.resolve >= 1 => {
                 s.resolve -= 1;
                 s.taken = zero_at - 1;
                 s.flags &= !STABLE;
+                self.end_flat_footed(s);
                 return Begin::Acts { disabled: false };
             }
-            (Status::Stable, _) => {}
+            (Status::Stable | Status::Dead, _) => {}
             (Status::Dying, DyingRule::ConCheck { dc }) => {
                 let below_zero = s.taken - zero_at;
                 let need = i64::from(dc) - me.con_modifier + below_zero;
                 // The d20 rolls that succeed: `need` and up, and a natural 20 always.
                 let succeeding = 21 - need.clamp(1, 20);
                 return Begin::Dying {
-                    p_stable: succeeding as f64 / 20.0,
+                    p_stable: D20_SHARES[succeeding as usize],
                 };
             }
             (Status::Dying, DyingRule::Percent { percent }) => {
@@ -552,6 +578,16 @@ impl Fight {
             }
         }
         Begin::Over
+    }
+
+    /// Whether a turn of a combatant in standing `s`, not up, can change anything: not
+    /// when it is dead, nor when it is stable in a system where only Resolve gets it
+    /// back up and it has none to spend ([`Fight::begin_turn`] is then over at once).
+    #[inline(always)]
+    pub(super) fn down_turn_matters(&self, s: &Standing) -> bool {
+        let stable = s.flags & STABLE != 0;
+        let back_up = matches!(self.dying, DyingRule::Resolve { .. }) && s.resolve >= 1;
+        s.alive() && (!stable || back_up)
     }
 
     /// The next attack of the routine, or `None` when the stage moved on.
