@@ -9,12 +9,26 @@ use crate::scenario::bounded::MAX_MODIFIER;
 /// `tie_breaks` a random key each (used only between equal totals and equal `init`, by
 /// its top 28 bits: see [`key`]).
 pub(super) fn order_of(init: &[i32], rolls: &[i32], tie_breaks: &[u64]) -> Vec<usize> {
-    let keyed: Vec<u64> = (init.iter().zip(rolls).zip(tie_breaks).enumerate())
-        .map(|(index, ((&init, &roll), &tie_break))| key(init, roll, tie_break, index))
-        .collect();
-    let mut order = Vec::with_capacity(init.len());
-    place(&keyed, &mut order);
+    let (mut keyed, mut order) = (Vec::new(), Vec::new());
+    order_into(init, rolls, |i| tie_breaks[i], &mut keyed, &mut order);
     order
+}
+
+/// [`order_of`] into `order`, combatant `i`'s tie break `tie_break(i)` (asked in
+/// combatant order), each combatant's [`key`] kept in `keyed`.
+fn order_into(
+    init: &[i32],
+    rolls: &[i32],
+    mut tie_break: impl FnMut(usize) -> u64,
+    keyed: &mut Vec<u64>,
+    order: &mut Vec<usize>,
+) {
+    keyed.clear();
+    keyed.extend(
+        (init.iter().zip(rolls).enumerate())
+            .map(|(index, (&init, &roll))| key(init, roll, tie_break(index), index)),
+    );
+    place(keyed, order);
 }
 
 /// Writes the combatants into `order`, the first to act first, by `keyed` (each
@@ -63,12 +77,7 @@ pub(super) fn roll<R: Rng + RngExt>(
 ) {
     rolls.clear();
     rolls.extend(init.iter().map(|_| rng.random_range(1..=20)));
-    keyed.clear();
-    keyed.extend(
-        (init.iter().zip(rolls.iter()).enumerate())
-            .map(|(index, (&init, &roll))| key(init, roll, rng.next_u64(), index)),
-    );
-    place(keyed, order);
+    order_into(init, rolls, |_| rng.next_u64(), keyed, order);
 }
 
 /// Every rolled order with its probability: all 20^n rolls, each tie group's orders

@@ -206,6 +206,8 @@ struct FightModel<'a> {
     /// A variant that takes each trial's rolled order from the baseline's (see
     /// [`Opening::Taken`]).
     opening_from_baseline: bool,
+    /// A baseline that keeps each trial's rolled order, because a variant takes it.
+    keeps_opening: bool,
     /// Monte Carlo's layout of the fight, and every combatant before it, and its status.
     layout: Layout<'a>,
     start: Board,
@@ -264,7 +266,7 @@ enum Opening<'s> {
     /// Rolled (or listed).
     Rolled,
     /// Rolled, and kept in the scratch as the pass's trial `usize` (the baseline's, in a
-    /// paired run).
+    /// paired run where a variant takes it).
     Kept(usize),
     /// Taken from the baseline's trial `usize`, kept in its scratch: a variant with the
     /// baseline's initiative modifiers rolls the same order from the same stream.
@@ -458,6 +460,7 @@ impl<'a> FightModel<'a> {
             rolled: Vec::new(),
             inits: fight.fighters.iter().map(|f| f.init).collect(),
             opening_from_baseline: false,
+            keeps_opening: false,
             start_status,
             start_values,
             start: layout.board(&start),
@@ -551,17 +554,17 @@ impl<'a> FightModel<'a> {
         // Whether the fight is over depends on who is up alone: asked again only when
         // that changes.
         let mut ended = fight.ended_with(board.up);
+        let mut draws = Draws::<COUNTED> {
+            model: self,
+            rng,
+            outcomes: &mut tally.outcomes,
+            taken,
+            dealt,
+        };
         for round in 0..rounds {
             // Who the round's turns touched: only their counts can have changed.
             let mut touched = 0;
             for &actor in order.iter() {
-                let mut draws = Draws::<COUNTED> {
-                    model: self,
-                    rng,
-                    outcomes: &mut tally.outcomes,
-                    taken,
-                    dealt,
-                };
                 let was_up = board.up;
                 touched |= self.layout.play(board, actor, &mut draws);
                 if board.up != was_up {
@@ -597,10 +600,11 @@ impl<'a> FightModel<'a> {
                 last_status[lane] = now;
                 if COUNTED {
                     // Unconditionally too: an amount that did not change adds 0.
-                    Changes::amount(&mut changes.taken[cell], last_taken[lane], taken[lane]);
-                    last_taken[lane] = taken[lane];
-                    Changes::amount(&mut changes.dealt[cell], last_dealt[lane], dealt[lane]);
-                    last_dealt[lane] = dealt[lane];
+                    let (taken, dealt) = (draws.taken[lane], draws.dealt[lane]);
+                    Changes::amount(&mut changes.taken[cell], last_taken[lane], taken);
+                    last_taken[lane] = taken;
+                    Changes::amount(&mut changes.dealt[cell], last_dealt[lane], dealt);
+                    last_dealt[lane] = dealt;
                 }
             }
             if let Some(winner) = result {
@@ -611,12 +615,14 @@ impl<'a> FightModel<'a> {
                 break;
             }
         }
-        for side in 0..tally.sides {
-            let (mut down, mut dead) = (false, false);
-            for i in (0..n).filter(|&i| fight.fighters[i].side == side) {
-                down |= last_status[i] != Status::Up;
-                dead |= last_status[i] == Status::Dead;
-            }
+        // Who is not up at the end, and who is dead, a bit each.
+        let (mut down_set, mut dead_set) = (0, 0);
+        for (who, &status) in last_status[..n].iter().enumerate() {
+            down_set |= u64::from(status != Status::Up) << who;
+            dead_set |= u64::from(status == Status::Dead) << who;
+        }
+        for (side, &members) in fight.side_members.iter().enumerate() {
+            let (down, dead) = (members & down_set != 0, members & dead_set != 0);
             if COUNTED {
                 tally.lost_down[side] += u64::from(down);
                 tally.lost_dead[side] += u64::from(dead);
@@ -629,7 +635,7 @@ impl<'a> FightModel<'a> {
         }
         if VALUES {
             amounts[at.length()] = length as i64;
-            for (who, &d) in dealt[..n].iter().enumerate() {
+            for (who, &d) in draws.dealt[..n].iter().enumerate() {
                 amounts[at.dealt(who)] = d;
             }
         }
@@ -748,7 +754,8 @@ impl Pairable for FightModel<'_> {
         baseline: Option<&Scratch>,
     ) {
         let opening = match baseline {
-            None => Opening::Kept(trial),
+            None if self.keeps_opening => Opening::Kept(trial),
+            None => Opening::Rolled,
             Some(baseline) if self.opening_from_baseline => Opening::Taken(trial, baseline),
             Some(_) => Opening::Rolled,
         };
@@ -762,6 +769,12 @@ impl Pairable for FightModel<'_> {
         self.opening_from_baseline =
             self.inits == baseline.inits && self.fight.initiative == baseline.fight.initiative;
         false
+    }
+
+    /// The baseline keeps each trial's rolled order and stream after it only when a
+    /// variant takes them.
+    fn lead(&mut self, variants: &[Self]) {
+        self.keeps_opening = variants.iter().any(|v| v.opening_from_baseline);
     }
 
     /// The rounds' changes, kept in `scratch`, are added up once per chunk.

@@ -114,6 +114,15 @@ pub(crate) trait Pairable: Model {
         false
     }
 
+    /// Tells `self`, the baseline, its `variants` once they are coupled, so that it
+    /// keeps in its scratch only what one of them takes (see
+    /// [`Pairable::paired_trial`]). Called once, before any trial.
+    fn lead(&mut self, _variants: &[Self])
+    where
+        Self: Sized,
+    {
+    }
+
     /// Whether the trial starting from `start` would repeat the baseline's trial from
     /// there exactly, every figure's value the same, told without playing it (only once
     /// [`Pairable::couple`] returned true).
@@ -224,6 +233,7 @@ impl<M: Pairable> PairedModel<M> {
             for (m, variant) in variants.iter_mut().enumerate() {
                 skips_repeats[m + 1] = variant.couple(baseline) && !counted.contains(&(m + 1));
             }
+            baseline.lead(variants);
         }
         let own: Vec<Vec<Figure>> = models.iter().map(Pairable::figures).collect();
         let figures: Vec<Figure> = match (models.split_first(), own.first()) {
