@@ -254,8 +254,8 @@ struct Scratch {
     /// round's counts are the sums of the changes up to it; a round writes only the
     /// combatants that changed, and the rounds after a fight ended are never visited.
     changes: Changes,
-    /// The baseline's, in a paired run: each trial of the pass's rolled order (a row of
-    /// combatants each) and its stream after the rolls, for its variants to take.
+    /// The baseline's, in a paired run where a variant takes them: each trial of the
+    /// pass's rolled order (a row of combatants each) and its stream after the rolls.
     opening_orders: Vec<usize>,
     opening_rngs: Vec<Pcg64Mcg>,
 }

@@ -239,6 +239,9 @@ impl<'f> Layout<'f> {
     #[inline(always)]
     pub fn play<C: Chances>(&self, board: &mut Board, actor: usize, chances: &mut C) -> u64 {
         let me = 1 << actor;
+        // Its turn ends its being flat-footed, whoever it is (without a branch on
+        // whether it had a turn before).
+        board.fresh &= !me;
         let disabled = if board.up & me != 0 {
             self.fight
                 .end_flat_footed(&mut board.standings[lane(actor)]);
@@ -255,8 +258,6 @@ impl<'f> Layout<'f> {
             board.up = self.with_up(board, actor);
             disabled
         };
-        // It acts: flat-footed no more (as `Fight::begin_turn`).
-        board.fresh &= !me;
         let mut play = Play {
             board,
             chances,

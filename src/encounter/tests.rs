@@ -844,10 +844,12 @@ fn alive(standings: &[turn::Standing]) -> u64 {
 /// the same standings and damage taken and dealt; `play` must leave its board as the
 /// standings give it (who is up, who is flat-footed), and every combatant outside the set
 /// it says it touched as it was. The turns played must include random picks, dying checks, disabled turns, a stable creature
-/// back up on a Resolve Point and hits that struck a creature instead.
+/// back up on a Resolve Point, hits that struck a creature instead, and turns `play`
+/// skips as changing nothing (a dead combatant's, a stable one's).
 #[test]
 fn the_straight_turn_plays_as_the_machine() {
     let (mut turns, mut disabled, mut back_up) = (0, 0, 0);
+    let (mut skipped_dead, mut skipped_stable) = (0, 0);
     let mut kinds = std::collections::BTreeMap::new();
     for (k, text) in every_kind_of_fight().iter().enumerate() {
         let f = fight(text);
@@ -897,13 +899,20 @@ fn the_straight_turn_plays_as_the_machine() {
                     let was = f.status(actor, &before[actor]);
                     disabled += usize::from(was == Status::Disabled);
                     back_up += usize::from(was == Status::Stable && board.up & 1 << actor != 0);
+                    let skipped = touched == 0;
+                    skipped_dead += usize::from(skipped && was == Status::Dead);
+                    skipped_stable += usize::from(skipped && was == Status::Stable);
                     turns += 1;
                 }
             }
         }
     }
-    let seen = format!("{turns} turns, {disabled} disabled, {back_up} back up, {kinds:?}");
+    let seen = format!(
+        "{turns} turns, {disabled} disabled, {back_up} back up, skipped {skipped_dead} dead and \
+         {skipped_stable} stable, {kinds:?}"
+    );
     assert!(turns > 100_000 && disabled > 0 && back_up > 0, "{seen}");
+    assert!(skipped_dead > 0 && skipped_stable > 0, "{seen}");
     assert!(
         ['p', 's', 'x'].iter().all(|k| kinds.contains_key(k)),
         "{seen}"

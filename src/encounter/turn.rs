@@ -526,19 +526,20 @@ impl Fight {
         }
     }
 
-    /// The start of `actor`'s turn: flat-footed no more if it acts; a dying or stable
-    /// combatant's check, or its Resolve spent. A combatant that does not act keeps its
-    /// flags: no one attacks it while it is down, and one back up acts at once, so its
-    /// being flat-footed could only tell standings apart that play the same.
+    /// The start of `actor`'s turn: flat-footed no more; a dying or stable combatant's
+    /// check, or its Resolve spent. A dead combatant's standing stays as it is: every
+    /// dead standing is the same (see `Standing::DEAD`).
     #[inline(always)]
     fn begin_turn(&self, standings: &mut [Standing], actor: usize) -> Begin {
-        let me = &self.fighters[actor];
-        let zero_at = self.zero_at(actor);
         let status = self.status(actor, &standings[actor]);
+        if status == Status::Dead {
+            return Begin::Over;
+        }
+        let (me, zero_at) = (&self.fighters[actor], self.zero_at(actor));
         let s = &mut standings[actor];
+        self.end_flat_footed(s);
         match (status, self.dying) {
             (Status::Up | Status::Disabled, _) => {
-                self.end_flat_footed(s);
                 return Begin::Acts {
                     disabled: status == Status::Disabled,
                 };
@@ -547,7 +548,6 @@ impl Fight {
                 s.resolve -= 1;
                 s.taken = zero_at - 1;
                 s.flags &= !STABLE;
-                self.end_flat_footed(s);
                 return Begin::Acts { disabled: false };
             }
             (Status::Stable | Status::Dead, _) => {}
@@ -581,8 +581,9 @@ impl Fight {
     }
 
     /// Whether a turn of a combatant in standing `s`, not up, can change anything: not
-    /// when it is dead, nor when it is stable in a system where only Resolve gets it
-    /// back up and it has none to spend ([`Fight::begin_turn`] is then over at once).
+    /// when it is dead, nor when it is stable (which it became on a turn of its own, so
+    /// it is no longer flat-footed) unless Resolve can get it back up and it has some to
+    /// spend ([`Fight::begin_turn`] is then over at once).
     #[inline(always)]
     pub(super) fn down_turn_matters(&self, s: &Standing) -> bool {
         let stable = s.flags & STABLE != 0;
