@@ -544,7 +544,7 @@ impl Fight {
                     disabled: status == Status::Disabled,
                 };
             }
-            (Status::Stable, DyingRule::Resolve { .. }) if s.resolve >= 1 => {
+            (Status::Stable, _) if self.resolve_gets_up(s) => {
                 s.resolve -= 1;
                 s.taken = zero_at - 1;
                 s.flags &= !STABLE;
@@ -587,8 +587,14 @@ impl Fight {
     #[inline(always)]
     pub(super) fn down_turn_matters(&self, s: &Standing) -> bool {
         let stable = s.flags & STABLE != 0;
-        let back_up = matches!(self.dying, DyingRule::Resolve { .. }) && s.resolve >= 1;
-        s.alive() && (!stable || back_up)
+        s.alive() && (!stable || self.resolve_gets_up(s))
+    }
+
+    /// Whether a stable combatant in standing `s` spends a Resolve Point at its turn's
+    /// start to get back up (Starfinder, with one to spend).
+    #[inline(always)]
+    fn resolve_gets_up(&self, s: &Standing) -> bool {
+        matches!(self.dying, DyingRule::Resolve { .. }) && s.resolve >= 1
     }
 
     /// The next attack of the routine, or `None` when the stage moved on.
