@@ -236,6 +236,12 @@ impl Error {
         }
     }
 
+    /// Whether the reader of what was being written went away (`d20odds rules | head -1`):
+    /// nothing is wrong, and nothing more need be written.
+    pub fn is_broken_pipe(&self) -> bool {
+        matches!(self, Error::Io { source, .. } if source.kind() == std::io::ErrorKind::BrokenPipe)
+    }
+
     /// A file that could not be read or written, with its path.
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         Error::Io {

@@ -11,20 +11,27 @@ use clap::Parser;
 fn main() -> ExitCode {
     let args = match cli::Cli::try_parse() {
         Ok(args) => args,
-        Err(e) => {
-            let _ = e.print();
-            return ExitCode::from(e.exit_code() as u8);
-        }
+        Err(e) => match cli::flag_error(&e) {
+            Some(refused) => return report(refused.into()),
+            None => {
+                let _ = e.print();
+                return ExitCode::from(e.exit_code() as u8);
+            }
+        },
     };
     match cli::run(args) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            let colour = cli::colour(
-                std::io::stderr().is_terminal(),
-                std::env::var_os("NO_COLOR").as_deref(),
-            );
-            let _ = writeln!(std::io::stderr(), "{}{e}", cli::error_prefix(colour));
-            ExitCode::from(e.exit_code())
-        }
+        Err(e) if e.is_broken_pipe() => ExitCode::SUCCESS,
+        Err(e) => report(e),
     }
+}
+
+/// Prints `e` on stderr as every error is printed, and gives its exit code.
+fn report(e: d20odds::Error) -> ExitCode {
+    let colour = cli::colour(
+        std::io::stderr().is_terminal(),
+        std::env::var_os("NO_COLOR").as_deref(),
+    );
+    let _ = writeln!(std::io::stderr(), "{}{e}", cli::error_prefix(colour));
+    ExitCode::from(e.exit_code())
 }

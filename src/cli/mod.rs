@@ -32,7 +32,7 @@ const RUN_EXAMPLES: &str = "\
 Examples:
   d20odds run experiments/ogre-corridor.toml
   d20odds run experiments/*.toml --trials 100000 --threads 2 --out /tmp/reports
-  d20odds run experiments/ogre-corridor.toml --precision 0.001 --json > odds.json
+  d20odds run experiments/ogre-corridor.toml --precision 0.001 --trials 10000000 --json > odds.json
   d20odds run experiments/crit-fishing.toml --seed 42 --sampler dice";
 
 const ATTACK_EXAMPLES: &str = "\
@@ -140,17 +140,17 @@ enum Command {
 struct SimulationArgs {
     /// Trials to run (default: the file's `trials`, else 1000000; with --precision, the
     /// most to run).
-    #[arg(long)]
+    #[arg(long, value_parser = whole_number::<u64>)]
     trials: Option<u64>,
     /// Random seed (default: the file's `seed`, else 0); same seed, same numbers, whatever
     /// --threads.
-    #[arg(long)]
+    #[arg(long, value_parser = whole_number::<u64>)]
     seed: Option<u64>,
     /// Worker threads (default: one per core).
-    #[arg(long)]
+    #[arg(long, value_parser = whole_number::<usize>)]
     threads: Option<usize>,
     /// Stop once every probability's 95% interval half-width is at most this (e.g. 0.001).
-    #[arg(long, value_name = "E")]
+    #[arg(long, value_name = "E", value_parser = decimal_number)]
     precision: Option<f64>,
     /// Print one JSON document instead of the summary table.
     #[arg(long)]
@@ -243,6 +243,7 @@ impl run::Progress for Bars {
 /// line per report folder written go to stderr, so `--json > file` keeps a clean document
 /// and the paths are shown even with --quiet.
 #[derive(Debug, Args)]
+#[command(allow_negative_numbers = true)]
 struct RunArgs {
     /// Experiment files (TOML, see README).
     #[arg(required = true, value_name = "FILE")]
@@ -263,12 +264,13 @@ struct RunArgs {
 #[command(allow_negative_numbers = true)]
 #[command(mut_arg("trials", |a| a.help("Trials to run (default 1000000; with --precision, the most to run)")))]
 #[command(mut_arg("seed", |a| a.help("Random seed (default 0); same seed, same numbers, whatever --threads")))]
+#[command(mut_arg("quiet", |a| a.help("No progress bar (the figures and notes are still printed)")))]
 struct AttackArgs {
     /// Attack bonus; several, comma-separated, make a full attack (e.g. 14,9).
-    #[arg(long, required = true, value_delimiter = ',')]
+    #[arg(long, required = true, value_delimiter = ',', value_parser = modifier)]
     bonus: Vec<i32>,
     /// Target's armor class.
-    #[arg(long)]
+    #[arg(long, value_parser = modifier)]
     ac: i32,
     /// Damage dice, e.g. 1d8+3.
     #[arg(long)]
@@ -278,7 +280,7 @@ struct AttackArgs {
     #[arg(long)]
     crit: Option<String>,
     /// Miss chance from concealment, in percent.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = percentage)]
     miss_chance: u8,
     /// Target's cover: none, partial, cover, soft, improved (a level worth nothing
     /// against a melee attack in the system, such as soft cover in pf1, needs --ranged).
@@ -295,15 +297,15 @@ struct AttackArgs {
     #[arg(long)]
     immune_to_crits: bool,
     /// Target's hit points: adds down/dead chances.
-    #[arg(long)]
+    #[arg(long, value_parser = hit_points)]
     hp: Option<i64>,
     /// Target's Con score: pf1 dead at -con hp (without it, dead when down); d20modern
     /// massive-damage threshold; not used in starfinder.
-    #[arg(long)]
+    #[arg(long, value_parser = hit_points)]
     con: Option<i64>,
     /// Rounds of attacks per trial (default 1; needs --hp: rounds only add up damage
     /// toward down and dead).
-    #[arg(long)]
+    #[arg(long, value_parser = rounds)]
     rounds: Option<u32>,
     /// Rule system.
     #[arg(long, default_value = "pf1")]
@@ -472,6 +474,9 @@ fn attack_plan(args: &AttackArgs) -> Result<Plan, Error> {
         .cover
         .parse()
         .map_err(|m: String| InputError::flag("--cover", m))?;
+    if let Some(why) = args.crit.as_ref().and(rules.unused_crit(crit)) {
+        return Err(InputError::flag("--crit", format!("{why}: leave it out")).into());
+    }
     check_attack_numbers(args, system)?;
     check_attack_combinations(args, rules, cover)?;
     let mut plan = PlanBuilder::new("attack", system, args.rounds.unwrap_or(1));
@@ -508,29 +513,81 @@ fn attack_plan(args: &AttackArgs) -> Result<Plan, Error> {
 }
 
 /// The number flags of `d20odds attack` within their limits.
+/// A flag value one of our value parsers refused, as `--flag: why` in the words of every
+/// other input error, rather than the parser's "invalid value … for '--flag <FLAG>'".
+pub fn flag_error(e: &clap::Error) -> Option<InputError> {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if e.kind() != ErrorKind::ValueValidation {
+        return None;
+    }
+    let Some(ContextValue::String(arg)) = e.get(ContextKind::InvalidArg) else {
+        return None;
+    };
+    let flag = arg.split_whitespace().next()?;
+    let why = std::error::Error::source(e)?.to_string();
+    Some(InputError::flag(flag, why))
+}
+
+/// A whole-number flag's value, written as a file writes one (`1_000_000` too), within
+/// `least..=most`; otherwise what the flag expects (`range`), in the words errors use for
+/// files, never the parser's.
+fn whole_within<T: TryFrom<i128>>(
+    text: &str,
+    least: i128,
+    most: i128,
+    range: impl FnOnce() -> String,
+) -> Result<T, String> {
+    let digits: String = text.chars().filter(|&c| c != '_').collect();
+    (digits.parse::<i128>().ok())
+        .filter(|v| (least..=most).contains(v))
+        .and_then(|v| T::try_from(v).ok())
+        .ok_or_else(|| match text {
+            "" => format!("expected {}, not nothing", range()),
+            _ => format!("expected {}, not `{text}`", range()),
+        })
+}
+
+/// A count or seed flag (`--trials`, `--seed`, `--threads`): any whole number its type
+/// holds; the run checks its range.
+fn whole_number<T: TryFrom<i128>>(text: &str) -> Result<T, String> {
+    whole_within(text, 0, i128::MAX, || {
+        "a whole number such as 100000 (`_` may group its digits)".into()
+    })
+}
+
+/// `--precision`: a decimal number (the run checks its range).
+fn decimal_number(text: &str) -> Result<f64, String> {
+    (text.parse::<f64>().ok())
+        .filter(|x| x.is_finite())
+        .ok_or_else(|| format!("expected a number such as 0.001, not `{text}`"))
+}
+
+/// `--bonus` and `--ac`: a modifier within the files' bounds.
+fn modifier(text: &str) -> Result<i32, String> {
+    let most = i128::from(MAX_MODIFIER);
+    whole_within(text, -most, most, modifier_range)
+}
+
+/// `--hp` and `--con`.
+fn hit_points(text: &str) -> Result<i64, String> {
+    whole_within(text, 1, MAX_HIT_POINTS.into(), || {
+        format!("1 to {MAX_HIT_POINTS}")
+    })
+}
+
+/// `--miss-chance`.
+fn percentage(text: &str) -> Result<u8, String> {
+    whole_within(text, 0, 100, || "a percentage: 0 to 100".into())
+}
+
+/// `--rounds`.
+fn rounds(text: &str) -> Result<u32, String> {
+    whole_within(text, 1, d20odds::MAX_ROUNDS.into(), || {
+        format!("1 to {}", d20odds::MAX_ROUNDS)
+    })
+}
+
 fn check_attack_numbers(args: &AttackArgs, system: SystemId) -> Result<(), Error> {
-    if args.miss_chance > 100 {
-        return Err(InputError::flag("--miss-chance", "a percentage: 0 to 100").into());
-    }
-    if args
-        .rounds
-        .is_some_and(|r| !(1..=d20odds::MAX_ROUNDS).contains(&r))
-    {
-        return Err(InputError::flag("--rounds", "1 to 1000").into());
-    }
-    for (flag, values) in [("--bonus", args.bonus.as_slice()), ("--ac", &[args.ac])] {
-        if values
-            .iter()
-            .any(|v| !(-MAX_MODIFIER..=MAX_MODIFIER).contains(v))
-        {
-            return Err(InputError::flag(flag, modifier_range()).into());
-        }
-    }
-    for (flag, value) in [("--hp", args.hp), ("--con", args.con)] {
-        if value.is_some_and(|v| !(1..=MAX_HIT_POINTS).contains(&v)) {
-            return Err(InputError::flag(flag, format!("1 to {MAX_HIT_POINTS}")).into());
-        }
-    }
     if args.con.is_some() && args.hp.is_none() {
         return Err(InputError::flag("--con", "needs --hp").into());
     }
@@ -682,6 +739,30 @@ pub fn error_prefix(colour: bool) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Flag numbers read as the files write them, `_` between digits too, within each
+    /// flag's range; anything else is refused with what the flag expects.
+    #[test]
+    fn flag_numbers_read_as_files_write_them() {
+        assert_eq!(whole_number::<u64>("1_000_000"), Ok(1_000_000));
+        assert_eq!(modifier("-5"), Ok(-5));
+        assert_eq!(percentage("100"), Ok(100));
+        assert_eq!(
+            percentage("101"),
+            Err("expected a percentage: 0 to 100, not `101`".into())
+        );
+        assert_eq!(
+            whole_number::<usize>(""),
+            Err(
+                "expected a whole number such as 100000 (`_` may group its digits), not nothing"
+                    .into()
+            )
+        );
+        assert_eq!(rounds("0"), Err("expected 1 to 1000, not `0`".into()));
+        assert!(hit_points("1e3").is_err());
+        assert_eq!(decimal_number("0.001"), Ok(0.001));
+        assert!(decimal_number("inf").is_err());
+    }
 
     #[test]
     fn colour_only_on_a_terminal_without_no_color() {

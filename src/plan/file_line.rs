@@ -4,7 +4,7 @@
 use crate::attack::SquareGuess;
 use crate::damage::massive_check;
 use crate::error::InputError;
-use crate::rules::{Condition, RuleSet};
+use crate::rules::{Condition, RuleSet, SystemId};
 use crate::scenario::{
     Action, ArmorClass, Attack, AttackKind, Combatant, CombatantId, PlanLine, Scenario,
 };
@@ -206,6 +206,11 @@ fn line_defence(
         ac: match attack.vs {
             ArmorClass::Eac => defender.eac,
             ArmorClass::Kac => defender.kac,
+        },
+        armor: match (rules.system, attack.vs) {
+            (SystemId::Starfinder, ArmorClass::Eac) => "EAC",
+            (SystemId::Starfinder, ArmorClass::Kac) => "KAC",
+            _ => "AC",
         },
         dex: defender.dex,
         size: defender.size,

@@ -78,6 +78,7 @@ impl PlanBuilder {
             attacker: attack.attacker,
             target: defence.target,
             attack: attack.name,
+            armor: defence.armor,
             modifiers: rolled.modifiers,
             struck_instead: rolled.covering.map(|(_, why)| why),
             source,
@@ -293,6 +294,7 @@ impl PlanBuilder {
             attacker: attack.attacker,
             target: defence.target,
             attack: attack.name,
+            armor: defence.armor,
             modifiers: Modifiers {
                 cover,
                 concealment: 0,

@@ -67,6 +67,8 @@ pub struct Line {
     pub attacker: String,
     pub target: TargetId,
     pub attack: String,
+    /// What tables call the armor class the attack rolls against (see [`LineDefence`]).
+    pub armor: &'static str,
     pub modifiers: Modifiers,
     /// Why a roll may strike another creature than the target (d20 Modern).
     pub struck_instead: Option<StruckInstead>,

@@ -94,6 +94,8 @@ pub struct LineDefence {
     pub target: TargetId,
     /// Armor class against this attack, Dex included.
     pub ac: i32,
+    /// What tables call that armor class: `AC`, or Starfinder's `EAC` or `KAC`.
+    pub armor: &'static str,
     /// Dex modifier included in `ac`.
     pub dex: i32,
     /// Size, for size modifiers and soft cover.
@@ -171,6 +173,7 @@ impl LineDefence {
         Self {
             target,
             ac,
+            armor: "AC",
             dex: 0,
             size: Size::Medium,
             immune_to_crits,

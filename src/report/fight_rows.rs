@@ -189,9 +189,10 @@ impl FightReport {
             .collect()
     }
 
-    /// The fight in a sentence: who wins how often, and how soon it is over, e.g. "party
-    /// wins 99.97% of fights within 8 rounds (monsters 0.00%, undecided 0.03%). Most end
-    /// in round 3 (38.10%); half are over by round 3." Each figure is its exact value
+    /// The fight in a sentence: who wins how often, and how soon it is over, e.g. "Winner
+    /// within 8 rounds: party in 99.97% of fights (monsters 0.00%, undecided 0.03%). Most
+    /// end in round 3 (38.10%); half are over by round 3." (a side's name may be singular
+    /// or plural, so it is never the subject of a verb). Each figure is its exact value
     /// where computed, else the simulated one.
     pub fn verdict(&self) -> String {
         let mut sides: Vec<&SideRow> = self.sides.iter().collect();
@@ -208,10 +209,10 @@ impl FightReport {
             }
         }
         let mut out = format!(
-            "{} wins {} of fights within {} rounds",
+            "Winner within {} rounds: {} in {} of fights",
+            self.rounds,
             leader.side,
-            percent(best(&leader.p_won)),
-            self.rounds
+            percent(best(&leader.p_won))
         );
         if !others.is_empty() {
             out += &format!(" ({})", others.join(", "));

@@ -217,15 +217,15 @@ mod tests {
         let legend = "\n[legend]\n\"&\" = { blocks = true }\n\"%\" = { concealment = 10 }\n\
                       \"|\" = { low = true }\n";
         assert!(
-            showcase.contains("#....R.....#"),
+            showcase.contains("#........C.#"),
             "the showcase map has changed"
         );
-        let text = showcase.replacen("#....R.....#", "#&%|.R.....#", 1) + legend;
+        let text = showcase.replacen("#........C.#", "#&%|.....C.#", 1) + legend;
         let scenario = Scenario::parse("dir/ogre-corridor.toml", text.as_str()).unwrap();
         let inputs = inputs(&scenario);
         assert_eq!(inputs.file, "ogre-corridor.toml");
-        assert_eq!(inputs.map[1], "##~=.R.....#");
-        assert_eq!(inputs.map[2], "#...FOO....#");
+        assert_eq!(inputs.map[1], "##~=.....C.#");
+        assert_eq!(inputs.map[2], "#...FOOR...#");
         assert_eq!(inputs.text, text);
         assert_eq!(
             inputs.rule_readings,

@@ -132,9 +132,16 @@ pub(super) fn summary(results: &Results, inputs: &Inputs) -> ReportInput {
     sections.extend(tables(results));
     let mut notes = notes(results, inputs);
     notes.push(
-        "Charts, the damage distribution and the inputs are in report.html; every number is \
-         in the CSV files."
-            .into(),
+        match results.fight {
+            Some(_) => {
+                "Charts and the inputs are in report.html; every number is in the CSV files."
+            }
+            None => {
+                "Charts, the damage distribution and the inputs are in report.html; every number \
+                 is in the CSV files."
+            }
+        }
+        .into(),
     );
     sections.push(section("Notes", SectionContent::Notes(notes)));
     ReportInput {
@@ -210,7 +217,7 @@ fn comparison_sections(results: &Results) -> Vec<PageSection> {
                  baseline), trial by trial, so each difference is measured on paired trials and \
                  its 95% interval is far narrower than two separate runs would give. * marks a \
                  difference whose interval excludes 0; best marks the best value for the first \
-                 side (a plan: for the attackers) among the differences that are. variants.csv \
+                 side (a plan: for the attackers) among the differences marked *. variants.csv \
                  holds every figure."
                     .into(),
             ),
@@ -408,15 +415,25 @@ fn page_table(header: &[&str], numeric_from: usize, rows: Vec<Vec<String>>) -> P
     }
 }
 
-/// `+16 vs AC 17, flanking, soft cover, 20% miss chance`: the roll and what changed it.
+/// `+3 vs AC 21, soft cover, into melee -4, 20% miss chance`: the roll and what changed
+/// it.
 fn roll(attack: &AttackRow) -> String {
     let mut parts = vec![versus(attack)];
     if attack.flanking {
         parts.push("flanking".to_string());
     }
-    let cover = &attack.cover;
-    if cover != "none" && !cover.is_empty() {
-        parts.push(format!("{cover} cover"));
+    match attack.cover.as_str() {
+        "none" | "" => {}
+        "cover" => parts.push("cover".to_string()),
+        level => parts.push(format!("{level} cover")),
+    }
+    for (penalty, why) in [
+        (attack.range_penalty, "range"),
+        (attack.into_melee, "into melee"),
+    ] {
+        if penalty != 0 {
+            parts.push(format!("{why} {penalty:+}"));
+        }
     }
     let miss = attack.miss_chance;
     if miss > 0 {
@@ -531,6 +548,24 @@ fn folded(rows: Vec<[String; 3]>) -> PageTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The roll names the armor class rolled against and every modifier a reader could
+    /// not tell from the map: a Starfinder laser's `EAC`, the level called plain "cover"
+    /// said once, range and shooting into melee with their penalties.
+    #[test]
+    fn the_roll_says_what_changed_it() {
+        let mut row = AttackRow::example("A", "T", 0.5);
+        (row.effective_bonus, row.effective_ac, row.armor) = (5, 14, "EAC");
+        assert_eq!(roll(&row), "+5 vs EAC 14");
+        (row.cover, row.flanking, row.armor) = ("cover".into(), true, "AC");
+        (row.range_penalty, row.into_melee, row.miss_chance) = (-2, -4, 20);
+        assert_eq!(
+            roll(&row),
+            "+5 vs AC 14, flanking, cover, range -2, into melee -4, 20% miss chance"
+        );
+        row.cover = "soft".into();
+        assert!(roll(&row).contains(", soft cover, "));
+    }
 
     fn rows(n: usize) -> Vec<[String; 3]> {
         (0..n)

@@ -24,9 +24,14 @@ pub struct AttackRow {
     pub concealment: u8,
     pub flanking: bool,
     pub attack_mod: i32,
+    /// The range increments' and shooting into melee's penalties, inside `attack_mod`.
+    pub range_penalty: i32,
+    pub into_melee: i32,
     pub ac_mod: i32,
     pub effective_bonus: i32,
     pub effective_ac: i32,
+    /// What the roll is against, as tables name it: `AC`, `EAC` or `KAC`.
+    pub armor: &'static str,
     /// The miss chance rolled after a hit, in percent.
     pub miss_chance: u8,
     /// Attacks made in the trials (an attack is not made once its target is dead).
@@ -173,9 +178,12 @@ pub(super) fn attack_row(
         concealment: modifiers.concealment,
         flanking: modifiers.flanking,
         attack_mod: modifiers.attack_mod,
+        range_penalty: modifiers.range_penalty,
+        into_melee: modifiers.into_melee,
         ac_mod: modifiers.ac_mod,
         effective_bonus: slot.profile.bonus,
         effective_ac: slot.profile.ac,
+        armor: line.armor,
         miss_chance: slot.profile.miss_chance,
         made: figures.made(),
         p_hit: figures.hit().estimate().with_exact(exact.map(|e| e.p_hit)),
@@ -254,9 +262,12 @@ impl AttackRow {
             concealment: 0,
             flanking: false,
             attack_mod: 0,
+            range_penalty: 0,
+            into_melee: 0,
             ac_mod: 0,
             effective_bonus: 0,
             effective_ac: 0,
+            armor: "AC",
             miss_chance: 0,
             made: 0,
             p_hit: Estimate {

@@ -231,7 +231,10 @@ pub(super) fn attack_label(attack: &AttackRow) -> String {
 pub(super) fn versus(attack: &AttackRow) -> String {
     match &attack.save {
         Some(save) => save.clone(),
-        None => format!("{:+} vs AC {}", attack.effective_bonus, attack.effective_ac),
+        None => format!(
+            "{:+} vs {} {}",
+            attack.effective_bonus, attack.armor, attack.effective_ac
+        ),
     }
 }
 

@@ -1,9 +1,7 @@
 //! `d20odds rules`: a system's rule data as text, printed from the same values the
 //! simulator uses.
 
-use super::{
-    CdgDcAdds, CritRule, DexRule, FlankPartner, MissChanceTiming, RangeSense, RuleSet, SIZES,
-};
+use super::{CdgDcAdds, DexRule, FlankPartner, MissChanceTiming, RangeSense, RuleSet, SIZES};
 
 impl RuleSet {
     /// The tables as text, for `d20odds rules`.
@@ -63,15 +61,7 @@ impl RuleSet {
                 "higher than the target"
             }
         );
-        out += &format!(
-            "Critical hits: {}\n",
-            match self.crit_rule {
-                CritRule::ConfirmationRoll =>
-                    "a threat is confirmed by a second attack roll (natural 20 confirms, natural 1 fails)",
-                CritRule::NaturalTwentyReachingAc =>
-                    "a natural 20 whose total reaches AC; no threat range, no confirmation, damage x2",
-            }
-        );
+        out += &format!("Critical hits: {}\n", self.crit_rule.describe());
         out += &format!(
             "Concealment: d% {}; total concealment {}%\n",
             match self.miss_chance_timing {

@@ -3,6 +3,7 @@
 //! names, one lookup, and one wording for a name that is none of them.
 
 use super::{CoverLevel, SIZES, Size, SystemId};
+use crate::error::did_you_mean;
 
 /// A key whose value is one of a fixed set of names.
 pub trait Keyword: Copy {
@@ -35,9 +36,10 @@ pub trait Keyword: Copy {
             .map(|(_, value)| value)
             .ok_or_else(|| {
                 format!(
-                    "unknown {} `{text}`: expected {}",
+                    "unknown {} `{text}`: expected {}{}",
                     Self::WHAT,
-                    Self::expected()
+                    Self::expected(),
+                    did_you_mean(text, Self::names())
                 )
             })
     }

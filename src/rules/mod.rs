@@ -18,6 +18,8 @@ mod starfinder;
 use std::fmt;
 use std::str::FromStr;
 
+use crate::dice::CritSpec;
+
 pub use conditions::{Condition, ConditionEffect, DexRule, combine, dex_adjustment};
 pub use injury::{DeathRule, DyingRule, Injury};
 pub use keyword::Keyword;
@@ -292,6 +294,20 @@ pub enum CritRule {
     NaturalTwentyReachingAc,
 }
 
+impl CritRule {
+    /// What a critical hit is under the rule, as `rules` prints it.
+    pub fn describe(self) -> &'static str {
+        match self {
+            CritRule::ConfirmationRoll => {
+                "a threat is confirmed by a second attack roll (natural 20 confirms, natural 1 fails)"
+            }
+            CritRule::NaturalTwentyReachingAc => {
+                "a natural 20 whose total reaches AC; no threat range, no confirmation, damage x2"
+            }
+        }
+    }
+}
+
 /// What a coup de grace's Fort DC adds to its base.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CdgDcAdds {
@@ -435,6 +451,23 @@ pub struct RuleSet {
 }
 
 impl RuleSet {
+    /// Why a weapon's threat range and multiplier `crit` change nothing here, when they
+    /// do not (Starfinder: no threat ranges, damage always rolled twice), so that an
+    /// input giving them is refused rather than ignored.
+    pub fn unused_crit(&self, crit: CritSpec) -> Option<String> {
+        let range = self.crit_rule == CritRule::NaturalTwentyReachingAc && crit.threat_min != 20;
+        let multiplier = self
+            .fixed_crit_multiplier
+            .is_some_and(|m| m != crit.multiplier);
+        (range || multiplier).then(|| {
+            format!(
+                "`{crit}` changes nothing in {}, where a critical hit is {}",
+                self.name,
+                self.crit_rule.describe()
+            )
+        })
+    }
+
     /// The cover bonus entry for a level, or `None` when the system has no such level.
     pub fn cover_bonus(&self, level: CoverLevel) -> Option<&CoverBonus> {
         self.cover.iter().find(|c| c.level == level)

@@ -112,7 +112,7 @@ impl Validator<'_> {
         let damage = self.parsed::<Dice>(&a.damage, "damage")?;
         let area = kind == AttackKind::Area;
         let bonus = self.bonus(a, area)?;
-        let crit = self.crit(a, area)?;
+        let crit = self.crit(a, area, rules)?;
         let SaveFields { save, dc, on_save } =
             self.save_fields(&a.save, &a.dc, &a.on_save, area)?;
         let extent = self.area_extent(kind, a.shape.as_ref(), a.radius.as_ref(), rules)?;
@@ -162,17 +162,22 @@ impl Validator<'_> {
         }
     }
 
-    /// The threat range and multiplier; an area attack has none.
-    fn crit(&self, a: &RawAttack, area: bool) -> Result<CritSpec, InputError> {
+    /// The threat range and multiplier; an area attack has none, and a system whose
+    /// crits ignore them refuses any but its own.
+    fn crit(&self, a: &RawAttack, area: bool, rules: &RuleSet) -> Result<CritSpec, InputError> {
         if let Some(c) = a.crit.as_ref().filter(|_| area) {
             return Err(self.err(
                 c.span(),
                 "an area attack cannot score a critical hit: remove `crit`",
             ));
         }
-        match &a.crit {
-            None => Ok(CritSpec::default()),
-            Some(c) => self.parsed::<CritSpec>(c, "crit"),
+        let Some(c) = &a.crit else {
+            return Ok(CritSpec::default());
+        };
+        let crit = self.parsed::<CritSpec>(c, "crit")?;
+        match rules.unused_crit(crit) {
+            Some(why) => Err(self.err(c.span(), format!("{why}: remove `crit`"))),
+            None => Ok(crit),
         }
     }
 

@@ -92,9 +92,7 @@ impl Validator<'_> {
     /// The value a keyword key names; any other name is refused, at the value, with what
     /// the key expects and the nearest name.
     pub(super) fn keyword<K: Keyword>(&self, value: &Spanned<String>) -> Result<K, InputError> {
-        let text = value.get_ref();
-        K::from_name(text)
-            .map_err(|message| self.err(value.span(), message + &did_you_mean(text, K::names())))
+        K::from_name(value.get_ref()).map_err(|message| self.err(value.span(), message))
     }
 
     /// A keyword key that may be left out: `default` then.

@@ -66,7 +66,7 @@ pub struct RawVariant {
     pub name: Spanned<String>,
     /// Token → the new top-left square `[x, y]` of its space.
     #[serde(default, rename = "move")]
-    pub moves: BTreeMap<Spanned<String>, Spanned<[i64; 2]>>,
+    pub moves: BTreeMap<Spanned<String>, Spanned<Vec<i64>>>,
     /// Field path (as a sweep's `set`) → its value.
     #[serde(default)]
     pub set: BTreeMap<Spanned<String>, Spanned<toml::Value>>,

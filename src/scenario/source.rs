@@ -59,7 +59,8 @@ impl Source {
     }
 
     /// Byte offset of the `chars`-th character inside a quoted string value whose span
-    /// (quotes included) is `span`; accounts for `"""` openers and their first newline.
+    /// (quotes included) is `span`; accounts for `"""` openers and their first newline,
+    /// and for Windows line ends, which the parsed string holds as one `\n` each.
     pub fn offset_in_string(&self, span: &Range<usize>, chars: usize) -> usize {
         let raw = &self.text[span.start.min(self.text.len())..span.end.min(self.text.len())];
         let mut start = span.start;
@@ -77,8 +78,9 @@ impl Source {
                 break;
             }
         }
-        self.text[start..]
-            .char_indices()
+        let rest = &self.text[start..];
+        rest.char_indices()
+            .filter(|&(i, c)| !(c == '\r' && rest[i + 1..].starts_with('\n')))
             .nth(chars)
             .map_or(self.text.len(), |(i, _)| start + i)
     }
@@ -110,6 +112,12 @@ mod tests {
         let d = 4..11;
         assert_eq!(s.line_column(s.offset_in_string(&d, 3)), (1, 9));
         let m = text.find("\"\"\"").unwrap()..text.len() - 1;
+        assert_eq!(s.line_column(s.offset_in_string(&m, 4)), (4, 2));
+        // The same with Windows line ends: the parsed map is "ab\ncd" all the same, so
+        // its 4th character, `d`, is still at line 4, column 2.
+        let crlf = text.replace('\n', "\r\n");
+        let s = Source::new("x.toml", &crlf);
+        let m = crlf.find("\"\"\"").unwrap()..crlf.len() - 2;
         assert_eq!(s.line_column(s.offset_in_string(&m, 4)), (4, 2));
     }
 }

@@ -97,8 +97,14 @@ impl Validator<'_> {
         }
         for (token, square) in &variant.moves {
             let combatant = known(token, combatants)?;
-            move_token(&mut doc, combatant, *square.get_ref())
-                .map_err(|why| (square.span(), why))?;
+            let &[x, y] = square.get_ref().as_slice() else {
+                let numbers = square.get_ref().len();
+                return Err((
+                    square.span(),
+                    format!("a square is `[x, y]`, two numbers, not {numbers}"),
+                ));
+            };
+            move_token(&mut doc, combatant, [x, y]).map_err(|why| (square.span(), why))?;
         }
         for (token, tactic) in &variant.tactic {
             let combatant = known(token, combatants)?;

@@ -238,33 +238,48 @@ fn attack_command_prints_exact_and_simulated() {
 #[test]
 fn bad_flags_name_the_flag_and_exit_2() {
     let dir = tempfile::tempdir().unwrap();
-    let cases: [(&[&str], &str); 5] = [
+    let attack = "attack --bonus 7 --ac 18 --damage 1d8";
+    let showcase = "run experiments/ogre-corridor.toml";
+    let cases = [
         (
-            &["attack", "--bonus", "7", "--ac", "18", "--damage", "1d8*3"],
+            "attack --bonus 7 --ac 18 --damage 1d8*3".into(),
             "--damage:",
         ),
+        (format!("{attack} --crit 19-21"), "--crit:"),
+        (format!("{attack} --system dnd5e"), "--system:"),
+        ("run experiments/none.toml".into(), "experiments/none.toml:"),
+        (format!("{attack} --trials 0"), "--trials:"),
         (
-            &[
-                "attack", "--bonus", "7", "--ac", "18", "--damage", "1d8", "--crit", "19-21",
-            ],
-            "--crit:",
+            format!("{attack} --crit 19-20/x3 --system starfinder"),
+            "--crit: `19-20/x3` changes nothing in Starfinder",
+        ),
+        // Values the parser refuses are refused in the files' words, not the parser's,
+        // and a negative number is a value, not a flag.
+        (
+            format!("{showcase} --trials abc"),
+            "--trials: expected a whole number such as 100000",
         ),
         (
-            &[
-                "attack", "--bonus", "7", "--ac", "18", "--damage", "1d8", "--system", "dnd5e",
-            ],
-            "--system:",
+            format!("{showcase} --trials -1"),
+            "--trials: expected a whole number such as 100000 (`_` may group its digits), not `-1`",
         ),
-        (&["run", "experiments/none.toml"], "experiments/none.toml:"),
         (
-            &[
-                "attack", "--bonus", "7", "--ac", "18", "--damage", "1d8", "--trials", "0",
-            ],
-            "--trials:",
+            format!("{showcase} --precision abc"),
+            "--precision: expected a number such as 0.001, not `abc`",
         ),
+        (
+            "attack --bonus 7 --ac 99999999999 --damage 1d8".into(),
+            "--ac: expected -10000 to 10000, not `99999999999`",
+        ),
+        (
+            format!("{attack} --miss-chance=-5"),
+            "--miss-chance: expected a percentage: 0 to 100, not `-5`",
+        ),
+        (format!("{attack} --cover sofft"), "(did you mean `soft`?)"),
     ];
-    for (args, fragment) in cases {
-        let out = d20odds(args, dir.path());
+    for (line, fragment) in cases {
+        let args: Vec<&str> = line.split(' ').collect();
+        let out = d20odds(&args, dir.path());
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
         assert!(stderr.contains(fragment), "{args:?}: {stderr}");
@@ -295,11 +310,11 @@ fn bad_experiments_exit_2_name_the_place_and_write_nothing() {
         (
             "attack   = \"rapier\"",
             "attack   = \"dagger\"",
-            "bad.toml:98:12: `R` has no attack named `dagger`",
+            "bad.toml:97:12: `R` has no attack named `dagger`",
         ),
         (
-            "#....R.....#",
-            "#....R..Q..#",
+            "#........C.#",
+            "#.......QC.#",
             "bad.toml:11:9: map letter `Q` has no combatant",
         ),
         (
@@ -313,9 +328,9 @@ fn bad_experiments_exit_2_name_the_place_and_write_nothing() {
             "bad.toml:7:10: rounds must be 1 to 1000",
         ),
         (
-            "cover    = \"soft\"",
-            "cover    = \"total\"",
-            "bad.toml:104:1: ",
+            "attack   = \"heavy crossbow\"\n",
+            "attack   = \"heavy crossbow\"\ncover    = \"total\"\n",
+            "bad.toml:102:1: Cleric (C) cannot attack: the target has total cover",
         ),
     ];
     for (from, to, expected) in cases {

@@ -21,7 +21,10 @@ fn a_fight_writes_its_tables_and_opens_with_who_wins() {
     );
     let text = String::from_utf8_lossy(&out.stdout);
     let verdict = text.lines().nth(2).unwrap_or_default();
-    assert!(verdict.starts_with("party wins "), "{text}");
+    assert!(
+        verdict.starts_with("Winner within 8 rounds: party in "),
+        "{text}"
+    );
     let who_wins = text.lines().nth(4).unwrap_or_default();
     assert!(who_wins.starts_with("Who wins (within 8 rounds)"), "{text}");
     assert!(text.contains("How long it lasts"), "{text}");

@@ -453,13 +453,14 @@ plan = [{ attacker = "A", target = "T", attack = "rifle" }]"#,
         },
         Case {
             // +10 against 20 hits on 10+ (11/20); a natural 20 reaches AC: crit 1/20, damage
-            // doubled: 10/20 · 9/2 + 1/20 · 9 = 27/10.
+            // doubled: 10/20 · 9/2 + 1/20 · 9 = 27/10. (A threat range or multiplier is
+            // refused: tests/bad_inputs/crit-range-in-starfinder.toml.)
             name: "crit-on-twenty",
             system: "starfinder",
             rounds: 1,
             body: r#"map = "A...T"
 combatant = [
-  { token = "A", ac = 15, hp = 10, attack = [{ name = "rifle", kind = "ranged", bonus = 10, damage = "1d8", crit = "19-20/x3" }] },
+  { token = "A", ac = 15, hp = 10, attack = [{ name = "rifle", kind = "ranged", bonus = 10, damage = "1d8" }] },
   { token = "T", ac = 20, hp = 90 },
 ]
 plan = [{ attacker = "A", target = "T", attack = "rifle" }]"#,

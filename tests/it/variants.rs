@@ -21,11 +21,12 @@ fn run(text: &str) -> Results {
 /// A duel of A (attacking B) in `system`, `rounds` rounds; a fight when `fight`.
 fn duel(system: &str, seed: u64, fight: bool, numbers: [i64; 4]) -> String {
     let [bonus, ac, hp, bonus_b] = numbers;
-    // Starfinder has no Con score for death; Stamina Points come first instead.
-    let vitals = if system == "starfinder" {
-        "stamina = 4"
+    // Starfinder has no Con score for death (Stamina Points come first instead), and no
+    // threat ranges.
+    let (vitals, crit) = if system == "starfinder" {
+        ("stamina = 4", "")
     } else {
-        "con = 12"
+        ("con = 12", "crit = \"19-20/x2\"\n")
     };
     let encounter = if fight {
         "[encounter]\ninitiative = \"listed\"\nrounds = 3\n"
@@ -48,8 +49,7 @@ name = "blade"
 kind = "melee"
 bonus = {bonus}
 damage = "1d8+2"
-crit = "19-20/x2"
-[[combatant]]
+{crit}[[combatant]]
 token = "B"
 side = "b"
 ac = {ac}

@@ -94,9 +94,12 @@ fn runs(axis: &SweepAxis, points: &[Option<Estimate>]) -> Vec<Vec<(f64, Estimate
     out
 }
 
+/// The least gap between two tick labels, in pixels.
+const TICK_GAP: i32 = 14;
+
 /// Keeps every k-th tick so labels of `label_w` pixels fit in `room` pixels.
 fn thin(ticks: Vec<(f64, String)>, label_w: i32, room: i32) -> Vec<(f64, String)> {
-    let fit = usize::try_from(room / (label_w + 14).max(1))
+    let fit = usize::try_from(room / (label_w + TICK_GAP).max(1))
         .unwrap_or(1)
         .max(1);
     let step = ticks.len().div_ceil(fit).max(1);
@@ -125,10 +128,13 @@ impl SweepChart {
             SweepAxis::Categories(labels) => {
                 let n = labels.len().max(1);
                 let slot = room / i32::try_from(n).unwrap_or(i32::MAX).max(1);
+                // Each label shortened to its slot less the gap `thin` keeps between
+                // labels, so that every category keeps its label while slots are wide
+                // enough for one.
                 let ticks = labels
                     .iter()
                     .enumerate()
-                    .map(|(i, s)| (i as f64, canvas.fit(s, TICK_PX, (slot - 8).max(60))))
+                    .map(|(i, s)| (i as f64, canvas.fit(s, TICK_PX, (slot - TICK_GAP).max(60))))
                     .collect();
                 (-0.5, n as f64 - 0.5, ticks)
             }
