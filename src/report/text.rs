@@ -247,24 +247,10 @@ fn estimate(e: &Estimate) -> String {
     s
 }
 
-/// `0.4012 ±0.0010`: the point estimate and the half-width of its 95% interval; or
-/// `0.0294 [0.0052, 0.1488]` when the interval is lopsided (a chance near 0 or 1 from few
-/// trials) and wide enough to show it, where "±0.0718" would suggest a negative bound.
+/// `0.4012 ±0.0010`: the point estimate and the half-width of its 95% interval.
 pub(super) fn interval(e: &Estimate) -> String {
-    let (below, above) = (e.point - e.lo, e.hi - e.point);
-    let lopsided = below.min(above) < LOPSIDED * below.max(above);
-    if lopsided && e.hi - e.lo >= SHOWN_WIDTH {
-        format!("{:.4} [{:.4}, {:.4}]", e.point, e.lo, e.hi)
-    } else {
-        format!("{:.4} ±{:.4}", e.point, e.half_width())
-    }
+    format!("{:.4} ±{:.4}", e.point, e.half_width())
 }
-
-/// An interval whose shorter side is less than this share of its longer one is shown by
-/// its bounds, not as ± a half-width.
-const LOPSIDED: f64 = 0.75;
-/// The least width an interval shows at four decimals.
-const SHOWN_WIDTH: f64 = 0.0002;
 
 /// `0.4000`: the exact value, where it was computed.
 pub(super) fn exact(e: &Estimate) -> Option<String> {
@@ -287,25 +273,6 @@ pub(super) fn thousands(n: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A symmetric interval, or one too narrow to show at four decimals, is `±` its
-    /// half-width; a lopsided one (1 success in 34 trials: Wilson [0.0052, 0.1488]) is
-    /// shown by its bounds.
-    #[test]
-    fn lopsided_intervals_show_their_bounds() {
-        let e = |point, lo, hi| Estimate {
-            point,
-            lo,
-            hi,
-            exact: None,
-        };
-        assert_eq!(interval(&e(0.5, 0.49, 0.51)), "0.5000 ±0.0100");
-        assert_eq!(interval(&e(0.0, 0.0, 0.00004)), "0.0000 ±0.0000");
-        assert_eq!(
-            interval(&e(0.0294, 0.0052, 0.1488)),
-            "0.0294 [0.0052, 0.1488]"
-        );
-    }
 
     #[test]
     fn thousands_separators() {
