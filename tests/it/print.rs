@@ -595,7 +595,7 @@ fn the_fight_report_prints_its_verdict_on_page_one() {
         let first = &texts[0];
         for text in [
             "Verdict",
-            "party wins",
+            "Winner within 8 rounds: party in",
             "Each combatant when the fight is over",
             "Fighter (F) party",
             "Goblin sniper (H) monsters",
