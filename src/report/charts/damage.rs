@@ -125,11 +125,14 @@ fn draw_bar_panels<DB: DrawingBackend>(
     (axis, first): (&str, u32),
     panels: &[(&str, &[DamagePoint])],
 ) -> Result<(), String> {
-    let entries = vec![
+    let mut entries = vec![
         Entry::new(Swatch::Bar, "simulated probability"),
         Entry::new(Swatch::Whisker, "95% interval"),
-        Entry::new(Swatch::ExactTick, "exact value"),
     ];
+    // The tick's entry only where a tick is drawn (a fight past the exact engine has none).
+    if (panels.iter()).any(|(_, points)| points.iter().any(|p| p.exact.is_some())) {
+        entries.push(Entry::new(Swatch::ExactTick, "exact value"));
+    }
     let frame = Frame::new(canvas, title, entries)?;
     let (_, plot_h) = frame.plot.dim_in_pixel();
     let plot_h = i32::try_from(plot_h).unwrap_or(i32::MAX);

@@ -162,7 +162,11 @@ impl Figure for SweepChart {
             .map(|(i, s)| Entry::new(Swatch::Series(series_style(i)), s.label.clone()))
             .collect();
         entries.push(Entry::new(Swatch::Band, "95% interval"));
-        entries.push(Entry::new(Swatch::Ring, "exact value"));
+        // The ring's entry only where a ring is drawn.
+        let mut points = self.series.iter().flat_map(|s| s.points.iter().flatten());
+        if points.any(|e| e.exact.is_some()) {
+            entries.push(Entry::new(Swatch::Ring, "exact value"));
+        }
         let frame = Frame::new(canvas, &self.title, entries)?;
 
         let x = self.x_axis(canvas);
