@@ -474,11 +474,8 @@ fn attack_plan(args: &AttackArgs) -> Result<Plan, Error> {
         .cover
         .parse()
         .map_err(|m: String| InputError::flag("--cover", m))?;
-    if let Some(why) = args.crit.as_ref().and(rules.unused_crit(crit)) {
-        return Err(InputError::flag("--crit", format!("{why}: leave it out")).into());
-    }
     check_attack_numbers(args, system)?;
-    check_attack_combinations(args, rules, cover)?;
+    check_attack_combinations(args, rules, cover, crit)?;
     let mut plan = PlanBuilder::new("attack", system, args.rounds.unwrap_or(1));
     let vitals = Vitals {
         hp: args.hp,
@@ -616,6 +613,7 @@ fn check_attack_combinations(
     args: &AttackArgs,
     rules: &RuleSet,
     cover: CoverLevel,
+    crit: CritSpec,
 ) -> Result<(), Error> {
     let refused = |flag: &str, why: &str| Err(InputError::flag(flag, why).into());
     if args.rounds.is_some() && args.hp.is_none() {
@@ -635,6 +633,9 @@ fn check_attack_combinations(
             "--crit",
             "the target is immune to critical hits (--immune-to-crits), so the threat range and multiplier change nothing",
         );
+    }
+    if let Some(why) = args.crit.as_ref().and(rules.unused_crit(crit)) {
+        return refused("--crit", &format!("{why}: leave it out"));
     }
     if !args.ranged && rules.cover_ac(cover, false) > 0 && rules.cover_ac(cover, true) == 0 {
         return Err(InputError::flag(
