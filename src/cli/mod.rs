@@ -486,6 +486,7 @@ fn attack_plan(args: &AttackArgs) -> Result<Plan, Error> {
     let target = plan.add_target(Target::for_system(rules, "target".into(), vitals));
     let mut defence = LineDefence::plain(target, args.ac, args.immune_to_crits);
     defence.con = args.con;
+    defence.armor = rules.armor_classes.any_name();
     plan.add_line(
         rules,
         LineAttack::plain(

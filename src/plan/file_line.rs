@@ -4,7 +4,7 @@
 use crate::attack::SquareGuess;
 use crate::damage::massive_check;
 use crate::error::InputError;
-use crate::rules::{Condition, RuleSet, SystemId};
+use crate::rules::{Condition, RuleSet};
 use crate::scenario::{
     Action, ArmorClass, Attack, AttackKind, Combatant, CombatantId, PlanLine, Scenario,
 };
@@ -207,11 +207,7 @@ fn line_defence(
             ArmorClass::Eac => defender.eac,
             ArmorClass::Kac => defender.kac,
         },
-        armor: match (rules.system, attack.vs) {
-            (SystemId::Starfinder, ArmorClass::Eac) => "EAC",
-            (SystemId::Starfinder, ArmorClass::Kac) => "KAC",
-            _ => "AC",
-        },
+        armor: rules.armor_classes.name(attack.vs == ArmorClass::Eac),
         dex: defender.dex,
         size: defender.size,
         immune_to_crits: defender.immune_to_crits,

@@ -115,7 +115,8 @@ fn result(
         .find(|slot| slot.line == line)
         .expect("a plan line has an attack");
     let p = &slot.profile;
-    let mut text = sums_text(m, p);
+    let armor = plan.line(line).armor;
+    let mut text = sums_text(m, p, armor);
     if let Some(save) = m.save {
         text += &format!("  area effect: {}\n", save.describe());
         json["save"] = json!(save.describe());
@@ -132,7 +133,7 @@ fn result(
     }
     if let (Some(partner), Some(with)) = (&p.grappling_partner, &s.grappling_with) {
         text += &format!(
-            "  grappling with {} ({}): the attack strikes one of the pair at random (1/2 each), and the one struck loses its Dex bonus; against {}: attack {:+} vs AC {}, miss chance {}%\n",
+            "  grappling with {} ({}): the attack strikes one of the pair at random (1/2 each), and the one struck loses its Dex bonus; against {}: attack {:+} vs {armor} {}, miss chance {}%\n",
             with.name, with.token, with.token, partner.bonus, partner.ac, partner.miss_chance
         );
         json["grappling_with"] = json!(with.token.to_string());
@@ -150,8 +151,8 @@ fn result(
 }
 
 /// `result: cover …; attack +8 (mods +2) vs AC 17 (mods +1), miss chance 20%`: each sum
-/// with the modifiers inside it.
-fn sums_text(m: &Modifiers, p: &AttackProfile) -> String {
+/// with the modifiers inside it, the armor class by its name (`armor`).
+fn sums_text(m: &Modifiers, p: &AttackProfile, armor: &str) -> String {
     match m.save {
         Some(save) => format!(
             "  result: cover {}; {} save {:+} (cover {:+}) vs DC {}\n",
@@ -162,7 +163,7 @@ fn sums_text(m: &Modifiers, p: &AttackProfile) -> String {
             save.dc
         ),
         None => format!(
-            "  result: cover {}, concealment {}%, flanking {}; attack {:+} (mods {:+}) vs AC {} (mods {:+}), miss chance {}%\n",
+            "  result: cover {}, concealment {}%, flanking {}; attack {:+} (mods {:+}) vs {armor} {} (mods {:+}), miss chance {}%\n",
             m.cover,
             m.concealment,
             m.flanking,

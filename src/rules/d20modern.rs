@@ -2,8 +2,8 @@
 
 use super::conditions::{Condition, DexRule};
 use super::{
-    CdgDcAdds, CoupDeGraceRule, CoverBonus, CoverLevel, CritRule, FlankPartner, MissChanceTiming,
-    RangeSense, RangedRule, RuleSet, SystemId, injury,
+    ArmorClasses, CdgDcAdds, CoupDeGraceRule, CoverBonus, CoverLevel, CritRule, FlankPartner,
+    MissChanceTiming, RangeSense, RangedRule, RuleSet, SystemId, injury,
 };
 
 const HELPLESS: Condition = Condition {
@@ -177,4 +177,5 @@ pub static D20MODERN: RuleSet = RuleSet {
         "flanking partners must be allies of the attacker (Ambiguity 10)",
         "a natural 20 on the confirmation roll confirms, a natural 1 fails (Ambiguity 16)",
     ],
+    armor_classes: ArmorClasses::One("Defense"),
 };

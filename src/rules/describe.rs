@@ -1,7 +1,9 @@
 //! `d20odds rules`: a system's rule data as text, printed from the same values the
 //! simulator uses.
 
-use super::{CdgDcAdds, DexRule, FlankPartner, MissChanceTiming, RangeSense, RuleSet, SIZES};
+use super::{
+    ArmorClasses, CdgDcAdds, DexRule, FlankPartner, MissChanceTiming, RangeSense, RuleSet, SIZES,
+};
 
 impl RuleSet {
     /// The tables as text, for `d20odds rules`.
@@ -18,7 +20,12 @@ impl RuleSet {
 
     /// The heading and the cover table.
     fn describe_cover(&self) -> String {
-        let mut out = format!("{} (`{}`)\n\nCover\n", self.name, self.system.key());
+        let mut out = format!("{} (`{}`)\n\n", self.name, self.system.key());
+        out += &match self.armor_classes {
+            ArmorClasses::One(name) => format!("An attack roll must reach the target's {name}.\n"),
+            ArmorClasses::EnergyAndKinetic => "An attack roll must reach the target's EAC or KAC, which the attack's `vs` picks (KAC unless it says `vs = \"eac\"`).\n".into(),
+        };
+        out += "\nCover\n";
         out += "  level            AC  Reflex  vs melee\n";
         for c in self.cover {
             out += &format!(

@@ -448,6 +448,43 @@ pub struct RuleSet {
     pub injury: Injury,
     /// Readings of ambiguous rules this system's numbers rely on, for reports.
     pub interpretations: &'static [&'static str],
+    /// What the system calls the number an attack roll must reach.
+    pub armor_classes: ArmorClasses,
+}
+
+/// What a system calls the number an attack roll must reach, as its text names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArmorClasses {
+    /// One armor class, by this name (`AC`; d20 Modern's `Defense`).
+    One(&'static str),
+    /// Starfinder's energy and kinetic armor classes (EAC, KAC), which an attack picks
+    /// with `vs`.
+    EnergyAndKinetic,
+}
+
+impl ArmorClasses {
+    /// The name of the armor class an attack against `energy` (else kinetic) armor
+    /// rolls against: the one armor class's name where there is one.
+    pub fn name(self, energy: bool) -> &'static str {
+        match (self, energy) {
+            (ArmorClasses::One(name), _) => name,
+            (ArmorClasses::EnergyAndKinetic, true) => "EAC",
+            (ArmorClasses::EnergyAndKinetic, false) => "KAC",
+        }
+    }
+
+    /// The name of whichever armor class a number given alone is (`attack --ac`).
+    pub fn any_name(self) -> &'static str {
+        match self {
+            ArmorClasses::One(name) => name,
+            ArmorClasses::EnergyAndKinetic => "AC",
+        }
+    }
+
+    /// Whether a defender has two (Starfinder), so that an attack says which it targets.
+    pub fn two(self) -> bool {
+        self == ArmorClasses::EnergyAndKinetic
+    }
 }
 
 impl RuleSet {

@@ -2,8 +2,8 @@
 
 use super::pf1_conditions::PF1_CONDITIONS;
 use super::{
-    CdgDcAdds, CoupDeGraceRule, CoverBonus, CoverLevel, CritRule, FlankPartner, MissChanceTiming,
-    RangeSense, RangedRule, RuleSet, SystemId, injury,
+    ArmorClasses, CdgDcAdds, CoupDeGraceRule, CoverBonus, CoverLevel, CritRule, FlankPartner,
+    MissChanceTiming, RangeSense, RangedRule, RuleSet, SystemId, injury,
 };
 
 pub static PF1: RuleSet = RuleSet {
@@ -66,4 +66,5 @@ pub static PF1: RuleSet = RuleSet {
         "pinned: -4 AC against melee only and denied Dex, as in the table (Ambiguity 12)",
         "entangled: its -4 Dex is applied as -2 AC and -2 on ranged attacks; grappled's -4 Dex is not applied (use ac_mod)",
     ],
+    armor_classes: ArmorClasses::One("AC"),
 };

@@ -4,8 +4,8 @@
 
 use super::pf1_conditions::PF1_CONDITIONS;
 use super::{
-    CdgDcAdds, CoupDeGraceRule, CoverBonus, CoverLevel, CritRule, FlankPartner, MissChanceTiming,
-    RangeSense, RangedRule, RuleSet, SystemId, injury,
+    ArmorClasses, CdgDcAdds, CoupDeGraceRule, CoverBonus, CoverLevel, CritRule, FlankPartner,
+    MissChanceTiming, RangeSense, RangedRule, RuleSet, SystemId, injury,
 };
 
 pub static PF1_VARIANT: RuleSet = RuleSet {
@@ -64,4 +64,5 @@ pub static PF1_VARIANT: RuleSet = RuleSet {
         "flanking partners need only be enemies of the defender (Ambiguity 10)",
         "attack and AC tables, helpless and coup de grace fall back to Pathfinder 1e (Ambiguity 20)",
     ],
+    armor_classes: ArmorClasses::One("AC"),
 };

@@ -2,8 +2,8 @@
 
 use super::conditions::{Condition, DexRule};
 use super::{
-    CdgDcAdds, CoupDeGraceRule, CoverBonus, CoverLevel, CritRule, FlankPartner, MissChanceTiming,
-    RangeSense, RangedRule, RuleSet, SystemId, injury,
+    ArmorClasses, CdgDcAdds, CoupDeGraceRule, CoverBonus, CoverLevel, CritRule, FlankPartner,
+    MissChanceTiming, RangeSense, RangedRule, RuleSet, SystemId, injury,
 };
 
 const HELPLESS: Condition = Condition {
@@ -198,4 +198,5 @@ pub static STARFINDER: RuleSet = RuleSet {
         "no higher-ground bonus; an unseen (invisible) attacker makes the target flat-footed, -2 AC (Ambiguity 19)",
         "pinned replaces grappled: -4 attack, -6 AC in all",
     ],
+    armor_classes: ArmorClasses::EnergyAndKinetic,
 };

@@ -10,7 +10,7 @@ use super::raw::RawAttack;
 use crate::attack::Portion;
 use crate::dice::{CritSpec, Dice};
 use crate::error::InputError;
-use crate::rules::{RuleSet, SystemId};
+use crate::rules::RuleSet;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AttackKind {
@@ -190,9 +190,13 @@ impl Validator<'_> {
     ) -> Result<ArmorClass, InputError> {
         match &a.vs {
             None => Ok(ArmorClass::Kac),
-            Some(v) if rules.system != SystemId::Starfinder => Err(self.err(
+            Some(v) if !rules.armor_classes.two() => Err(self.err(
                 v.span(),
-                "`vs` picks a Starfinder armor class; this system has one AC",
+                format!(
+                    "`vs` picks a Starfinder armor class; {} has one ({})",
+                    rules.name,
+                    rules.armor_classes.any_name()
+                ),
             )),
             Some(v) if area => Err(self.err(
                 v.span(),

@@ -12,7 +12,7 @@ use super::keyword::single_letter;
 use super::raw::RawCombatant;
 use crate::error::{InputError, did_you_mean};
 use crate::map::Vision;
-use crate::rules::{RangeSense, RuleSet, Size, SystemId};
+use crate::rules::{ArmorClasses, RangeSense, RuleSet, Size};
 use crate::situation::RangeSenses;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -207,8 +207,8 @@ impl Validator<'_> {
             )
             .map_err(|m| self.err(armor_class.span(), m))?;
         }
-        let starfinder = rules.system == SystemId::Starfinder;
-        if let Some(v) = c.eac.as_ref().or(c.kac.as_ref()).filter(|_| !starfinder) {
+        let two = rules.armor_classes.two();
+        if let Some(v) = c.eac.as_ref().or(c.kac.as_ref()).filter(|_| !two) {
             return Err(self.err(
                 v.span(),
                 format!(
@@ -224,10 +224,10 @@ impl Validator<'_> {
                 c.token.span(),
                 format!(
                     "combatant `{token}` needs `ac = …`{}",
-                    if starfinder {
-                        " (or both `eac` and `kac`)"
-                    } else {
-                        ""
+                    match rules.armor_classes {
+                        ArmorClasses::EnergyAndKinetic => " (or both `eac` and `kac`)".into(),
+                        ArmorClasses::One("AC") => String::new(),
+                        ArmorClasses::One(name) => format!(" (its {name})"),
                     }
                 ),
             )),

@@ -654,3 +654,37 @@ fn errors_on_a_pipe_are_plain() {
     assert_eq!(out.status.code(), Some(2));
     assert!(out.stderr.starts_with(b"error: missing.toml"), "{out:?}");
 }
+
+/// The roll names the number it must reach as each system's text does: d20 Modern's
+/// Defense, Starfinder's EAC and KAC (the one an attack's `vs` picks), Pathfinder's AC;
+/// in `check`'s result lines and in the summary's roll column alike.
+#[test]
+fn each_system_names_its_armor_class_as_its_text_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let check = |stem: &str| {
+        let path = repo().join(format!("experiments/{stem}.toml"));
+        let out = d20odds(&["check", path.to_str().unwrap()], dir.path());
+        assert!(out.status.success(), "{stem}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    // The agent's +5 pistol against the boss, Defense 16 + 4 for a creature's soft cover.
+    assert!(check("d20modern-firefight").contains("attack +5 (mods +0) vs Defense 20"));
+    let starfinder = check("starfinder-boarding");
+    assert!(starfinder.contains(" vs EAC ") && starfinder.contains(" vs KAC "));
+    assert!(check("ogre-corridor").contains("attack +16 (mods +2) vs AC 17"));
+    for (system, name) in [
+        ("pf1", "AC"),
+        ("pf1-variant", "AC"),
+        ("d20modern", "Defense"),
+        ("starfinder", "AC"),
+    ] {
+        let args = ["attack", "--system", system, "--bonus", "5", "--ac", "15"];
+        let args = [&args[..], &["--damage", "1d6", "--trials", "1000"]].concat();
+        let out = d20odds(&args, dir.path());
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(
+            text.contains(&format!("+5 vs {name} 15")),
+            "{system}: {text}"
+        );
+    }
+}
