@@ -6,9 +6,9 @@ use std::hash::{Hash, Hasher};
 
 use super::charts::{
     BattleMap, Chart, ChartError, ChartSize, Creature, DamageChart, DamagePoint, HeatmapChart,
-    LengthChart, LinesChart, RoundPoint, RoundsChart, SideWins, SweepAxis, SweepChart, SweepSeries,
-    TargetDamage, TargetRounds, WinsChart, damage_chart, down_dead_chart, heatmap_chart,
-    length_chart, lines_chart, sweep_chart, wins_chart,
+    LengthChart, LinesChart, PANELS_PER_PAGE, RoundPoint, RoundsChart, SideWins, SweepAxis,
+    SweepChart, SweepSeries, TargetDamage, TargetRounds, WinsChart, damage_chart, down_dead_chart,
+    heatmap_chart, length_chart, lines_chart, sweep_chart, wins_chart,
 };
 use super::fight_rows::NOBODY;
 use super::inputs::Inputs;
@@ -28,6 +28,9 @@ pub(super) struct Figures {
     pub(super) rounds: Option<Chart>,
     /// The distribution of total damage taken, per target.
     pub(super) damage: Option<Chart>,
+    /// The damage chart's printed pages (SVG) when it has more panels than one page
+    /// holds ([`PANELS_PER_PAGE`]); empty otherwise.
+    pub(super) damage_pages: Vec<String>,
     /// P(hit) against the first swept field, when the experiment sweeps.
     pub(super) sweep: Option<SweepFigure>,
     /// The heatmap's figure with its combatant on each square.
@@ -59,14 +62,26 @@ impl Figures {
     /// Draws every chart the results call for; the first failure is an error naming its
     /// files, so a report is never written without the charts it should hold.
     pub(super) fn draw(results: &Results, inputs: &Inputs) -> Result<Self, Error> {
+        let damage = damage_input(results);
+        let damage_pages = match &damage {
+            Some(c) if c.targets.len() > PANELS_PER_PAGE => {
+                let size = |panels| ChartSize {
+                    height: damage_height(panels),
+                    ..ChartSize::default()
+                };
+                drawn("damage.svg/damage.png", c.pages(size))?
+            }
+            _ => Vec::new(),
+        };
         Ok(Self {
+            damage_pages,
             map: map_input(results, inputs)
                 .map(|c| drawn("map.svg/map.png", lines_chart(&c)))
                 .transpose()?,
             rounds: rounds_input(results)
                 .map(|c| drawn("rounds.svg/rounds.png", down_dead_chart(&c)))
                 .transpose()?,
-            damage: damage_input(results)
+            damage: damage
                 .map(|c| drawn("damage.svg/damage.png", damage_chart(&c)))
                 .transpose()?,
             sweep: sweep_input(results)
@@ -124,7 +139,7 @@ impl Figures {
 
 /// A chart, or an error that says which files could not be drawn and that nothing was
 /// written (a report folder is replaced whole or not at all).
-fn drawn(what: &str, chart: Result<Chart, ChartError>) -> Result<Chart, Error> {
+fn drawn<T>(what: &str, chart: Result<T, ChartError>) -> Result<T, Error> {
     chart.map_err(|e| Error::Output {
         what: what.to_string(),
         message: format!(

@@ -61,7 +61,11 @@ pub(super) fn report(results: &Results, inputs: &Inputs, figures: &Figures) -> R
     }
     let mut notes = notes(results, inputs);
     if let Some(chart) = &figures.damage {
-        sections.push(section("Chart: total damage taken", svg(chart)));
+        let content = match figures.damage_pages.is_empty() {
+            true => svg(chart),
+            false => SectionContent::Svgs(figures.damage_pages.clone()),
+        };
+        sections.push(section("Chart: total damage taken", content));
         notes.push(format!(
             "The damage chart does not draw values less likely than 1/{} of a panel's highest \
              bar (they would be under half a pixel tall).",
@@ -105,7 +109,10 @@ pub(super) fn report(results: &Results, inputs: &Inputs, figures: &Figures) -> R
     let (damage, damage_note) = damage_tables(&results.damage);
     for (target, table) in damage {
         let heading = format!("Total damage taken: {target}");
-        sections.push(section(&heading, SectionContent::Table(table)));
+        sections.push(PageSection {
+            group: Some("Total damage taken, per target"),
+            ..section(&heading, SectionContent::Table(table))
+        });
     }
     notes.extend(damage_note);
     notes.push(
@@ -233,6 +240,7 @@ fn section(heading: &str, content: SectionContent) -> PageSection {
     PageSection {
         heading: heading.to_string(),
         content,
+        group: None,
     }
 }
 

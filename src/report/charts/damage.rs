@@ -6,7 +6,7 @@ use plotters::prelude::*;
 
 use super::canvas::Canvas;
 use super::legend::{Entry, Swatch};
-use super::render::{Figure, render};
+use super::render::{Figure, render, render_svg};
 use super::style::{BAR, INK, Pattern};
 use super::xy::{self, Axis, Frame};
 use super::{Chart, ChartError, ChartSize, Estimate};
@@ -77,8 +77,9 @@ impl Figure for LengthChart {
                 exact: e.exact,
             })
             .collect();
-        let panel = ("P(the fight ends in the round)", bars.as_slice());
-        draw_bar_panels(canvas, &self.title, ("round", 1), &[panel])
+        let panels = [("P(the fight ends in the round)", bars.as_slice())];
+        let last = last_value(&panels);
+        draw_bar_panels(canvas, &self.title, ("round", 1, last), &panels)
     }
 }
 
@@ -107,22 +108,89 @@ fn top_of(points: &[DamagePoint]) -> f64 {
         .fold(0.0, f64::max)
 }
 
-impl Figure for DamageChart {
-    fn draw<DB: DrawingBackend>(&self, canvas: &Canvas<'_, DB>) -> Result<(), String> {
-        let panels: Vec<(&str, &[DamagePoint])> = (self.targets.iter())
-            .map(|t| (t.label.as_str(), t.points.as_slice()))
-            .collect();
-        draw_bar_panels(canvas, &self.title, ("damage (hp)", 0), &panels)
+/// The most panels of a [`DamageChart`] one printed page holds: three, with the title
+/// and legend about 740 px tall at the chart's 720 px width, fit A4 and Letter below the
+/// section's heading.
+pub const PANELS_PER_PAGE: usize = 3;
+
+impl DamageChart {
+    /// The chart as figures of at most [`PANELS_PER_PAGE`] targets each, for a printed
+    /// report: each drawn on the whole chart's damage axis, titled with the targets it
+    /// holds, and sized by `size` from its number of panels. SVG only.
+    pub fn pages(
+        &self,
+        mut size: impl FnMut(usize) -> ChartSize,
+    ) -> Result<Vec<String>, ChartError> {
+        let total = self.targets.len();
+        let last = last_value(&self.panels());
+        (self.targets.chunks(PANELS_PER_PAGE).enumerate())
+            .map(|(k, targets)| {
+                let (first, last_shown) =
+                    (k * PANELS_PER_PAGE + 1, k * PANELS_PER_PAGE + targets.len());
+                let title = match first == last_shown {
+                    true => format!("{} ({first} of {total} targets)", self.title),
+                    false => format!("{} ({first}–{last_shown} of {total} targets)", self.title),
+                };
+                let page = DamagePage {
+                    title,
+                    targets,
+                    last,
+                };
+                render_svg(&page, size(targets.len()))
+            })
+            .collect()
+    }
+
+    fn panels(&self) -> Vec<(&str, &[DamagePoint])> {
+        panels_of(&self.targets)
     }
 }
 
+/// Each target's (caption, bars).
+fn panels_of(targets: &[TargetDamage]) -> Vec<(&str, &[DamagePoint])> {
+    (targets.iter())
+        .map(|t| (t.label.as_str(), t.points.as_slice()))
+        .collect()
+}
+
+impl Figure for DamageChart {
+    fn draw<DB: DrawingBackend>(&self, canvas: &Canvas<'_, DB>) -> Result<(), String> {
+        let panels = self.panels();
+        let last = last_value(&panels);
+        draw_bar_panels(canvas, &self.title, ("damage (hp)", 0, last), &panels)
+    }
+}
+
+/// Some of a [`DamageChart`]'s panels, on the whole chart's damage axis (up to `last`).
+struct DamagePage<'a> {
+    title: String,
+    targets: &'a [TargetDamage],
+    last: u32,
+}
+
+impl Figure for DamagePage<'_> {
+    fn draw<DB: DrawingBackend>(&self, canvas: &Canvas<'_, DB>) -> Result<(), String> {
+        let axis = ("damage (hp)", 0, self.last);
+        draw_bar_panels(canvas, &self.title, axis, &panels_of(self.targets))
+    }
+}
+
+/// The largest value any panel has a bar at.
+fn last_value(panels: &[(&str, &[DamagePoint])]) -> u32 {
+    (panels.iter())
+        .flat_map(|(_, points)| points.iter().map(|p| p.damage))
+        .max()
+        .unwrap_or(0)
+}
+
 /// Draws one panel of bars per (caption, bars), stacked on a shared x axis given as its
-/// description and its first value; panels that do not fit at a readable height are left out and named in the
-/// last caption, a panel without bars says "no data".
+/// description, its first value and its last; panels that do not fit at a readable
+/// height are left out and named in the last caption, a panel without bars says "no
+/// data".
 fn draw_bar_panels<DB: DrawingBackend>(
     canvas: &Canvas<'_, DB>,
     title: &str,
-    (axis, first): (&str, u32),
+    (axis, first, max_x): (&str, u32, u32),
     panels: &[(&str, &[DamagePoint])],
 ) -> Result<(), String> {
     let mut entries = vec![
@@ -140,10 +208,6 @@ fn draw_bar_panels<DB: DrawingBackend>(
     let shown = panels.len().clamp(1, fit);
     let hidden = panels.len().saturating_sub(shown);
 
-    let max_x = (panels.iter())
-        .flat_map(|(_, points)| points.iter().map(|p| p.damage))
-        .max()
-        .unwrap_or(0);
     let x = Axis::nice(
         f64::from(first) - 0.5,
         f64::from(max_x.max(first)) + 0.5,

@@ -37,6 +37,9 @@ pub struct PageSection {
     pub heading: String,
     /// What the section shows.
     pub content: SectionContent,
+    /// The contents list names a run of consecutive sections of one group once, by the
+    /// group's name (a table per target: one entry, not one per target).
+    pub group: Option<&'static str>,
 }
 
 /// The body of a section.
@@ -47,6 +50,9 @@ pub enum SectionContent {
     /// An SVG document produced by this module's charts; it is trusted and inlined
     /// as it is, less its XML declaration and namespace attributes.
     Svg(String),
+    /// SVG documents like [`SectionContent::Svg`]'s, one after another: the pages of a
+    /// chart too tall to print on one, each kept whole on its page.
+    Svgs(Vec<String>),
     /// Text shown verbatim in a monospace block (the input file, the map).
     Preformatted(String),
     /// Short notes (what a table leaves out, what could not be computed), as a list.
@@ -99,8 +105,18 @@ pub fn report_html(input: &ReportInput) -> String {
     let entry = |id: String, heading: &str| {
         format!("<li><a href=\"#{id}\">{}</a></li>\n", escape_html(heading))
     };
-    let contents: String = (body.clone())
-        .map(|(i, s)| entry(format!("section-{}", i + 1), &s.heading))
+    let mut listed: Vec<(usize, String)> = Vec::new();
+    for (i, s) in body.clone() {
+        match (s.group, listed.last_mut()) {
+            (Some(group), Some((first, name))) if input.sections[*first].group == Some(group) => {
+                let count = i + 1 - *first;
+                *name = format!("{group} ({count})");
+            }
+            _ => listed.push((i, s.heading.clone())),
+        }
+    }
+    let contents: String = (listed.iter())
+        .map(|(i, heading)| entry(format!("section-{}", i + 1), heading))
         .chain([entry("rule-readings".into(), "Rule readings")])
         .chain((appendix.clone()).map(|(i, s)| entry(format!("appendix-{}", i + 1), &s.heading)))
         .collect();
@@ -174,10 +190,18 @@ fn fill(template: &str, values: &[(&str, String)]) -> String {
     out
 }
 
+/// One chart, inlined, as a figure the printed page does not break.
+fn figure_html(svg: &str) -> String {
+    format!("<figure>\n{}\n</figure>", inline_svg(svg))
+}
+
 fn section_html(id: &str, section: &PageSection) -> String {
     let body = match &section.content {
         SectionContent::Table(t) => table_html(t),
-        SectionContent::Svg(svg) => format!("<figure>\n{}\n</figure>", inline_svg(svg)),
+        SectionContent::Svg(svg) => figure_html(svg),
+        SectionContent::Svgs(svgs) => (svgs.iter().map(|svg| figure_html(svg)))
+            .collect::<Vec<_>>()
+            .join("\n"),
         SectionContent::Preformatted(text) => format!("<pre>{}</pre>", escape_html(text)),
         SectionContent::Notes(notes) => {
             format!("<ul class=\"notes\">\n{}</ul>", list_items(notes))
@@ -283,14 +307,17 @@ mod tests {
                         ],
                         numeric_columns: vec![1],
                     }),
+                    group: None,
                 },
                 PageSection {
                     heading: "Map".into(),
                     content: SectionContent::Preformatted("#####\n#F<O#\n#####".into()),
+                    group: None,
                 },
                 PageSection {
                     heading: "Notes".into(),
                     content: SectionContent::Notes(vec!["Exact <values> not computed.".into()]),
+                    group: None,
                 },
                 PageSection {
                     heading: "Chart".into(),
@@ -298,16 +325,19 @@ mod tests {
                         "<?xml version=\"1.0\"?>\n<svg width=\"10\" height=\"10\" viewBox=\"0 0 10 10\" xmlns=\"http://www.w3.org/2000/svg\"><rect width=\"5\" height=\"5\"/></svg>"
                             .into(),
                     ),
+                    group: None,
                 },
             ],
             rule_readings: vec!["Soft cover: +4 AC against ranged attacks only.".into()],
             verdict: vec![PageSection {
                 heading: "Verdict".into(),
                 content: SectionContent::Paragraph("The party <wins>.".into()),
+                group: None,
             }],
             appendix: vec![PageSection {
                 heading: "Appendix: experiment file".into(),
                 content: SectionContent::Preformatted("seed = 7".into()),
+                group: None,
             }],
         }
     }
@@ -328,6 +358,39 @@ mod tests {
         );
         let plain = report_html(&ReportInput::default());
         assert!(!plain.contains("class=\"verdict\""));
+    }
+
+    /// Three tables of one group between two sections of none: the contents lists the
+    /// group once, by its name and count, linking to its first table; the page still
+    /// heads each table with its own heading. Then one table of a group, alone: its own
+    /// heading.
+    #[test]
+    fn the_contents_lists_a_run_of_one_group_once() {
+        let table = |heading: &str, group| PageSection {
+            heading: heading.into(),
+            content: SectionContent::Paragraph(heading.into()),
+            group,
+        };
+        let damage = Some("Damage, per target");
+        let mut input = sample();
+        input.sections = vec![
+            table("Map", None),
+            table("Damage: A", damage),
+            table("Damage: B", damage),
+            table("Damage: C", damage),
+            table("Notes", None),
+        ];
+        let page = report_html(&input);
+        let contents = &page[page.find("<nav>").unwrap()..page.find("</nav>").unwrap()];
+        let entries: Vec<&str> = (contents.split("<li>").skip(1))
+            .map(|e| e.split('>').nth(1).unwrap().trim_end_matches("</a"))
+            .collect();
+        assert_eq!(entries[..3], ["Map", "Damage, per target (3)", "Notes"]);
+        assert!(contents.contains("<a href=\"#section-2\">Damage, per target (3)</a>"));
+        assert!(page.contains("<h2>Damage: B</h2>") && page.contains("<h2>Damage: C</h2>"));
+        input.sections.truncate(2);
+        let page = report_html(&input);
+        assert!(page.contains("<a href=\"#section-2\">Damage: A</a>"));
     }
 
     #[test]

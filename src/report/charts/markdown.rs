@@ -22,7 +22,9 @@ pub fn summary_markdown(input: &ReportInput) -> String {
                 notes.iter().map(|n| format!("- {}\n", inline(n))).collect()
             }
             SectionContent::Paragraph(text) => format!("{}\n", inline(text)),
-            SectionContent::Svg(_) | SectionContent::Preformatted(_) => continue,
+            SectionContent::Svg(_) | SectionContent::Svgs(_) | SectionContent::Preformatted(_) => {
+                continue;
+            }
         };
         out.push_str(&format!("\n## {}\n\n{body}", inline(&section.heading)));
     }
@@ -94,6 +96,7 @@ mod tests {
                     rows: vec![vec!["<img src=x onerror=alert(1)>".into()]],
                     numeric_columns: vec![],
                 }),
+                group: None,
             }],
             rule_readings: vec![],
             ..ReportInput::default()
@@ -134,14 +137,17 @@ mod tests {
                         ],
                         numeric_columns: vec![1],
                     }),
+                    group: None,
                 },
                 PageSection {
                     heading: "Chart".into(),
                     content: SectionContent::Svg("<svg/>".into()),
+                    group: None,
                 },
                 PageSection {
                     heading: "Notes".into(),
                     content: SectionContent::Notes(vec!["one\nline".into(), "two".into()]),
+                    group: None,
                 },
             ],
             rule_readings: vec![],

@@ -26,7 +26,10 @@ mod xy;
 #[cfg(test)]
 mod tests;
 
-pub use damage::{DamageChart, DamagePoint, LengthChart, TargetDamage, damage_chart, length_chart};
+pub use damage::{
+    DamageChart, DamagePoint, LengthChart, PANELS_PER_PAGE, TargetDamage, damage_chart,
+    length_chart,
+};
 pub use heatmap::{HeatmapChart, heatmap_chart};
 pub use html::{PageSection, PageTable, ReportInput, SectionContent, report_html};
 pub use lines::{LineKind, LinesChart, Segment, lines_chart};

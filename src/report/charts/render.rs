@@ -30,18 +30,8 @@ fn ensure_font() -> Result<(), ChartError> {
 
 /// Draws `figure` to SVG and to PNG at `size`.
 pub(super) fn render(figure: &impl Figure, size: ChartSize) -> Result<Chart, ChartError> {
+    let svg = render_svg(figure, size)?;
     let ChartSize { width, height } = size;
-    let fits = |v: u32, min: u32| (min..=ChartSize::MAX_SIDE).contains(&v);
-    if !fits(width, ChartSize::MIN_WIDTH) || !fits(height, ChartSize::MIN_HEIGHT) {
-        return Err(ChartError::Size { width, height });
-    }
-    ensure_font()?;
-
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
-        draw_on(figure, &root, Canvas::vector(&root))?;
-    }
 
     // Both sides are at most MAX_SIDE, so the product fits in usize on any target.
     let mut rgb = vec![0u8; width as usize * height as usize * 3];
@@ -51,6 +41,22 @@ pub(super) fn render(figure: &impl Figure, size: ChartSize) -> Result<Chart, Cha
     }
     let png = encode_png(&rgb, width, height)?;
     Ok(Chart { svg, png })
+}
+
+/// The SVG half of [`render`], for a figure shown only in the report page.
+pub(super) fn render_svg(figure: &impl Figure, size: ChartSize) -> Result<String, ChartError> {
+    let ChartSize { width, height } = size;
+    let fits = |v: u32, min: u32| (min..=ChartSize::MAX_SIDE).contains(&v);
+    if !fits(width, ChartSize::MIN_WIDTH) || !fits(height, ChartSize::MIN_HEIGHT) {
+        return Err(ChartError::Size { width, height });
+    }
+    ensure_font()?;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
+        draw_on(figure, &root, Canvas::vector(&root))?;
+    }
+    Ok(svg)
 }
 
 fn draw_on<DB: DrawingBackend>(

@@ -188,7 +188,7 @@ fn past_64_series_the_rest_are_counted_not_drawn() {
 
 #[test]
 fn a_chart_failure_names_the_files_and_says_nothing_was_written() {
-    let err = drawn(
+    let err = drawn::<Chart>(
         "rounds.svg/rounds.png",
         Err(ChartError::Draw("backend".into())),
     )

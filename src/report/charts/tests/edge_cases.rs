@@ -303,3 +303,43 @@ fn a_long_title_takes_a_second_line_instead_of_an_ellipsis() {
     assert_eq!(format!("{} {}", texts[first], texts[first + 1]), title);
     assert!(texts.iter().all(|t| !t.ends_with('…')), "{texts:?}");
 }
+
+/// Seven targets make three page-sized figures of 3, 3 and 1 panels, each titled with the
+/// targets it holds and each drawn on the whole chart's damage axis: the first targets'
+/// bars end at 10, the last's at 40, and every page has the 40 tick.
+#[test]
+fn a_damage_chart_taller_than_a_page_prints_as_pages_on_one_axis() {
+    let target = |k: usize| TargetDamage {
+        label: format!("Target {k}"),
+        points: vec![DamagePoint {
+            damage: if k == 7 { 40 } else { 10 },
+            probability: 1.0,
+            interval: None,
+            exact: None,
+        }],
+    };
+    let chart = DamageChart {
+        title: "Damage".into(),
+        size: ChartSize::default(),
+        targets: (1..=7).map(target).collect(),
+    };
+    let mut heights = Vec::new();
+    let pages = chart
+        .pages(|panels| {
+            heights.push(panels);
+            ChartSize::default()
+        })
+        .expect("pages");
+    assert_eq!(heights, [3, 3, 1], "each page sized by its panels");
+    let titles = [
+        "(1–3 of 7 targets)",
+        "(4–6 of 7 targets)",
+        "(7 of 7 targets)",
+    ];
+    for (page, title) in pages.iter().zip(titles) {
+        let texts = svg_texts(page);
+        assert!(texts.contains(&format!("Damage {title}")), "{texts:?}");
+        assert!(texts.iter().any(|t| t == "40"), "{title}: {texts:?}");
+    }
+    assert_eq!(pages.len(), 3);
+}

@@ -244,6 +244,7 @@ pub(super) fn report_example(charts: &[(&str, &Chart)]) -> ReportInput {
                 "title  = \"Ogre in the corridor\"\nsystem = \"pf1\"\nmap = \"\"\"\n{}\n\"\"\"",
                 MAP.join("\n")
             )),
+            group: None,
         },
         PageSection {
             heading: "Down and dead by round".into(),
@@ -257,6 +258,7 @@ pub(super) fn report_example(charts: &[(&str, &Chart)]) -> ReportInput {
                 rows,
                 numeric_columns: vec![1, 2, 3],
             }),
+            group: None,
         },
         PageSection {
             heading: "Summary (wide table)".into(),
@@ -319,11 +321,13 @@ pub(super) fn report_example(charts: &[(&str, &Chart)]) -> ReportInput {
                     .collect(),
                 numeric_columns: (3..20).filter(|&c| c != 5 && c != 7).collect(),
             }),
+            group: None,
         },
     ];
     sections.extend(charts.iter().map(|(heading, chart)| PageSection {
         heading: (*heading).into(),
         content: SectionContent::Svg(chart.svg.clone()),
+        group: None,
     }));
     ReportInput {
         title: "Ogre in the corridor".into(),
