@@ -94,7 +94,8 @@ pub struct LineDefence {
     pub target: TargetId,
     /// Armor class against this attack, Dex included.
     pub ac: i32,
-    /// What tables call that armor class: `AC`, or Starfinder's `EAC` or `KAC`.
+    /// What tables call that armor class: `AC`, d20 Modern's `Defense`, or Starfinder's
+    /// `EAC` or `KAC` ([`crate::rules::ArmorClasses`]).
     pub armor: &'static str,
     /// Dex modifier included in `ac`.
     pub dex: i32,

@@ -64,13 +64,10 @@ impl Figures {
     pub(super) fn draw(results: &Results, inputs: &Inputs) -> Result<Self, Error> {
         let damage = damage_input(results);
         let damage_pages = match &damage {
-            Some(c) if c.targets.len() > PANELS_PER_PAGE => {
-                let size = |panels| ChartSize {
-                    height: damage_height(panels),
-                    ..ChartSize::default()
-                };
-                drawn("damage.svg/damage.png", c.pages(size))?
-            }
+            Some(c) if c.targets.len() > PANELS_PER_PAGE => drawn(
+                "the damage chart's pages in report.html",
+                c.pages(damage_size),
+            )?,
             _ => Vec::new(),
         };
         Ok(Self {
@@ -244,13 +241,15 @@ fn length_input(results: &Results) -> Option<LengthChart> {
     })
 }
 
-/// Height of the damage chart: about 190 px per target panel.
-fn damage_height(targets: usize) -> u32 {
+/// Size of a damage chart of `targets` panels: about 190 px of height per panel.
+fn damage_size(targets: usize) -> ChartSize {
     let targets = u32::try_from(targets).unwrap_or(u32::MAX);
-    targets
-        .saturating_mul(190)
-        .saturating_add(170)
-        .clamp(ChartSize::default().height, ChartSize::MAX_SIDE)
+    let height = (targets.saturating_mul(190).saturating_add(170))
+        .clamp(ChartSize::default().height, ChartSize::MAX_SIDE);
+    ChartSize {
+        height,
+        ..ChartSize::default()
+    }
 }
 
 fn damage_input(results: &Results) -> Option<DamageChart> {
@@ -273,10 +272,7 @@ fn damage_input(results: &Results) -> Option<DamageChart> {
         .collect();
     (!targets.is_empty()).then(|| DamageChart {
         title: format!("{} — total damage taken per trial", results.title),
-        size: ChartSize {
-            height: damage_height(targets.len()),
-            ..ChartSize::default()
-        },
+        size: damage_size(targets.len()),
         targets,
     })
 }

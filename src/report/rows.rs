@@ -30,7 +30,7 @@ pub struct AttackRow {
     pub ac_mod: i32,
     pub effective_bonus: i32,
     pub effective_ac: i32,
-    /// What the roll is against, as tables name it: `AC`, `EAC` or `KAC`.
+    /// What the roll is against, as tables name it: `AC`, `Defense`, `EAC` or `KAC`.
     pub armor: &'static str,
     /// The miss chance rolled after a hit, in percent.
     pub miss_chance: u8,

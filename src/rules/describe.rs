@@ -99,7 +99,8 @@ impl RuleSet {
         let mut out = String::new();
         out += &self.injury.describe();
         if let Some(base) = self.helpless_base_defense {
-            out += &format!("Helpless defenders: AC = {base} + size modifier\n");
+            let armor = self.armor_classes.any_name();
+            out += &format!("Helpless defenders: {armor} = {base} + size modifier\n");
         }
         let cdg = &self.coup_de_grace;
         out += &format!(

@@ -657,7 +657,7 @@ fn errors_on_a_pipe_are_plain() {
 
 /// The roll names the number it must reach as each system's text does: d20 Modern's
 /// Defense, Starfinder's EAC and KAC (the one an attack's `vs` picks), Pathfinder's AC;
-/// in `check`'s result lines and in the summary's roll column alike.
+/// in `check`'s result lines and in `attack`'s roll column alike.
 #[test]
 fn each_system_names_its_armor_class_as_its_text_does() {
     let dir = tempfile::tempdir().unwrap();

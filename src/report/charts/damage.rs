@@ -122,7 +122,7 @@ impl DamageChart {
         mut size: impl FnMut(usize) -> ChartSize,
     ) -> Result<Vec<String>, ChartError> {
         let total = self.targets.len();
-        let last = last_value(&self.panels());
+        let last = last_value(&panels_of(&self.targets));
         (self.targets.chunks(PANELS_PER_PAGE).enumerate())
             .map(|(k, targets)| {
                 let (first, last_shown) =
@@ -132,17 +132,13 @@ impl DamageChart {
                     false => format!("{} ({first}–{last_shown} of {total} targets)", self.title),
                 };
                 let page = DamagePage {
-                    title,
+                    title: &title,
                     targets,
                     last,
                 };
                 render_svg(&page, size(targets.len()))
             })
             .collect()
-    }
-
-    fn panels(&self) -> Vec<(&str, &[DamagePoint])> {
-        panels_of(&self.targets)
     }
 }
 
@@ -155,15 +151,19 @@ fn panels_of(targets: &[TargetDamage]) -> Vec<(&str, &[DamagePoint])> {
 
 impl Figure for DamageChart {
     fn draw<DB: DrawingBackend>(&self, canvas: &Canvas<'_, DB>) -> Result<(), String> {
-        let panels = self.panels();
-        let last = last_value(&panels);
-        draw_bar_panels(canvas, &self.title, ("damage (hp)", 0, last), &panels)
+        let page = DamagePage {
+            title: self.title.as_str(),
+            targets: &self.targets,
+            last: last_value(&panels_of(&self.targets)),
+        };
+        page.draw(canvas)
     }
 }
 
-/// Some of a [`DamageChart`]'s panels, on the whole chart's damage axis (up to `last`).
+/// Some of a [`DamageChart`]'s panels (or all), on the whole chart's damage axis (up to
+/// `last`).
 struct DamagePage<'a> {
-    title: String,
+    title: &'a str,
     targets: &'a [TargetDamage],
     last: u32,
 }
@@ -171,7 +171,7 @@ struct DamagePage<'a> {
 impl Figure for DamagePage<'_> {
     fn draw<DB: DrawingBackend>(&self, canvas: &Canvas<'_, DB>) -> Result<(), String> {
         let axis = ("damage (hp)", 0, self.last);
-        draw_bar_panels(canvas, &self.title, axis, &panels_of(self.targets))
+        draw_bar_panels(canvas, self.title, axis, &panels_of(self.targets))
     }
 }
 

@@ -223,7 +223,7 @@ fn damage_too_unlikely_to_see_is_not_drawn() {
 
 #[test]
 fn the_damage_chart_grows_with_its_targets() {
-    assert_eq!(damage_height(1), 450);
-    assert_eq!(damage_height(5), 1120);
-    assert_eq!(damage_height(1000), ChartSize::MAX_SIDE);
+    assert_eq!(damage_size(1).height, 450);
+    assert_eq!(damage_size(5).height, 1120);
+    assert_eq!(damage_size(1000).height, ChartSize::MAX_SIDE);
 }

@@ -323,14 +323,14 @@ fn a_damage_chart_taller_than_a_page_prints_as_pages_on_one_axis() {
         size: ChartSize::default(),
         targets: (1..=7).map(target).collect(),
     };
-    let mut heights = Vec::new();
+    let mut panel_counts = Vec::new();
     let pages = chart
         .pages(|panels| {
-            heights.push(panels);
+            panel_counts.push(panels);
             ChartSize::default()
         })
         .expect("pages");
-    assert_eq!(heights, [3, 3, 1], "each page sized by its panels");
+    assert_eq!(panel_counts, [3, 3, 1], "each page sized by its panels");
     let titles = [
         "(1–3 of 7 targets)",
         "(4–6 of 7 targets)",
