@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
-    let args = match cli::Cli::try_parse() {
+    let args = match cli::Cli::try_parse_from(cli::arguments(std::env::args_os())) {
         Ok(args) => args,
         Err(e) => match cli::flag_error(&e) {
             Some(refused) => return report(refused.into()),

@@ -2,6 +2,7 @@
 
 mod progress;
 
+use std::ffi::OsString;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -77,6 +78,25 @@ fn help_styles() -> Styles {
         .error(AnsiColor::Red.on_default().bold())
         .valid(AnsiColor::Green.on_default())
         .invalid(AnsiColor::Yellow.on_default())
+}
+
+/// The command line with `--help` after `help` understood, as most tools do: clap's
+/// `help` takes no flags, so `d20odds help --help` would be an error. It prints the help
+/// of `help`, and `d20odds help run --help` the help of `run`.
+pub fn arguments(args: impl IntoIterator<Item = OsString>) -> Vec<OsString> {
+    let mut args: Vec<OsString> = args.into_iter().collect();
+    if args.get(1).is_some_and(|word| word == "help") {
+        let before = args.len();
+        let mut at = 0;
+        args.retain(|word| {
+            at += 1;
+            at <= 2 || !(word == "--help" || word == "-h")
+        });
+        if args.len() == 2 && before > 2 {
+            args.push("help".into());
+        }
+    }
+    args
 }
 
 /// d20odds: what are my odds in d20 tactical combat?
@@ -398,12 +418,21 @@ fn destinations(out: &Path, jobs: &[run::Prepared]) -> Result<Vec<PathBuf>, Erro
     for job in jobs {
         let folder = report_folder(out, &job.path)?;
         if let Some((_, earlier)) = folders.iter().find(|(f, _)| *f == folder) {
-            return Err(Error::Destination {
-                message: format!(
+            let same_file = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.into());
+            let message = if same_file(earlier) == same_file(&job.path) {
+                format!(
+                    "{} is given twice; give each experiment once",
+                    job.path.display()
+                )
+            } else {
+                format!(
                     "both {} and {} would write this report folder; rename one of them",
                     earlier.display(),
                     job.path.display()
-                ),
+                )
+            };
+            return Err(Error::Destination {
+                message,
                 path: folder,
             });
         }

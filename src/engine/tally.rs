@@ -270,18 +270,23 @@ pub fn check_tally_size(plan: &Plan) -> Result<(), (LineId, String)> {
     if cells <= MAX_TALLY_CELLS {
         return Ok(());
     }
-    let line = plan
-        .slots()
-        .iter()
+    let slot = (plan.slots().iter())
         .max_by_key(|s| s.profile.layout().max_damage())
-        .map(|s| s.line)
         .expect("a plan too large to tally has an attack");
+    let line = plan.line(slot.line);
+    let (most_harmed, most) = (plan.target_ids())
+        .map(|t| (t, max_damage_taken(plan, t)))
+        .max_by_key(|&(_, most)| most)
+        .expect("a plan with an attack has a target");
     Err((
-        line,
+        slot.line,
         format!(
-            "too large to simulate: counting every damage total this plan can deal over {} round(s) takes {} counters, more than the limit of {MAX_TALLY_CELLS}; use smaller dice, fewer attacks or fewer rounds",
+            "too large to simulate: `{}` can take up to {most} damage over {} round(s), and a counter is kept for every total ({cells} counters, more than the limit of {MAX_TALLY_CELLS}); `{}`'s {} deals up to {} in one attack: lower its damage, or use fewer attacks or rounds",
+            plan.target(most_harmed).label,
             plan.rounds(),
-            cells
+            line.attacker,
+            line.attack,
+            slot.profile.layout().max_damage(),
         ),
     ))
 }

@@ -174,7 +174,12 @@ impl Scenario {
         let source = Source::new(path, text);
         let raw: RawExperiment = toml::from_str(&source.text).map_err(|e| {
             let offset = e.span().map_or(0, |s| s.start);
-            source.error_at(offset, with_field_suggestion(e.message().trim_end()))
+            let message = e.message().trim_end();
+            let explained = (header_message(&source.text, offset, message))
+                .or_else(|| too_large_integer(message))
+                .or_else(|| duplicate_key(&source.text, offset, message))
+                .unwrap_or_else(|| with_field_suggestion(message));
+            source.error_at(offset, explained)
         })?;
         Validator { source: &source }.scenario(raw)
     }
@@ -278,6 +283,66 @@ impl Validator<'_> {
             .file_stem()
             .map_or_else(|| "experiment".into(), |s| s.to_string_lossy().into_owned())
     }
+}
+
+/// The tables an experiment has one of, and the lists whose every item is its own table.
+const ONE_TABLE: [&str; 4] = ["heatmap", "options", "encounter", "legend"];
+const LIST_OF_TABLES: [&str; 5] = ["combatant", "combatant.attack", "plan", "sweep", "variant"];
+
+/// What went wrong when a table header at `offset` is written as a list's (`[[heatmap]]`)
+/// where the format has one table, or as one table's (`[plan]`) where it has a list: the
+/// parser only says "invalid type: map, expected …" or "duplicate key".
+fn header_message(text: &str, offset: usize, message: &str) -> Option<String> {
+    if !(message.starts_with("invalid type") || message.starts_with("duplicate key")) {
+        return None;
+    }
+    let line_start = text
+        .get(..offset)
+        .unwrap_or(text)
+        .rfind('\n')
+        .map_or(0, |at| at + 1);
+    let line = text[line_start..].lines().next()?.trim();
+    let name_in = |open: &str, close: &str| {
+        let name = line.strip_prefix(open)?.split(close).next()?;
+        Some(name.split('.').map(str::trim).collect::<Vec<_>>().join("."))
+    };
+    if let Some(name) = name_in("[[", "]]") {
+        return ONE_TABLE.contains(&name.as_str()).then(|| {
+            format!("`[[{name}]]` starts a list of tables, but an experiment has one `[{name}]` table: write `[{name}]`")
+        });
+    }
+    let name = name_in("[", "]")?;
+    LIST_OF_TABLES.contains(&name.as_str()).then(|| {
+        let item = name.rsplit('.').next().unwrap_or(&name);
+        format!("`[{name}]` is one table, but each {item} is an item of a list: write `[[{name}]]`")
+    })
+}
+
+/// An integer beyond TOML's (a 64-bit signed whole number), which the parser calls
+/// "invalid type: integer `…` as i128".
+fn too_large_integer(message: &str) -> Option<String> {
+    let rest = message.strip_prefix("invalid type: integer `")?;
+    let (number, rest) = rest.split_once('`')?;
+    rest.starts_with(" as i128").then(|| {
+        format!(
+            "`{number}` is beyond the whole numbers a TOML file can hold ({} to {})",
+            i64::MIN,
+            i64::MAX
+        )
+    })
+}
+
+/// "duplicate key" with the key named: the parser's span points at it.
+fn duplicate_key(text: &str, offset: usize, message: &str) -> Option<String> {
+    if message != "duplicate key" {
+        return None;
+    }
+    let key: String = (text.get(offset..)?.chars())
+        .take_while(|c| !matches!(c, '=' | ']' | '.' | '\n') && !c.is_whitespace())
+        .filter(|&c| c != '"' && c != '\'')
+        .collect();
+    (!key.is_empty())
+        .then(|| format!("duplicate key `{key}`: this table already sets it above; keep one"))
 }
 
 /// Adds a "did you mean" to serde's "unknown field `x`, expected one of `a`, `b`".

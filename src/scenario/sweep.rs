@@ -79,6 +79,11 @@ struct FieldPath<'a> {
 
 fn parse_path(set: &str) -> Result<FieldPath<'_>, String> {
     let parts: Vec<&str> = set.split('.').collect();
+    if parts.len() > 1 && parts.iter().any(|part| part.trim().is_empty()) {
+        return Err(format!(
+            "`{set}` has an empty part between its dots: expected TOKEN.field or TOKEN.ATTACK.field, as in `O.ac` or `F.longsword.bonus`"
+        ));
+    }
     let (token, attack, field) = match parts.as_slice() {
         [token, field] => (*token, None, *field),
         [token, attack, field] => (*token, Some(*attack), *field),

@@ -126,6 +126,49 @@ fn errors_name_line_and_column() {
     }
 }
 
+/// A header written as a list's where the format has one table, or as one table's where
+/// it has a list, is named with the header to write (the parser says only "invalid type"
+/// or "duplicate key"); a duplicate key is named.
+#[test]
+fn a_header_of_the_wrong_shape_says_which_to_write() {
+    let cases = [
+        (
+            "[[options]]\npartial_cover = true\n",
+            "t.toml:25:1: `[[options]]` starts a list of tables, but an experiment has one `[options]` table: write `[options]`",
+        ),
+        (
+            "[[encounter]]\n",
+            "t.toml:25:1: `[[encounter]]` starts a list of tables, but an experiment has one `[encounter]` table: write `[encounter]`",
+        ),
+        (
+            "[variant]\nname = \"v\"\n",
+            "t.toml:25:1: `[variant]` is one table, but each variant is an item of a list: write `[[variant]]`",
+        ),
+        (
+            "[combatant.attack]\nname = \"v\"\n",
+            "t.toml:25:1: `[combatant.attack]` is one table, but each attack is an item of a list: write `[[combatant.attack]]`",
+        ),
+        (
+            "[plan]\nattacker = \"O\"\n",
+            "t.toml:25:2: `[plan]` is one table, but each plan is an item of a list: write `[[plan]]`",
+        ),
+    ];
+    for (added, expected) in cases {
+        let message = Scenario::parse("t.toml", format!("{BASE}{added}"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            message.starts_with(expected),
+            "expected `{expected}`, got `{message}`"
+        );
+    }
+    let message = error_of("hp = 30", "hp = 30\n\"hp\" = 31");
+    assert!(
+        message.starts_with("t.toml:19:1: duplicate key `hp`: this table already sets it above"),
+        "{message}"
+    );
+}
+
 #[test]
 fn combatants_must_stand_on_the_map() {
     let message = error_of("F..O", "F...");

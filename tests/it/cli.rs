@@ -619,6 +619,64 @@ fn help_completions_and_man_pages_come_from_the_definitions() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("attack"));
 }
 
+/// `help --help` prints the help of `help` (clap alone refuses it, exit 2), and
+/// `help run --help` the help of `run`, as `help run` does.
+#[test]
+fn help_takes_help_flags_as_other_commands_do() {
+    let dir = tempfile::tempdir().unwrap();
+    for words in [["help", "--help"], ["help", "-h"]] {
+        let out = d20odds(&words, dir.path());
+        let help = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{words:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(help.contains("Usage: d20odds help [COMMAND]..."), "{help}");
+    }
+    let run_help = d20odds(&["help", "run"], dir.path()).stdout;
+    assert!(String::from_utf8_lossy(&run_help).contains("Usage: d20odds run"));
+    assert_eq!(
+        d20odds(&["help", "run", "--help"], dir.path()).stdout,
+        run_help
+    );
+    assert_eq!(d20odds(&["help", "-h", "run"], dir.path()).stdout, run_help);
+}
+
+/// Two experiments that would write one report folder are refused, exit 2, nothing
+/// written: the same file given twice says so; two files of one name in two folders
+/// ask for one to be renamed.
+#[test]
+fn two_experiments_for_one_report_folder_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let showcase = showcase();
+    std::fs::create_dir(dir.path().join("copy")).unwrap();
+    let copy = dir.path().join("copy/ogre-corridor.toml");
+    std::fs::copy(&showcase, &copy).unwrap();
+    let copy = copy.display().to_string();
+    for (files, message) in [
+        (
+            [&showcase, &showcase],
+            format!("{showcase} is given twice; give each experiment once"),
+        ),
+        (
+            [&showcase, &copy],
+            format!(
+                "both {showcase} and {copy} would write this report folder; rename one of them"
+            ),
+        ),
+    ] {
+        let out = d20odds(
+            &["run", files[0], files[1], "--trials", "1000", "--quiet"],
+            dir.path(),
+        );
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains(&message), "{stderr}");
+        assert!(!dir.path().join("reports").exists(), "wrote a report");
+    }
+}
+
 /// Issue #15, point 3e: `run` ends with the path of each report folder, on stderr, with
 /// --quiet too, and stdout stays the summary.
 #[test]
