@@ -103,11 +103,29 @@ fn plan_variant(
             format!("variant `{}`: {why}", variant.name),
         )
     };
-    let plan = Plan::from_scenario(&variant.scenario).map_err(|e| at(&e.message))?;
-    check_tally_size(&plan).map_err(|(_, why)| at(&why))?;
+    // An error building the plan or the fight points at the change that caused it: the
+    // first after which building fails the same way.
+    let first_error = |scenario: &Scenario| -> Option<String> {
+        let plan = match Plan::from_scenario(scenario) {
+            Ok(plan) => plan,
+            Err(e) => return Some(e.message),
+        };
+        if let Err((_, why)) = check_tally_size(&plan) {
+            return Some(why);
+        }
+        Fight::from_scenario(scenario).err().map(|e| e.message)
+    };
+    let at_change = |why: &str| {
+        (scenario.source).error(
+            variant.blame(why, first_error),
+            format!("variant `{}`: {why}", variant.name),
+        )
+    };
+    let plan = Plan::from_scenario(&variant.scenario).map_err(|e| at_change(&e.message))?;
+    check_tally_size(&plan).map_err(|(_, why)| at_change(&why))?;
     let labels =
         |plan: &Plan| -> Vec<String> { plan.targets().iter().map(|t| t.label.clone()).collect() };
-    let fight = Fight::from_scenario(&variant.scenario).map_err(|e| at(&e.message))?;
+    let fight = Fight::from_scenario(&variant.scenario).map_err(|e| at_change(&e.message))?;
     if fight.is_none() && labels(&plan) != labels(baseline) {
         return Err(at(&format!(
             "it attacks {}, the experiment as written {}: a variant of a plan compares the same targets",

@@ -25,6 +25,44 @@ pub struct Variant {
     /// Where the variant is written.
     pub span: Range<usize>,
     pub scenario: Box<Scenario>,
+    /// After each change in turn: where the change is written, and the file the changes
+    /// so far make (the last is `scenario`'s); see [`Variant::blame`].
+    steps: Vec<Step>,
+}
+
+/// Where a change is written, and the experiment's text once it and those before it are
+/// made.
+type Step = (Range<usize>, String);
+
+impl Variant {
+    /// Where an error `message` of the variant's experiment belongs: the first change
+    /// after which the experiment fails with that message (`fails` says how a validated
+    /// file fails later, as in building its plan), or the variant as a whole.
+    pub fn blame(
+        &self,
+        message: &str,
+        fails: impl Fn(&Scenario) -> Option<String>,
+    ) -> Range<usize> {
+        let path = &self.scenario.source.path;
+        first_to_fail(&self.steps, message, |text| {
+            match Scenario::parse(path, text) {
+                Ok(scenario) => fails(&scenario),
+                Err(e) => Some(e.message),
+            }
+        })
+        .unwrap_or_else(|| self.span.clone())
+    }
+}
+
+/// The change of the first of `steps` whose text `fails` with `message`.
+fn first_to_fail(
+    steps: &[Step],
+    message: &str,
+    fails: impl Fn(&str) -> Option<String>,
+) -> Option<Range<usize>> {
+    (steps.iter())
+        .find(|(_, text)| fails(text).as_deref() == Some(message))
+        .map(|(span, _)| span.clone())
 }
 
 /// A change not yet placed: the message, and the key it is blamed on.
@@ -59,26 +97,29 @@ impl Validator<'_> {
                     format!("a variant named `{name}` is already defined above"),
                 ));
             }
-            let scenario = self
+            let (scenario, steps) = self
                 .variant_scenario(variant, combatants)
                 .map_err(|(span, why)| self.err(span, format!("variant `{name}`: {why}")))?;
             variants.push(Variant {
                 name: name.to_string(),
                 span: spanned.span(),
                 scenario: Box::new(scenario),
+                steps,
             });
         }
         Ok(variants)
     }
 
-    /// The experiment with the variant's changes, validated; errors are placed at the
-    /// change that caused them, or at the variant's name when it is the whole file that
-    /// no longer holds.
+    /// The experiment with the variant's changes, validated, and the steps that made it;
+    /// errors are placed at the change that caused them. When the changed file fails as
+    /// a whole (a value of the wrong type, a line no longer possible), the blame goes to
+    /// the first change after which the file fails with the same message, or to the
+    /// variant's name when none does.
     fn variant_scenario(
         &self,
         variant: &RawVariant,
         combatants: &[Combatant],
-    ) -> Result<Scenario, Placed> {
+    ) -> Result<(Scenario, Vec<Step>), Placed> {
         let mut doc: Table =
             toml::from_str(&self.source.text).map_err(|e| (variant.name.span(), e.to_string()))?;
         for compared_elsewhere in ["variant", "sweep", "heatmap"] {
@@ -90,63 +131,97 @@ impl Validator<'_> {
                 "changes nothing: give it `move`, `set`, `tactic`, `add_conditions`, `remove_conditions` or `plan`".into(),
             ));
         }
-        for (set, value) in &variant.set {
-            field_names_exist(set.get_ref(), combatants)
-                .and_then(|()| apply_field(&mut doc, set.get_ref(), value.get_ref()))
-                .map_err(|why| (set.span(), why))?;
+        let mut steps = Vec::new();
+        for (span, doc) in changed(&mut doc, variant, combatants)? {
+            let text = toml::to_string(&doc).map_err(|e| (span.clone(), e.to_string()))?;
+            steps.push((span, text));
         }
-        for (token, square) in &variant.moves {
-            let combatant = known(token, combatants)?;
-            let &[x, y] = square.get_ref().as_slice() else {
-                let numbers = square.get_ref().len();
+        let text = steps
+            .last()
+            .map(|(_, text)| text.clone())
+            .unwrap_or_default();
+        match Scenario::parse(&self.source.path, text) {
+            Ok(scenario) => Ok((scenario, steps)),
+            Err(e) => {
+                let parses = |text: &str| Scenario::parse(&self.source.path, text).err();
+                let blamed =
+                    first_to_fail(&steps, &e.message, |text| parses(text).map(|e| e.message));
+                Err((blamed.unwrap_or_else(|| variant.name.span()), e.message))
+            }
+        }
+    }
+}
+
+/// Makes `variant`'s changes to `doc` in turn, in the order SPEC §7 lists them (`set`,
+/// `move`, `tactic`, `add_conditions`, `remove_conditions`, `plan`); returns, after each,
+/// where it is written (its value) and the document so far.
+fn changed(
+    doc: &mut Table,
+    variant: &RawVariant,
+    combatants: &[Combatant],
+) -> Result<Vec<(Range<usize>, Table)>, Placed> {
+    let mut made = Vec::new();
+    for (set, value) in &variant.set {
+        field_names_exist(set.get_ref(), combatants)
+            .and_then(|()| apply_field(doc, set.get_ref(), value.get_ref()))
+            .map_err(|why| (set.span(), why))?;
+        made.push((value.span(), doc.clone()));
+    }
+    for (token, square) in &variant.moves {
+        let combatant = known(token, combatants)?;
+        let &[x, y] = square.get_ref().as_slice() else {
+            let numbers = square.get_ref().len();
+            return Err((
+                square.span(),
+                format!("a square is `[x, y]`, two numbers, not {numbers}"),
+            ));
+        };
+        move_token(doc, combatant, [x, y]).map_err(|why| (square.span(), why))?;
+        made.push((square.span(), doc.clone()));
+    }
+    for (token, tactic) in &variant.tactic {
+        let combatant = known(token, combatants)?;
+        combatant_table(doc, combatant)
+            .insert("tactic".into(), Value::String(tactic.get_ref().clone()));
+        made.push((tactic.span(), doc.clone()));
+    }
+    for (token, added) in &variant.add_conditions {
+        let combatant = known(token, combatants)?;
+        let table = combatant_table(doc, combatant);
+        let mut conditions = conditions(table);
+        for condition in added.get_ref() {
+            if !conditions.contains(condition) {
+                conditions.push(condition.clone());
+            }
+        }
+        set_conditions(table, conditions);
+        made.push((added.span(), doc.clone()));
+    }
+    for (token, removed) in &variant.remove_conditions {
+        let combatant = known(token, combatants)?;
+        let table = combatant_table(doc, combatant);
+        let mut conditions = conditions(table);
+        for condition in removed.get_ref() {
+            let Some(at) = conditions.iter().position(|c| c == condition) else {
                 return Err((
-                    square.span(),
-                    format!("a square is `[x, y]`, two numbers, not {numbers}"),
+                    removed.span(),
+                    format!(
+                        "`{}` does not have the condition `{condition}`; its conditions: {}",
+                        combatant.token,
+                        listed(&conditions)
+                    ),
                 ));
             };
-            move_token(&mut doc, combatant, [x, y]).map_err(|why| (square.span(), why))?;
+            conditions.remove(at);
         }
-        for (token, tactic) in &variant.tactic {
-            let combatant = known(token, combatants)?;
-            combatant_table(&mut doc, combatant)
-                .insert("tactic".into(), Value::String(tactic.get_ref().clone()));
-        }
-        for (token, added) in &variant.add_conditions {
-            let combatant = known(token, combatants)?;
-            let table = combatant_table(&mut doc, combatant);
-            let mut conditions = conditions(table);
-            for condition in added.get_ref() {
-                if !conditions.contains(condition) {
-                    conditions.push(condition.clone());
-                }
-            }
-            set_conditions(table, conditions);
-        }
-        for (token, removed) in &variant.remove_conditions {
-            let combatant = known(token, combatants)?;
-            let table = combatant_table(&mut doc, combatant);
-            let mut conditions = conditions(table);
-            for condition in removed.get_ref() {
-                let Some(at) = conditions.iter().position(|c| c == condition) else {
-                    return Err((
-                        removed.span(),
-                        format!(
-                            "`{}` does not have the condition `{condition}`; its conditions: {}",
-                            combatant.token,
-                            listed(&conditions)
-                        ),
-                    ));
-                };
-                conditions.remove(at);
-            }
-            set_conditions(table, conditions);
-        }
-        if let Some(lines) = &variant.plan {
-            replace_plan_lines(&mut doc, lines.get_ref()).map_err(|why| (lines.span(), why))?;
-        }
-        let text = toml::to_string(&doc).map_err(|e| (variant.name.span(), e.to_string()))?;
-        Scenario::parse(&self.source.path, text).map_err(|e| (variant.name.span(), e.message))
+        set_conditions(table, conditions);
+        made.push((removed.span(), doc.clone()));
     }
+    if let Some(lines) = &variant.plan {
+        replace_plan_lines(doc, lines.get_ref()).map_err(|why| (lines.span(), why))?;
+        made.push((lines.span(), doc.clone()));
+    }
+    Ok(made)
 }
 
 impl RawVariant {
