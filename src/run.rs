@@ -408,7 +408,12 @@ fn run_paired(
                     .and_then(|e| fight_exact(e, figure))
             });
             let described = FightFigures(models[0]);
-            let rows = variant_rows(names, paired.figures(), &described, &paired, &exact);
+            let is_baseline: Vec<bool> = (fights.iter())
+                .map(|(fight, plan)| {
+                    fight.is_same_fight_as(fights[0].0) && plan.is_same_plan_as(fights[0].1)
+                })
+                .collect();
+            let rows = variant_rows(names, &described, &paired, &exact, &is_baseline);
             let results = (paired.into_tallies().into_iter())
                 .zip(exacts)
                 .zip(fights)
@@ -431,7 +436,10 @@ fn run_paired(
                 plan_exact(plans[model], &exacts[model], figure)
             });
             let described = PlanFigures(plans[0]);
-            let rows = variant_rows(names, paired.figures(), &described, &paired, &exact);
+            let is_baseline: Vec<bool> = (plans.iter())
+                .map(|plan| plan.is_same_plan_as(plans[0]))
+                .collect();
+            let rows = variant_rows(names, &described, &paired, &exact, &is_baseline);
             let results = (paired.into_tallies().into_iter())
                 .zip(&exacts)
                 .zip(plans)

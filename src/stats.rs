@@ -111,6 +111,23 @@ impl Estimate {
         }
     }
 
+    /// A paired difference of chances that came out alike in every one of `n` trials
+    /// (zero wide) is still uncertain: trials that would differ may not have come up. Its
+    /// interval becomes the point ± the 95% upper bound (Wilson) on the share of trials
+    /// that differ, none of `n` seen, z²/(n + z²), within [−1, 1]; an interval already
+    /// open is kept. Only a variant known to be the baseline keeps a zero-wide one.
+    pub fn or_unseen_differences(self, n: u64) -> Self {
+        if self.hi > self.lo || n == 0 {
+            return self;
+        }
+        let share = Self::proportion(0, n).hi;
+        Self {
+            lo: (self.point - share).max(-1.0),
+            hi: (self.point + share).min(1.0),
+            ..self
+        }
+    }
+
     /// The same estimate beside its exact value, where one was computed.
     pub fn with_exact(self, exact: Option<f64>) -> Self {
         Self { exact, ..self }
@@ -156,6 +173,26 @@ mod tests {
     #[test]
     fn z_critical_is_the_95_percent_quantile() {
         assert!((z_critical() - 1.959_963_984_540_054).abs() < 1e-9);
+    }
+
+    /// No difference in 1,000,000 paired trials: ± z²/(n + z²) = 3.8415/1,000,003.8415
+    /// = 3.8414·10⁻⁶ (z = 1.959964); an open interval, or a baseline's, is kept.
+    #[test]
+    fn a_difference_never_seen_is_bounded_by_the_trials() {
+        let never = Estimate::paired_difference(0, 0, 1_000_000);
+        assert_eq!((never.lo, never.hi), (0.0, 0.0));
+        let bounded = never.or_unseen_differences(1_000_000);
+        assert_eq!(bounded.point, 0.0);
+        assert!((bounded.hi - 3.8414e-6).abs() < 1e-10, "{bounded:?}");
+        assert_eq!(bounded.lo, -bounded.hi);
+        let always = Estimate::paired_difference(1000, 1000, 1000).or_unseen_differences(1000);
+        assert_eq!((always.point, always.hi), (1.0, 1.0));
+        assert!(
+            (always.lo - (1.0 - 3.8415 / 1003.8415)).abs() < 1e-6,
+            "{always:?}"
+        );
+        let open = Estimate::paired_difference(1, 1, 4);
+        assert_eq!(open.or_unseen_differences(4), open);
     }
 
     #[test]

@@ -32,7 +32,7 @@ pub use simulate::{FightTally, simulate_fight, simulate_fights_paired};
 pub use turn::Status;
 
 /// One fight's numbers: everything the engines need, nothing they must look up.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Fight {
     /// The experiment's title.
     pub title: String,
@@ -105,6 +105,16 @@ pub struct FightAttack<'a> {
 }
 
 impl Fight {
+    /// Whether `other` is this fight in every number and word, wherever its plan lines
+    /// are written (a variant's file is written anew).
+    pub fn is_same_fight_as(&self, other: &Fight) -> bool {
+        let unplaced = |fight: &Fight| Fight {
+            plans: fight.plans.each_ref().map(Plan::without_sources),
+            ..fight.clone()
+        };
+        unplaced(self) == unplaced(other)
+    }
+
     /// Every attack the fight can make, by plan line (orders first, then the routines a
     /// tactic may choose), as written before flat-footed, by iterative.
     pub fn attacks(&self) -> Vec<FightAttack<'_>> {
@@ -147,7 +157,7 @@ struct AttackAt {
 }
 
 /// A combatant of a fight.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Fighter {
     /// `Name (T)`.
     pub label: String,
@@ -176,7 +186,7 @@ pub struct Fighter {
 
 /// A combatant's options folded into lookups once per fight: the engines play millions
 /// of turns on the same numbers, so a turn never sums a routine or scans the options.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 struct Tables {
     /// Per attack: its longest routine at any target (the length of a chosen routine).
     routine: Vec<usize>,
@@ -203,7 +213,7 @@ struct Tables {
 
 /// A scripted plan line: the attack, its target, and its iteratives at that target
 /// (with the line's own overrides).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 struct Order {
     attack: usize,
     target: usize,
@@ -211,7 +221,7 @@ struct Order {
 }
 
 /// One attack's numbers as the engines need them.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 struct Profile {
     /// The slot it was planned as (the first, when several describe the same attack).
     source: SlotSource,

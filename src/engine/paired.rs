@@ -162,6 +162,11 @@ pub struct PairedTally<T> {
 }
 
 impl<T> PairedTally<T> {
+    /// The trials run.
+    pub fn trials(&self) -> u64 {
+        self.trials
+    }
+
     /// The figures compared, in the order [`PairedTally::value`] numbers them.
     pub fn figures(&self) -> &[Figure] {
         &self.figures

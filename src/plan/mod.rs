@@ -27,7 +27,7 @@ pub use parts::{Covering, Grappler, LineAttack, LineDefence, Situation};
 
 /// A fully resolved experiment. Only a [`PlanBuilder`] makes one, so every slot's line,
 /// target and covering creature exist and the slots are in the order they are made.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Plan {
     title: String,
     system: SystemId,
@@ -111,6 +111,21 @@ impl Plan {
     /// The rule system the numbers were folded with.
     pub fn system(&self) -> SystemId {
         self.system
+    }
+
+    /// Whether `other` is this plan in every number and word, wherever its lines are
+    /// written (a variant's file is written anew).
+    pub fn is_same_plan_as(&self, other: &Plan) -> bool {
+        self.without_sources() == other.without_sources()
+    }
+
+    /// This plan with its lines' sources forgotten.
+    pub(crate) fn without_sources(&self) -> Plan {
+        let mut plan = self.clone();
+        for line in &mut plan.lines {
+            line.source = None;
+        }
+        plan
     }
 
     /// Rounds each trial lasts.

@@ -214,18 +214,21 @@ pub fn fight_exact(exact: &ExactFight, figure: Figure) -> Option<f64> {
     }
 }
 
-/// Every variant's rows: `names` and `exact` (per model, per figure) with the baseline
-/// first, in the order of `figures`, the paired run's figure order.
+/// Every variant's rows: `names`, `exact` (per model, per figure) and `is_baseline` (per
+/// model: its plan and fight are the baseline's) with the baseline first, in the paired
+/// run's figure order. A chance's difference that was 0 in every
+/// trial is zero wide only for a model that is the baseline (see
+/// [`Estimate::or_unseen_differences`]).
 pub fn variant_rows<T>(
     names: &[String],
-    figures: &[Figure],
     described: &dyn Figures,
     paired: &PairedTally<T>,
     exact: &[Vec<Option<f64>>],
+    is_baseline: &[bool],
 ) -> Vec<VariantRow> {
     let mut rows = Vec::new();
     for (model, name) in names.iter().enumerate() {
-        for (f, &figure) in figures.iter().enumerate() {
+        for (f, &figure) in paired.figures().iter().enumerate() {
             let exact_value = exact[model][f];
             let exact_diff = exact_value.zip(exact[0][f]).map(|(v, b)| v - b);
             rows.push(VariantRow {
@@ -236,7 +239,13 @@ pub fn variant_rows<T>(
                 value: paired
                     .value(model, f, figure.is_chance())
                     .with_exact(exact_value),
-                diff: paired.difference(model, f).with_exact(exact_diff),
+                diff: match is_baseline[model] || !figure.is_chance() {
+                    true => paired.difference(model, f),
+                    false => paired
+                        .difference(model, f)
+                        .or_unseen_differences(paired.trials()),
+                }
+                .with_exact(exact_diff),
             });
         }
     }

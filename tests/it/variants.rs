@@ -159,6 +159,35 @@ fn a_variant_that_changes_nothing_differs_by_exactly_zero() {
     }
 }
 
+/// A variant that changes something (A's damage +1) may still differ from the baseline
+/// in no trial on a chance: B (30 hp) cannot go down in round 1 (at most 2 × 10 damage)
+/// either way. That difference is 0 but not known to be: its interval is ± z²/(n + z²)
+/// = 3.8415/20,003.8415 = 1.9204·10⁻⁴, the 95% Wilson bound on trials that differ, none
+/// of 20,000 seen; the baseline's own rows stay zero wide.
+#[test]
+fn a_difference_seen_in_no_trial_of_a_changed_variant_is_not_zero_wide() {
+    let text = format!(
+        "{}[[variant]]\nname = \"harder\"\nset = {{ \"A.blade.damage\" = \"1d8+3\" }}\n",
+        duel("pf1", 9, false, [6, 16, 30, 4])
+    );
+    let results = run(&text);
+    let row = |variant: &str| {
+        (results.variants.iter())
+            .find(|r| r.variant == variant && r.figure == "P(B (B) down by round 1)")
+            .unwrap_or_else(|| panic!("{variant}: no row"))
+    };
+    let harder = row("harder");
+    assert_eq!((harder.diff.point, harder.diff.exact), (0.0, Some(0.0)));
+    assert!(
+        (harder.diff.hi - 1.9204e-4).abs() < 1e-8,
+        "{:?}",
+        harder.diff
+    );
+    assert_eq!(harder.diff.lo, -harder.diff.hi);
+    let baseline = row("baseline").diff;
+    assert_eq!((baseline.lo, baseline.hi), (0.0, 0.0));
+}
+
 #[test]
 fn pairing_narrows_the_interval_of_a_difference_at_least_threefold() {
     // A +1 to hit changes few trials, so paired differences are mostly 0.
