@@ -117,6 +117,7 @@ pub fn heatmap(
         },
         shown,
         label,
+        mover: name(spec.token),
         rows,
     })
 }

@@ -599,8 +599,8 @@ fn heatmap_input(results: &Results, inputs: &Inputs) -> Option<HeatmapChart> {
     }
     Some(HeatmapChart {
         title: format!(
-            "{} — {}, the heatmap's combatant on each square",
-            results.title, heatmap.label
+            "{} — {}, {} on each square",
+            results.title, heatmap.label, heatmap.mover
         ),
         size: map_size(inputs)?,
         map: battle_map(inputs),

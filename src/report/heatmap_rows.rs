@@ -13,6 +13,8 @@ pub struct Heatmap {
     pub shown: Shown,
     /// That figure's name, e.g. `P(hit) on Ogre (O)`.
     pub label: String,
+    /// The combatant tried on each square, e.g. `Rogue (R)`.
+    pub mover: String,
     pub rows: Vec<HeatmapRow>,
 }
 
@@ -162,6 +164,7 @@ mod tests {
             },
             shown: Shown::PHit(0),
             label: "P(hit) on Ogre (O)".to_string(),
+            mover: "Rogue (R)".to_string(),
             rows: vec![
                 HeatmapRow {
                     x: 1,

@@ -72,8 +72,12 @@ pub(super) fn report(results: &Results, inputs: &Inputs, figures: &Figures) -> R
             (1.0 / DAMAGE_DRAWN_FROM).round()
         ));
     }
-    if let Some(chart) = &figures.heatmap {
-        sections.push(section("Chart: heatmap (heatmap.csv)", svg(chart)));
+    if let (Some(chart), Some(heatmap)) = (&figures.heatmap, &results.heatmap) {
+        let heading = format!(
+            "Chart: {}, {} on each square (heatmap.csv)",
+            heatmap.label, heatmap.mover
+        );
+        sections.push(section(&heading, svg(chart)));
     }
     if let Some(sweep) = &figures.sweep {
         let heading = format!("Chart: P(hit) against {}", sweep.field);

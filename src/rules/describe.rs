@@ -25,11 +25,14 @@ impl RuleSet {
             ArmorClasses::One(name) => format!("An attack roll must reach the target's {name}.\n"),
             ArmorClasses::EnergyAndKinetic => "An attack roll must reach the target's EAC or KAC, which the attack's `vs` picks (KAC unless it says `vs = \"eac\"`).\n".into(),
         };
+        // The armor class column as wide as its name (d20 Modern's Defense).
+        let armor = self.armor_classes.any_name();
+        let width = armor.len().max(3);
         out += "\nCover\n";
-        out += "  level            AC  Reflex  vs melee\n";
+        out += &format!("  {:<14} {armor:>width$}  Reflex  vs melee\n", "level");
         for c in self.cover {
             out += &format!(
-                "  {:<14} {:>+3}  {:>+6}  {}{}\n",
+                "  {:<14} {:>+width$}  {:>+6}  {}{}\n",
                 c.level.key(),
                 c.ac,
                 c.reflex,
@@ -184,15 +187,20 @@ impl RuleSet {
     /// The conditions table.
     fn describe_conditions(&self) -> String {
         let mut out = String::new();
-        out += "\nConditions           attack     AC (melee/ranged)  Dex          attacked  target AC\n";
+        let armor = self.armor_classes.any_name();
+        let armor_column = format!("{armor} (melee/ranged)");
+        let width = armor_column.len().max(17) + 2;
+        out += &format!(
+            "\n{:<21}{:<11}{armor_column:<width$}{:<13}{:<10}target {armor}\n",
+            "Conditions", "attack", "Dex", "attacked"
+        );
         for c in self.conditions {
             out += &format!(
-                "  {:<18} {:>+3}/{:<+3}    {:>+3}/{:<+3}            {:<12} {:>+3}/{:<+3}   {:>+3}/{:<+3}{}{}\n",
+                "  {:<18} {:>+3}/{:<+3}    {:<width$}{:<12} {:>+3}/{:<+3}   {:>+3}/{:<+3}{}{}\n",
                 c.name,
                 c.attack.0,
                 c.attack.1,
-                c.ac.0,
-                c.ac.1,
+                format!("{:>+3}/{:<+3}", c.ac.0, c.ac.1),
                 match c.dex.max(c.target_dex) {
                     DexRule::Keep => "keeps",
                     DexRule::LoseBonus if c.target_dex == DexRule::LoseBonus => "target loses",
@@ -214,10 +222,10 @@ impl RuleSet {
         out
     }
 
-    /// Size modifiers to AC and the readings chosen from the texts.
+    /// Size modifiers to the armor class and the readings chosen from the texts.
     fn describe_sizes_and_readings(&self) -> String {
         let mut out = String::new();
-        out += "\nSize modifier to AC: ";
+        out += &format!("\nSize modifier to {}: ", self.armor_classes.any_name());
         out += &SIZES
             .iter()
             .zip(self.size_ac)

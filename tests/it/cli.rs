@@ -458,6 +458,14 @@ fn heatmap_tries_every_open_square_with_the_geometry_judged_anew() {
         svg.contains("P(hit) on O"),
         "the heatmap chart names its measure"
     );
+    assert!(svg.contains("Archer (A)"), "and the combatant it moves");
+    let html = std::fs::read_to_string(folder.join("report.html")).unwrap();
+    assert!(
+        html.contains(
+            "<h2>Chart: P(hit) on Ogre (O), Archer (A) on each square (heatmap.csv)</h2>"
+        ),
+        "the report's heading says what the heatmap shows"
+    );
     assert!(folder.join("heatmap.png").exists());
     let csv = std::fs::read_to_string(folder.join("heatmap.csv")).unwrap();
     let columns = header(&csv);
