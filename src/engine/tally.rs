@@ -270,14 +270,16 @@ pub fn check_tally_size(plan: &Plan) -> Result<(), (LineId, String)> {
     if cells <= MAX_TALLY_CELLS {
         return Ok(());
     }
-    let slot = (plan.slots().iter())
-        .max_by_key(|s| s.profile.layout().max_damage())
-        .expect("a plan too large to tally has an attack");
-    let line = plan.line(slot.line);
     let (most_harmed, most) = (plan.target_ids())
         .map(|t| (t, max_damage_taken(plan, t)))
         .max_by_key(|&(_, most)| most)
-        .expect("a plan with an attack has a target");
+        .expect("a plan too large to tally has a target");
+    // The attack on that target dealing the most (one striking it as cover when none is
+    // aimed at it).
+    let slot = (plan.slots().iter())
+        .max_by_key(|s| (s.target == most_harmed, s.profile.layout().max_damage()))
+        .expect("a plan too large to tally has an attack");
+    let line = plan.line(slot.line);
     Err((
         slot.line,
         format!(

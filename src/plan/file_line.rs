@@ -11,7 +11,9 @@ use crate::scenario::{
 use crate::situation::{self, Perception};
 use crate::verdict::LineVerdict;
 
-use super::{Covering, Grappler, LineAttack, LineDefence, MapSituation, Situation, TargetId};
+use super::{
+    Covering, Grappler, LineAttack, LineDefence, MapSituation, SetByPlan, Situation, TargetId,
+};
 
 /// What [`PlanBuilder::add_line`](super::PlanBuilder::add_line) takes for one plan line.
 type LineParts = (LineAttack, LineDefence, Situation);
@@ -88,6 +90,11 @@ fn single_line_parts(
     let mut grounds = (attacker.elevation, defender.elevation);
     let mut seen = Sighting::without_map(defender);
     if let Some(map) = map {
+        situation.set_by_plan = SetByPlan {
+            cover: o.cover.is_some(),
+            concealment: o.concealment.is_some(),
+            flanking: o.flanking.is_some(),
+        };
         if let Some(sighting) = fill_from_map(scenario, line, map, &mut situation, target_of)? {
             seen = sighting;
         }

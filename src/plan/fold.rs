@@ -13,8 +13,8 @@ use crate::scenario::{AreaSave, Evasion, SaveKind};
 use crate::situation::Perception;
 
 use super::{
-    Grappler, Line, LineAttack, LineDefence, LineId, Modifiers, PlanBuilder, SaveRoll, Situation,
-    Slot, StruckInstead, TargetId,
+    Grappler, Line, LineAttack, LineDefence, LineId, Modifiers, PlanBuilder, SaveRoll, SetByPlan,
+    Situation, Slot, StruckInstead, TargetId,
 };
 
 /// A line's attacks against one defender, before they become slots.
@@ -185,6 +185,7 @@ impl PlanBuilder {
             range_penalty: sums.range_penalty,
             into_melee: sums.into_melee,
             perception: situation.perception,
+            set_by_plan: situation.set_by_plan,
         };
         let cover_strike = covering.map(|c| CoverStrike {
             cover_ac: sums.cover_ac,
@@ -307,6 +308,7 @@ impl PlanBuilder {
                 range_penalty: 0,
                 into_melee: 0,
                 perception: Perception::default(),
+                set_by_plan: SetByPlan::default(),
             },
             struck_instead: None,
             source,

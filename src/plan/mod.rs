@@ -22,7 +22,7 @@ use crate::rules::SystemId;
 use crate::scenario::{CombatantId, Scenario};
 
 pub use judged::{IntoMelee, LineSituation, MapSituation, Planned};
-pub use modifiers::{Modifiers, SaveRoll, StruckInstead};
+pub use modifiers::{Modifiers, SaveRoll, SetByPlan, StruckInstead};
 pub use parts::{Covering, Grappler, LineAttack, LineDefence, Situation};
 
 /// A fully resolved experiment. Only a [`PlanBuilder`] makes one, so every slot's line,

@@ -28,6 +28,17 @@ pub struct Modifiers {
     pub into_melee: i32,
     /// Whether the attacker sees the target, and the senses that reach it.
     pub perception: Perception,
+    /// What the plan line set in place of what the map says.
+    pub set_by_plan: SetByPlan,
+}
+
+/// The parts of a line's situation its `[[plan]]` table sets where there is a map that
+/// would otherwise decide them, so that the roll can say the map did not.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SetByPlan {
+    pub cover: bool,
+    pub concealment: bool,
+    pub flanking: bool,
 }
 
 /// An area attack's save once every modifier is known.

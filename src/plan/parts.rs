@@ -8,6 +8,7 @@ use crate::scenario::{AreaSave, Evasion};
 use crate::situation::Perception;
 
 use super::TargetId;
+use super::modifiers::SetByPlan;
 
 /// What a GM or the map says about one attacker → target line.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -36,6 +37,8 @@ pub struct Situation {
     pub perception: Perception,
     /// Distance between attacker and target on the map, in feet.
     pub distance_ft: Option<i64>,
+    /// What the plan line set in place of what the map says.
+    pub set_by_plan: SetByPlan,
 }
 
 /// The creature giving soft cover, as striking the cover needs it.

@@ -64,6 +64,18 @@ fn overrides_fold_into_effective_numbers() {
     }
     let (m, _, _) = modifiers("concealment = 20\nflanking = true", "melee");
     assert_eq!((m.concealment, m.flanking, m.attack_mod), (20, true, 2));
+    // On a map, what the line sets in place of the map is marked for the roll.
+    let set = m.set_by_plan;
+    assert_eq!(
+        (set.cover, set.concealment, set.flanking),
+        (false, true, true)
+    );
+    let (m, _, _) = modifiers("cover = \"none\"", "melee");
+    let set = m.set_by_plan;
+    assert_eq!(
+        (set.cover, set.concealment, set.flanking),
+        (true, false, false)
+    );
 }
 
 #[test]

@@ -165,6 +165,8 @@ impl FightReport {
                     let mut row = attack_row(a.plan, a.slot, figures, a.exact);
                     if a.partners_down {
                         row.attack += PARTNERS_DOWN;
+                        // The fight took the map's flanking away, not the plan line.
+                        row.set_by_plan.flanking = false;
                     }
                     if a.flat_footed {
                         row.attack += FLAT_FOOTED_TARGET;

@@ -599,7 +599,7 @@ fn heatmap_input(results: &Results, inputs: &Inputs) -> Option<HeatmapChart> {
     }
     Some(HeatmapChart {
         title: format!(
-            "{} — {}, {} on each square",
+            "{} — {}, with {} on each square",
             results.title, heatmap.label, heatmap.mover
         ),
         size: map_size(inputs)?,

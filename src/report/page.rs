@@ -74,7 +74,7 @@ pub(super) fn report(results: &Results, inputs: &Inputs, figures: &Figures) -> R
     }
     if let (Some(chart), Some(heatmap)) = (&figures.heatmap, &results.heatmap) {
         let heading = format!(
-            "Chart: {}, {} on each square (heatmap.csv)",
+            "Chart: {}, with {} on each square (heatmap.csv)",
             heatmap.label, heatmap.mover
         );
         sections.push(section(&heading, svg(chart)));
@@ -428,16 +428,25 @@ fn page_table(header: &[&str], numeric_from: usize, rows: Vec<Vec<String>>) -> P
 }
 
 /// `+3 vs AC 21, soft cover, into melee -4, 20% miss chance`: the roll and what changed
-/// it.
+/// it; `(plan)` marks what the plan line set in place of the map, and what it took away
+/// is named too (`no cover (plan)`).
 fn roll(attack: &AttackRow) -> String {
+    let set = attack.set_by_plan;
+    let by_plan = |part: &str, set: bool| match set {
+        true => format!("{part} (plan)"),
+        false => part.to_string(),
+    };
     let mut parts = vec![versus(attack)];
-    if attack.flanking {
-        parts.push("flanking".to_string());
+    match attack.flanking {
+        true => parts.push(by_plan("flanking", set.flanking)),
+        false if set.flanking => parts.push(by_plan("no flanking", true)),
+        false => {}
     }
     match attack.cover.as_str() {
+        "none" | "" if set.cover => parts.push(by_plan("no cover", true)),
         "none" | "" => {}
-        "cover" => parts.push("cover".to_string()),
-        level => parts.push(format!("{level} cover")),
+        "cover" => parts.push(by_plan("cover", set.cover)),
+        level => parts.push(by_plan(&format!("{level} cover"), set.cover)),
     }
     for (penalty, why) in [
         (attack.range_penalty, "range"),
@@ -447,9 +456,10 @@ fn roll(attack: &AttackRow) -> String {
             parts.push(format!("{why} {penalty:+}"));
         }
     }
-    let miss = attack.miss_chance;
-    if miss > 0 {
-        parts.push(format!("{miss}% miss chance"));
+    match attack.miss_chance {
+        0 if set.concealment => parts.push(by_plan("no miss chance", true)),
+        0 => {}
+        miss => parts.push(by_plan(&format!("{miss}% miss chance"), set.concealment)),
     }
     parts.join(", ")
 }
@@ -560,6 +570,7 @@ fn folded(rows: Vec<[String; 3]>) -> PageTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::plan::SetByPlan;
 
     /// The roll names the armor class rolled against and every modifier a reader could
     /// not tell from the map: a Starfinder laser's `EAC`, the level called plain "cover"
@@ -577,6 +588,21 @@ mod tests {
         );
         row.cover = "soft".into();
         assert!(roll(&row).contains(", soft cover, "));
+        // The plan line set them where the map would have decided.
+        row.set_by_plan = SetByPlan {
+            cover: true,
+            concealment: true,
+            flanking: true,
+        };
+        assert_eq!(
+            roll(&row),
+            "+5 vs AC 14, flanking (plan), soft cover (plan), range -2, into melee -4, 20% miss chance (plan)"
+        );
+        (row.cover, row.flanking, row.miss_chance) = ("none".into(), false, 0);
+        assert_eq!(
+            roll(&row),
+            "+5 vs AC 14, no flanking (plan), no cover (plan), range -2, into melee -4, no miss chance (plan)"
+        );
     }
 
     fn rows(n: usize) -> Vec<[String; 3]> {

@@ -5,7 +5,7 @@
 use super::table::{Column, Row};
 use crate::engine::{SlotFigures, Tally};
 use crate::exact::{Exact, SlotExact};
-use crate::plan::{Plan, TargetId};
+use crate::plan::{Plan, SetByPlan, TargetId};
 use crate::stats::Estimate;
 
 /// One attack of the plan (a plan line's attack, per iterative): a row of `summary.csv`.
@@ -23,6 +23,9 @@ pub struct AttackRow {
     /// The target's concealment, in percent.
     pub concealment: u8,
     pub flanking: bool,
+    /// What the plan line set in place of what the map says (shown in the roll, not a
+    /// column: `cover`, `concealment` and `flanking` hold the values).
+    pub set_by_plan: SetByPlan,
     pub attack_mod: i32,
     /// The range increments' and shooting into melee's penalties, inside `attack_mod`.
     pub range_penalty: i32,
@@ -177,6 +180,7 @@ pub(super) fn attack_row(
         cover: modifiers.cover.key().to_string(),
         concealment: modifiers.concealment,
         flanking: modifiers.flanking,
+        set_by_plan: modifiers.set_by_plan,
         attack_mod: modifiers.attack_mod,
         range_penalty: modifiers.range_penalty,
         into_melee: modifiers.into_melee,
@@ -261,6 +265,7 @@ impl AttackRow {
             cover: "none".into(),
             concealment: 0,
             flanking: false,
+            set_by_plan: SetByPlan::default(),
             attack_mod: 0,
             range_penalty: 0,
             into_melee: 0,

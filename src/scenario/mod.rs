@@ -173,11 +173,12 @@ impl Scenario {
     pub fn parse(path: impl AsRef<Path>, text: impl Into<String>) -> Result<Scenario, InputError> {
         let source = Source::new(path, text);
         let raw: RawExperiment = toml::from_str(&source.text).map_err(|e| {
-            let offset = e.span().map_or(0, |s| s.start);
+            let span = e.span().unwrap_or(0..0);
+            let offset = span.start;
             let message = e.message().trim_end();
             let explained = (header_message(&source.text, offset, message))
                 .or_else(|| too_large_integer(message))
-                .or_else(|| duplicate_key(&source.text, offset, message))
+                .or_else(|| duplicate_key(&source.text, span, message))
                 .unwrap_or_else(|| with_field_suggestion(message));
             source.error_at(offset, explained)
         })?;
@@ -304,26 +305,38 @@ fn header_message(text: &str, offset: usize, message: &str) -> Option<String> {
     let line = text[line_start..].lines().next()?.trim();
     let name_in = |open: &str, close: &str| {
         let name = line.strip_prefix(open)?.split(close).next()?;
-        Some(name.split('.').map(str::trim).collect::<Vec<_>>().join("."))
+        let parts = name.split('.').map(|part| part.trim().trim_matches('"'));
+        Some(parts.collect::<Vec<_>>().join("."))
     };
+    let item = |name: &str| name.rsplit('.').next().unwrap_or(name).to_string();
     if let Some(name) = name_in("[[", "]]") {
+        if LIST_OF_TABLES.contains(&name.as_str()) && message.starts_with("duplicate key") {
+            let item = item(&name);
+            return Some(format!(
+                "`{name}` is written above as one table, `[{name}]`, but each {item} is an item of a list: write every {item} as `[[{name}]]`"
+            ));
+        }
         return ONE_TABLE.contains(&name.as_str()).then(|| {
             format!("`[[{name}]]` starts a list of tables, but an experiment has one `[{name}]` table: write `[{name}]`")
         });
     }
     let name = name_in("[", "]")?;
     LIST_OF_TABLES.contains(&name.as_str()).then(|| {
-        let item = name.rsplit('.').next().unwrap_or(&name);
+        let item = item(&name);
         format!("`[{name}]` is one table, but each {item} is an item of a list: write `[[{name}]]`")
     })
 }
 
-/// An integer beyond TOML's (a 64-bit signed whole number), which the parser calls
-/// "invalid type: integer `…` as i128".
+/// An integer beyond TOML's (a 64-bit signed whole number), which the parser reports as
+/// "invalid type: integer `…` as i128" or "invalid value: integer `…`, expected …".
 fn too_large_integer(message: &str) -> Option<String> {
-    let rest = message.strip_prefix("invalid type: integer `")?;
-    let (number, rest) = rest.split_once('`')?;
-    rest.starts_with(" as i128").then(|| {
+    let (_, rest) = message.split_once("integer `")?;
+    let (number, _) = rest.split_once('`')?;
+    let digits = number.strip_prefix('-').unwrap_or(number);
+    let beyond = !digits.is_empty()
+        && digits.chars().all(|c| c.is_ascii_digit())
+        && number.parse::<i64>().is_err();
+    beyond.then(|| {
         format!(
             "`{number}` is beyond the whole numbers a TOML file can hold ({} to {})",
             i64::MIN,
@@ -332,17 +345,16 @@ fn too_large_integer(message: &str) -> Option<String> {
     })
 }
 
-/// "duplicate key" with the key named: the parser's span points at it.
-fn duplicate_key(text: &str, offset: usize, message: &str) -> Option<String> {
+/// "duplicate key" with the key named, as written at the parser's `span` (a quoted key
+/// without its quotes).
+fn duplicate_key(text: &str, span: Range<usize>, message: &str) -> Option<String> {
     if message != "duplicate key" {
         return None;
     }
-    let key: String = (text.get(offset..)?.chars())
-        .take_while(|c| !matches!(c, '=' | ']' | '.' | '\n') && !c.is_whitespace())
-        .filter(|&c| c != '"' && c != '\'')
-        .collect();
-    (!key.is_empty())
-        .then(|| format!("duplicate key `{key}`: this table already sets it above; keep one"))
+    let written = text.get(span)?.trim();
+    let key = (written.strip_prefix('"').and_then(|k| k.strip_suffix('"'))).unwrap_or(written);
+    (!key.is_empty() && !key.contains('\n'))
+        .then(|| format!("duplicate key `{key}`: this table already sets it; keep one"))
 }
 
 /// Adds a "did you mean" to serde's "unknown field `x`, expected one of `a`, `b`".

@@ -164,9 +164,42 @@ fn a_header_of_the_wrong_shape_says_which_to_write() {
     }
     let message = error_of("hp = 30", "hp = 30\n\"hp\" = 31");
     assert!(
-        message.starts_with("t.toml:19:1: duplicate key `hp`: this table already sets it above"),
+        message.starts_with("t.toml:19:1: duplicate key `hp`: this table already sets it"),
         "{message}"
     );
+    // A quoted dotted key is one key, named whole.
+    let twice = "[[variant]]\nname = \"v\"\nset = { \"B.ac\" = 3, \"B.ac\" = 4 }\n";
+    let message = Scenario::parse("t.toml", format!("{BASE}{twice}"))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        message.starts_with("t.toml:27:21: duplicate key `B.ac`"),
+        "{message}"
+    );
+    // `[plan]` written before a `[[plan]]`: the list's header is where the parser stops.
+    let text = BASE.replacen("[[plan]]", "[plan]", 1) + "[[plan]]\nattacker = \"A\"\n";
+    let message = Scenario::parse("t.toml", text).unwrap_err().to_string();
+    assert!(
+        message.starts_with("t.toml:25:3: `plan` is written above as one table, `[plan]`, but each plan is an item of a list: write every plan as `[[plan]]`"),
+        "{message}"
+    );
+    // Past TOML's integers, whether the parser says "as i128" or "invalid value".
+    for seed in [
+        "9223372036854775808",
+        "18446744073709551615",
+        "-9223372036854775809",
+    ] {
+        let message = error_of(
+            "system = \"pf1\"",
+            &format!("system = \"pf1\"\nseed = {seed}"),
+        );
+        assert!(
+            message.contains(&format!(
+                "`{seed}` is beyond the whole numbers a TOML file can hold"
+            )),
+            "{message}"
+        );
+    }
 }
 
 #[test]

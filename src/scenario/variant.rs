@@ -35,9 +35,11 @@ pub struct Variant {
 type Step = (Range<usize>, String);
 
 impl Variant {
-    /// Where an error `message` of the variant's experiment belongs: the first change
-    /// after which the experiment fails with that message (`fails` says how a validated
-    /// file fails later, as in building its plan), or the variant as a whole.
+    /// Where an error `message` of the variant's experiment belongs: the first change,
+    /// in the order they are made, after which the experiment fails with that message
+    /// (`fails` says how a validated file fails later, as in building its plan); the
+    /// last change when only all of them together fail so. The variant as a whole only
+    /// if none does, which the last step, the variant's own experiment, rules out.
     pub fn blame(
         &self,
         message: &str,
@@ -113,8 +115,8 @@ impl Validator<'_> {
     /// The experiment with the variant's changes, validated, and the steps that made it;
     /// errors are placed at the change that caused them. When the changed file fails as
     /// a whole (a value of the wrong type, a line no longer possible), the blame goes to
-    /// the first change after which the file fails with the same message, or to the
-    /// variant's name when none does.
+    /// the first change after which the file fails with the same message (see
+    /// [`Variant::blame`]).
     fn variant_scenario(
         &self,
         variant: &RawVariant,

@@ -462,7 +462,7 @@ fn heatmap_tries_every_open_square_with_the_geometry_judged_anew() {
     let html = std::fs::read_to_string(folder.join("report.html")).unwrap();
     assert!(
         html.contains(
-            "<h2>Chart: P(hit) on Ogre (O), Archer (A) on each square (heatmap.csv)</h2>"
+            "<h2>Chart: P(hit) on Ogre (O), with Archer (A) on each square (heatmap.csv)</h2>"
         ),
         "the report's heading says what the heatmap shows"
     );

@@ -160,8 +160,8 @@ fn a_variant_that_changes_nothing_differs_by_exactly_zero() {
 }
 
 /// A variant that changes something (A's damage +1) may still differ from the baseline
-/// in no trial on a chance: B (30 hp) cannot go down in round 1 (at most 2 × 10 damage)
-/// either way. That difference is 0 but not known to be: its interval is ± z²/(n + z²)
+/// in no trial on a chance: B (30 hp) cannot go down in round 1 (one attack deals at most
+/// 2 × 10 damage, or 2 × 11 with the variant) either way. That difference is 0 but not known to be: its interval is ± z²/(n + z²)
 /// = 3.8415/20,003.8415 = 1.9204·10⁻⁴, the 95% Wilson bound on trials that differ, none
 /// of 20,000 seen; the baseline's own rows stay zero wide.
 #[test]
