@@ -111,21 +111,32 @@ impl Estimate {
         }
     }
 
-    /// A paired difference of chances that came out alike in every one of `n` trials
-    /// (zero wide) is still uncertain: trials that would differ may not have come up. Its
-    /// interval becomes the point ± the 95% upper bound (Wilson) on the share of trials
-    /// that differ, none of `n` seen, z²/(n + z²), within [−1, 1]; an interval already
-    /// open is kept. Only a variant known to be the baseline keeps a zero-wide one.
-    pub fn or_unseen_differences(self, n: u64) -> Self {
-        if self.hi > self.lo || n == 0 {
-            return self;
+    /// The difference of two chances measured on the same `n` trials, from the trials
+    /// where only the first happened (`only_first`) and only the second (`only_second`):
+    /// the point (b − c)/n, and the Bonett–Price interval, a Wald interval on counts one
+    /// higher each (b + 1 and c + 1 of n + 2), which keeps its coverage when few or no
+    /// trials differ, where the interval from the spread of the differences is zero
+    /// wide or too narrow (Fagerland, Lydersen and Laake 2014 recommend it). Within
+    /// [−1, 1].
+    pub fn paired_proportions_difference(only_first: u64, only_second: u64, n: u64) -> Self {
+        if n == 0 {
+            return Self::ZERO;
         }
-        let share = Self::proportion(0, n).hi;
+        let (b, c, n) = (only_first as f64, only_second as f64, n as f64);
+        let (first, second) = ((b + 1.0) / (n + 2.0), (c + 1.0) / (n + 2.0));
+        let centre = first - second;
+        let half = z_critical() * ((first + second - centre * centre) / (n + 2.0)).sqrt();
         Self {
-            lo: (self.point - share).max(-1.0),
-            hi: (self.point + share).min(1.0),
-            ..self
+            point: (b - c) / n,
+            lo: (centre - half).max(-1.0),
+            hi: (centre + half).min(1.0),
+            exact: None,
         }
+    }
+
+    /// A difference known to be exactly 0: a model's from itself.
+    pub fn exactly_zero() -> Self {
+        Self::ZERO
     }
 
     /// The same estimate beside its exact value, where one was computed.
@@ -175,24 +186,28 @@ mod tests {
         assert!((z_critical() - 1.959_963_984_540_054).abs() < 1e-9);
     }
 
-    /// No difference in 1,000,000 paired trials: ± z²/(n + z²) = 3.8415/1,000,003.8415
-    /// = 3.8414·10⁻⁶ (z = 1.959964); an open interval, or a baseline's, is kept.
+    /// Bonett–Price by hand (z = 1.959964): no trial of 1,000,000 differing, b̃ = c̃ =
+    /// 1/1,000,002, centre 0, half z·√(2/1,000,002)/√1,000,002 = z·1.414214/1,000,002 =
+    /// 2.7718·10⁻⁶. One trial of 20,000 where only the first happened: b̃ = 2/20,002, c̃ =
+    /// 1/20,002, centre 1/20,002 = 5.0·10⁻⁵, half z·√(3/20,002 − 2.5·10⁻⁹)/√20,002 =
+    /// 1.6972·10⁻⁴: [−1.1972·10⁻⁴, 2.1971·10⁻⁴] around the point 5·10⁻⁵, wider than
+    /// the spread's normal interval [−4.8·10⁻⁵, 1.48·10⁻⁴]. Every trial differing one way
+    /// stays within [−1, 1].
     #[test]
-    fn a_difference_never_seen_is_bounded_by_the_trials() {
-        let never = Estimate::paired_difference(0, 0, 1_000_000);
-        assert_eq!((never.lo, never.hi), (0.0, 0.0));
-        let bounded = never.or_unseen_differences(1_000_000);
-        assert_eq!(bounded.point, 0.0);
-        assert!((bounded.hi - 3.8414e-6).abs() < 1e-10, "{bounded:?}");
-        assert_eq!(bounded.lo, -bounded.hi);
-        let always = Estimate::paired_difference(1000, 1000, 1000).or_unseen_differences(1000);
-        assert_eq!((always.point, always.hi), (1.0, 1.0));
-        assert!(
-            (always.lo - (1.0 - 3.8415 / 1003.8415)).abs() < 1e-6,
-            "{always:?}"
-        );
-        let open = Estimate::paired_difference(1, 1, 4);
-        assert_eq!(open.or_unseen_differences(4), open);
+    fn a_paired_difference_of_chances_is_never_narrower_than_its_trials_allow() {
+        let none = Estimate::paired_proportions_difference(0, 0, 1_000_000);
+        assert_eq!(none.point, 0.0);
+        assert!((none.hi - 2.7718e-6).abs() < 1e-10, "{none:?}");
+        assert!((none.lo + 2.7718e-6).abs() < 1e-10, "{none:?}");
+        let one = Estimate::paired_proportions_difference(1, 0, 20_000);
+        assert_eq!(one.point, 5e-5);
+        assert!((one.lo + 1.1972e-4).abs() < 1e-8, "{one:?}");
+        assert!((one.hi - 2.1971e-4).abs() < 1e-8, "{one:?}");
+        let spread = Estimate::paired_difference(1, 1, 20_000);
+        assert!(one.half_width() > spread.half_width());
+        let all = Estimate::paired_proportions_difference(1000, 0, 1000);
+        assert_eq!(all.point, 1.0);
+        assert!(all.hi <= 1.0 && all.lo > 0.99, "{all:?}");
     }
 
     #[test]

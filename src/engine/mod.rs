@@ -206,14 +206,21 @@ mod tests {
                 both.value(1, f, chance),
                 "{figure:?}"
             );
-            assert_eq!(one.difference(1, f), both.difference(1, f), "{figure:?}");
+            assert_eq!(
+                one.difference(1, f, chance),
+                both.difference(1, f, chance),
+                "{figure:?}"
+            );
             if chance {
-                assert!(widest >= one.difference(1, f).half_width(), "{figure:?}");
+                assert!(
+                    widest >= one.difference(1, f, true).half_width(),
+                    "{figure:?}"
+                );
                 assert!(widest >= one.value(1, f, true).half_width(), "{figure:?}");
             }
         }
         assert!(
-            one.difference(1, 0).point > 0.0,
+            one.difference(1, 0, true).point > 0.0,
             "+10 downs the target more often"
         );
     }

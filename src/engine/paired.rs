@@ -162,11 +162,6 @@ pub struct PairedTally<T> {
 }
 
 impl<T> PairedTally<T> {
-    /// The trials run.
-    pub fn trials(&self) -> u64 {
-        self.trials
-    }
-
     /// The figures compared, in the order [`PairedTally::value`] numbers them.
     pub fn figures(&self) -> &[Figure] {
         &self.figures
@@ -184,14 +179,27 @@ impl<T> PairedTally<T> {
     }
 
     /// Model `model`'s figure minus the baseline's, from the paired trials: the mean
-    /// difference with its 95% interval (zero wide when every trial's difference is 0).
+    /// difference with its 95% interval. A chance's comes from the trials where only one
+    /// of the two happened ([`Estimate::paired_proportions_difference`]); an amount's from
+    /// the spread of the differences (zero wide when every trial's is the same).
     ///
     /// With x the model's value and b the baseline's in each trial, Σ(x − b) = Σx − Σb and
     /// Σ(x − b)² = Σx² + Σb² − 2Σxb: integer identities, so the sums are exact. The
-    /// squares are summed modulo 2^128, where the true sum (never negative) fits.
-    pub fn difference(&self, model: usize, figure: usize) -> Estimate {
+    /// squares are summed modulo 2^128, where the true sum (never negative) fits. For a
+    /// chance, Σxb counts the trials where both happened, so the model alone happened in
+    /// Σx − Σxb and the baseline alone in Σb − Σxb.
+    pub fn difference(&self, model: usize, figure: usize, is_chance: bool) -> Estimate {
         let ((x, xx), (b, bb)) = (self.values[model][figure], self.values[0][figure]);
-        let xb = self.cross[model][figure] as u128;
+        let both = self.cross[model][figure];
+        if is_chance {
+            let count = |c: i128| u64::try_from(c).unwrap_or(0);
+            return Estimate::paired_proportions_difference(
+                count(x - both),
+                count(b - both),
+                self.trials,
+            );
+        }
+        let xb = both as u128;
         let squares = xx.wrapping_add(bb).wrapping_sub(xb.wrapping_mul(2));
         Estimate::paired_difference(x - b, squares, self.trials)
     }
@@ -443,7 +451,7 @@ impl<M: Pairable> Model for PairedModel<M> {
         let compared = chances.flat_map(|(f, _)| {
             (0..self.models.len()).map(move |m| {
                 let value = tally.value(m, f, true).half_width();
-                value.max(tally.difference(m, f).half_width())
+                value.max(tally.difference(m, f, true).half_width())
             })
         });
         own.chain(compared).fold(0.0, f64::max)

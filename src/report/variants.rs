@@ -216,9 +216,9 @@ pub fn fight_exact(exact: &ExactFight, figure: Figure) -> Option<f64> {
 
 /// Every variant's rows: `names`, `exact` (per model, per figure) and `is_baseline` (per
 /// model: its plan and fight are the baseline's) with the baseline first, in the paired
-/// run's figure order. A chance's difference that was 0 in every
-/// trial is zero wide only for a model that is the baseline (see
-/// [`Estimate::or_unseen_differences`]).
+/// run's figure order. Only a model that is the baseline differs by exactly 0 with a
+/// zero-wide interval; any other's difference has the interval its trials allow (see
+/// [`PairedTally::difference`]), which no run of trials can shrink to nothing.
 pub fn variant_rows<T>(
     names: &[String],
     described: &dyn Figures,
@@ -239,11 +239,9 @@ pub fn variant_rows<T>(
                 value: paired
                     .value(model, f, figure.is_chance())
                     .with_exact(exact_value),
-                diff: match is_baseline[model] || !figure.is_chance() {
-                    true => paired.difference(model, f),
-                    false => paired
-                        .difference(model, f)
-                        .or_unseen_differences(paired.trials()),
+                diff: match is_baseline[model] {
+                    true => Estimate::exactly_zero(),
+                    false => paired.difference(model, f, figure.is_chance()),
                 }
                 .with_exact(exact_diff),
             });

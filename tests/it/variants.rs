@@ -161,9 +161,10 @@ fn a_variant_that_changes_nothing_differs_by_exactly_zero() {
 
 /// A variant that changes something (A's damage +1) may still differ from the baseline
 /// in no trial on a chance: B (30 hp) cannot go down in round 1 (one attack deals at most
-/// 2 × 10 damage, or 2 × 11 with the variant) either way. That difference is 0 but not known to be: its interval is ± z²/(n + z²)
-/// = 3.8415/20,003.8415 = 1.9204·10⁻⁴, the 95% Wilson bound on trials that differ, none
-/// of 20,000 seen; the baseline's own rows stay zero wide.
+/// 2 × 10 damage, or 2 × 11 with the variant) either way. That difference is 0 but not
+/// known to be: its Bonett–Price interval, with no trial of 20,000 differing, is
+/// ± z·√(2/20,002)/√20,002 = 1.959964 × 1.414214/20,002 = 1.3858·10⁻⁴; the baseline's
+/// own rows stay zero wide.
 #[test]
 fn a_difference_seen_in_no_trial_of_a_changed_variant_is_not_zero_wide() {
     let text = format!(
@@ -179,7 +180,7 @@ fn a_difference_seen_in_no_trial_of_a_changed_variant_is_not_zero_wide() {
     let harder = row("harder");
     assert_eq!((harder.diff.point, harder.diff.exact), (0.0, Some(0.0)));
     assert!(
-        (harder.diff.hi - 1.9204e-4).abs() < 1e-8,
+        (harder.diff.hi - 1.3858e-4).abs() < 1e-8,
         "{:?}",
         harder.diff
     );
