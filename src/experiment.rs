@@ -105,27 +105,13 @@ fn plan_variant(
     };
     // An error building the plan or the fight points at the change that caused it: the
     // first after which building fails the same way.
-    let first_error = |scenario: &Scenario| -> Option<String> {
-        let plan = match Plan::from_scenario(scenario) {
-            Ok(plan) => plan,
-            Err(e) => return Some(e.message),
-        };
-        if let Err((_, why)) = check_tally_size(&plan) {
-            return Some(why);
-        }
-        Fight::from_scenario(scenario).err().map(|e| e.message)
+    let at_change = |why: String| {
+        let span = variant.blame(&why, |scenario| build_variant(scenario).err());
+        (scenario.source).error(span, format!("variant `{}`: {why}", variant.name))
     };
-    let at_change = |why: &str| {
-        (scenario.source).error(
-            variant.blame(why, first_error),
-            format!("variant `{}`: {why}", variant.name),
-        )
-    };
-    let plan = Plan::from_scenario(&variant.scenario).map_err(|e| at_change(&e.message))?;
-    check_tally_size(&plan).map_err(|(_, why)| at_change(&why))?;
+    let (plan, fight) = build_variant(&variant.scenario).map_err(at_change)?;
     let labels =
         |plan: &Plan| -> Vec<String> { plan.targets().iter().map(|t| t.label.clone()).collect() };
-    let fight = Fight::from_scenario(&variant.scenario).map_err(|e| at_change(&e.message))?;
     if fight.is_none() && labels(&plan) != labels(baseline) {
         return Err(at(&format!(
             "it attacks {}, the experiment as written {}: a variant of a plan compares the same targets",
@@ -143,6 +129,15 @@ fn plan_variant(
         plan,
         fight,
     })
+}
+
+/// A variant's plan, within the tally's size, and its fight; or the first error building
+/// them meets.
+fn build_variant(scenario: &Scenario) -> Result<(Plan, Option<Fight>), String> {
+    let plan = Plan::from_scenario(scenario).map_err(|e| e.message)?;
+    check_tally_size(&plan).map_err(|(_, why)| why)?;
+    let fight = Fight::from_scenario(scenario).map_err(|e| e.message)?;
+    Ok((plan, fight))
 }
 
 /// A sweep point's plan, its errors placed at the sweep.

@@ -38,8 +38,9 @@ pub struct Estimate {
 }
 
 impl Estimate {
-    /// What nothing observed estimates: zero, with no width.
-    const ZERO: Self = Self {
+    /// What nothing observed estimates, or a difference known to be nothing (a model's
+    /// from itself): zero, with no width.
+    pub const ZERO: Self = Self {
         point: 0.0,
         lo: 0.0,
         hi: 0.0,
@@ -132,11 +133,6 @@ impl Estimate {
             hi: (centre + half).min(1.0),
             exact: None,
         }
-    }
-
-    /// A difference known to be exactly 0: a model's from itself.
-    pub fn exactly_zero() -> Self {
-        Self::ZERO
     }
 
     /// The same estimate beside its exact value, where one was computed.

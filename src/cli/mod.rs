@@ -86,13 +86,10 @@ fn help_styles() -> Styles {
 pub fn arguments(args: impl IntoIterator<Item = OsString>) -> Vec<OsString> {
     let mut args: Vec<OsString> = args.into_iter().collect();
     if args.get(1).is_some_and(|word| word == "help") {
-        let before = args.len();
-        let mut at = 0;
-        args.retain(|word| {
-            at += 1;
-            at <= 2 || !(word == "--help" || word == "-h")
-        });
-        if args.len() == 2 && before > 2 {
+        let after_help = args.split_off(2);
+        let asked = !after_help.is_empty();
+        args.extend((after_help.into_iter()).filter(|word| word != "--help" && word != "-h"));
+        if asked && args.len() == 2 {
             args.push("help".into());
         }
     }

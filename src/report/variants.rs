@@ -240,7 +240,7 @@ pub fn variant_rows<T>(
                     .value(model, f, figure.is_chance())
                     .with_exact(exact_value),
                 diff: match is_baseline[model] {
-                    true => Estimate::exactly_zero(),
+                    true => Estimate::ZERO,
                     false => paired.difference(model, f, figure.is_chance()),
                 }
                 .with_exact(exact_diff),

@@ -79,19 +79,17 @@ struct FieldPath<'a> {
 
 fn parse_path(set: &str) -> Result<FieldPath<'_>, String> {
     let parts: Vec<&str> = set.split('.').collect();
+    const FORM: &str =
+        "expected TOKEN.field or TOKEN.ATTACK.field, as in `O.ac` or `F.longsword.bonus`";
     if parts.len() > 1 && parts.iter().any(|part| part.trim().is_empty()) {
         return Err(format!(
-            "`{set}` has an empty part between its dots: expected TOKEN.field or TOKEN.ATTACK.field, as in `O.ac` or `F.longsword.bonus`"
+            "`{set}` has an empty part between its dots: {FORM}"
         ));
     }
     let (token, attack, field) = match parts.as_slice() {
         [token, field] => (*token, None, *field),
         [token, attack, field] => (*token, Some(*attack), *field),
-        _ => {
-            return Err(format!(
-                "`{set}` is not a field path: expected TOKEN.field or TOKEN.ATTACK.field, as in `O.ac` or `F.longsword.bonus`"
-            ));
-        }
+        _ => return Err(format!("`{set}` is not a field path: {FORM}")),
     };
     let allowed: &[&str] = if attack.is_some() {
         &ATTACK_FIELDS

@@ -6,6 +6,7 @@
 //! been written in place; an error names the variant and points at the change.
 
 use std::ops::Range;
+use std::path::Path;
 
 use toml::{Spanned, Table, Value};
 
@@ -46,24 +47,24 @@ impl Variant {
         fails: impl Fn(&Scenario) -> Option<String>,
     ) -> Range<usize> {
         let path = &self.scenario.source.path;
-        first_to_fail(&self.steps, message, |text| {
-            match Scenario::parse(path, text) {
-                Ok(scenario) => fails(&scenario),
-                Err(e) => Some(e.message),
-            }
-        })
-        .unwrap_or_else(|| self.span.clone())
+        first_to_fail(&self.steps, path, message, fails).unwrap_or_else(|| self.span.clone())
     }
 }
 
-/// The change of the first of `steps` whose text `fails` with `message`.
+/// The change of the first of `steps` whose experiment (at `path`) fails with `message`:
+/// as its file is validated, or then as `fails` says.
 fn first_to_fail(
     steps: &[Step],
+    path: &Path,
     message: &str,
-    fails: impl Fn(&str) -> Option<String>,
+    fails: impl Fn(&Scenario) -> Option<String>,
 ) -> Option<Range<usize>> {
+    let failure = |text: &str| match Scenario::parse(path, text) {
+        Ok(scenario) => fails(&scenario),
+        Err(e) => Some(e.message),
+    };
     (steps.iter())
-        .find(|(_, text)| fails(text).as_deref() == Some(message))
+        .find(|(_, text)| failure(text).as_deref() == Some(message))
         .map(|(span, _)| span.clone())
 }
 
@@ -133,21 +134,16 @@ impl Validator<'_> {
                 "changes nothing: give it `move`, `set`, `tactic`, `add_conditions`, `remove_conditions` or `plan`".into(),
             ));
         }
-        let mut steps = Vec::new();
-        for (span, doc) in changed(&mut doc, variant, combatants)? {
-            let text = toml::to_string(&doc).map_err(|e| (span.clone(), e.to_string()))?;
-            steps.push((span, text));
-        }
+        let steps = changed(&mut doc, variant, combatants)?;
         let text = steps
             .last()
             .map(|(_, text)| text.clone())
             .unwrap_or_default();
-        match Scenario::parse(&self.source.path, text) {
+        let path = &self.source.path;
+        match Scenario::parse(path, text) {
             Ok(scenario) => Ok((scenario, steps)),
             Err(e) => {
-                let parses = |text: &str| Scenario::parse(&self.source.path, text).err();
-                let blamed =
-                    first_to_fail(&steps, &e.message, |text| parses(text).map(|e| e.message));
+                let blamed = first_to_fail(&steps, path, &e.message, |_| None);
                 Err((blamed.unwrap_or_else(|| variant.name.span()), e.message))
             }
         }
@@ -156,18 +152,24 @@ impl Validator<'_> {
 
 /// Makes `variant`'s changes to `doc` in turn, in the order SPEC §7 lists them (`set`,
 /// `move`, `tactic`, `add_conditions`, `remove_conditions`, `plan`); returns, after each,
-/// where it is written (its value) and the document so far.
+/// where it is written (its value) and the document so far as text.
 fn changed(
     doc: &mut Table,
     variant: &RawVariant,
     combatants: &[Combatant],
-) -> Result<Vec<(Range<usize>, Table)>, Placed> {
+) -> Result<Vec<Step>, Placed> {
     let mut made = Vec::new();
+    let step = |span: Range<usize>, doc: &Table| -> Result<Step, Placed> {
+        match toml::to_string(doc) {
+            Ok(text) => Ok((span, text)),
+            Err(e) => Err((span, e.to_string())),
+        }
+    };
     for (set, value) in &variant.set {
         field_names_exist(set.get_ref(), combatants)
             .and_then(|()| apply_field(doc, set.get_ref(), value.get_ref()))
             .map_err(|why| (set.span(), why))?;
-        made.push((value.span(), doc.clone()));
+        made.push(step(value.span(), doc)?);
     }
     for (token, square) in &variant.moves {
         let combatant = known(token, combatants)?;
@@ -179,13 +181,13 @@ fn changed(
             ));
         };
         move_token(doc, combatant, [x, y]).map_err(|why| (square.span(), why))?;
-        made.push((square.span(), doc.clone()));
+        made.push(step(square.span(), doc)?);
     }
     for (token, tactic) in &variant.tactic {
         let combatant = known(token, combatants)?;
         combatant_table(doc, combatant)
             .insert("tactic".into(), Value::String(tactic.get_ref().clone()));
-        made.push((tactic.span(), doc.clone()));
+        made.push(step(tactic.span(), doc)?);
     }
     for (token, added) in &variant.add_conditions {
         let combatant = known(token, combatants)?;
@@ -197,7 +199,7 @@ fn changed(
             }
         }
         set_conditions(table, conditions);
-        made.push((added.span(), doc.clone()));
+        made.push(step(added.span(), doc)?);
     }
     for (token, removed) in &variant.remove_conditions {
         let combatant = known(token, combatants)?;
@@ -217,11 +219,11 @@ fn changed(
             conditions.remove(at);
         }
         set_conditions(table, conditions);
-        made.push((removed.span(), doc.clone()));
+        made.push(step(removed.span(), doc)?);
     }
     if let Some(lines) = &variant.plan {
         replace_plan_lines(doc, lines.get_ref()).map_err(|why| (lines.span(), why))?;
-        made.push((lines.span(), doc.clone()));
+        made.push(step(lines.span(), doc)?);
     }
     Ok(made)
 }
