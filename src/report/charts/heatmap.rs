@@ -164,6 +164,7 @@ impl Figure for HeatmapChart {
         map::draw_terrain(canvas, &grid, &layout, base)?;
         self.draw_values(canvas, &grid, &layout)?;
         map::draw_creatures(canvas, &self.map, &grid, &layout)?;
+        map::draw_letters(canvas, &self.map, &grid, &layout)?;
         map::draw_border(canvas, &layout)?;
         self.draw_colour_bar(canvas, &layout, y0 + h)?;
         frame.draw_legend(canvas)

@@ -242,6 +242,7 @@ impl Figure for LinesChart {
         for s in &segments {
             draw_segment(canvas, layout.point(s.from), layout.point(s.to), s.kind)?;
         }
+        map::draw_letters(canvas, &self.map, &grid, &layout)?;
         for (i, at) in self.badges(&grid, &layout) {
             draw_badge(canvas, at, i + 1)?;
         }
@@ -304,6 +305,29 @@ mod tests {
             for other in &rects[..i] {
                 assert!(!overlaps(*rect, *other), "badge {i} covers another");
             }
+        }
+    }
+
+    /// The line from A to C runs through B's letter: the letter is drawn after every
+    /// line, on a white patch, so no line runs through it on the page.
+    #[test]
+    fn letters_are_drawn_over_the_lines_on_a_white_patch() {
+        let svg = super::super::render::render_svg(&row_of_three(), ChartSize::default())
+            .expect("renders");
+        // The legend, drawn last, has lines of its own: the map's are before badge 1.
+        let first_badge = svg.find(">\n1\n</text>").expect("badge 1 is drawn");
+        let last_line = svg[..first_badge].rfind("<polyline").expect("the lines");
+        for letter in ['A', 'B', 'C'] {
+            let text = svg
+                .find(&format!(">\n{letter}\n</text>"))
+                .unwrap_or_else(|| panic!("letter {letter} is drawn"));
+            assert!(text > last_line, "letter {letter} is drawn before a line");
+            let opening = svg[..text].rfind("<text").expect("its text element");
+            let patch = svg[..opening].rfind("<rect").expect("a patch before it");
+            assert!(
+                svg[patch..opening].contains(r##"fill="#FFFFFF""##),
+                "letter {letter} has no white patch"
+            );
         }
     }
 

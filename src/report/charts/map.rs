@@ -357,8 +357,11 @@ pub(super) fn letter(creature: &Creature, grid: &TerrainGrid, layout: &Layout) -
     })
 }
 
-/// Draws each creature as one white block with an outline around its squares and
-/// its letter once, centred, sized to the block.
+/// Pixels of white kept around a creature's letter (see [`draw_letters`]).
+const LETTER_PATCH_MARGIN: i32 = 2;
+
+/// Draws each creature as one white block with an outline around its squares; its
+/// letter comes after whatever is drawn over the blocks ([`draw_letters`]).
 pub(super) fn draw_creatures<DB: DrawingBackend>(
     canvas: &Canvas<'_, DB>,
     map: &BattleMap,
@@ -397,16 +400,43 @@ pub(super) fn draw_creatures<DB: DrawingBackend>(
                 }
             }
         }
-        if let Some(letter) = letter(creature, grid, layout) {
-            let (cx, cy) = letter.centre;
-            canvas.text(
-                &creature.letter.to_string(),
-                (cx as i32, cy as i32),
-                letter.px,
-                INK,
-                CENTER,
-            )?;
-        }
+    }
+    Ok(())
+}
+
+/// Draws each creature's letter on a white patch the size of its glyph, so that a line
+/// drawn across the creature before it never runs through the letter.
+pub(super) fn draw_letters<DB: DrawingBackend>(
+    canvas: &Canvas<'_, DB>,
+    map: &BattleMap,
+    grid: &TerrainGrid,
+    layout: &Layout,
+) -> Drawn {
+    for creature in &map.creatures {
+        let Some(letter) = letter(creature, grid, layout) else {
+            continue;
+        };
+        let (l, t, r, b) = letter.bounds();
+        let patch = |v: f64| v.round() as i32;
+        canvas.rect(
+            (
+                patch(l) - LETTER_PATCH_MARGIN,
+                patch(t) - LETTER_PATCH_MARGIN,
+            ),
+            (
+                patch(r) + LETTER_PATCH_MARGIN,
+                patch(b) + LETTER_PATCH_MARGIN,
+            ),
+            WHITE.to_rgba(),
+        )?;
+        let (cx, cy) = letter.centre;
+        canvas.text(
+            &creature.letter.to_string(),
+            (cx as i32, cy as i32),
+            letter.px,
+            INK,
+            CENTER,
+        )?;
     }
     Ok(())
 }
