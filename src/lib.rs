@@ -104,6 +104,6 @@ pub use report::{
 pub use rules::{CoverLevel, RuleSet, SystemId};
 pub use scenario::bounded::{MAX_HIT_POINTS, MAX_MODIFIER, modifier_range};
 pub use scenario::{
-    AreaSave, CombatantId, DEFAULT_TRIALS, Evasion, MAX_ROUNDS, SaveKind, Scenario,
+    AreaSave, ArmorClass, CombatantId, DEFAULT_TRIALS, Evasion, MAX_ROUNDS, SaveKind, Scenario,
 };
 pub use stats::{Estimate, mean_z, proportion_z};

@@ -14,10 +14,10 @@ use clap_complete::Shell;
 
 use d20odds::run::{self, Phase, Settings};
 use d20odds::{
-    CoverLevel, CritSpec, Dice, DiceError, Error, Formats, InputError, LineAttack, LineDefence,
-    MAX_HIT_POINTS, MAX_MODIFIER, Plan, PlanBuilder, RuleSet, SamplerKind, Situation, SystemId,
-    Target, Vitals, check_folder, check_tally_size, modifier_range, one_or_array, report_files,
-    report_folder, summary_text, write_folder, write_json,
+    ArmorClass, CoverLevel, CritSpec, Dice, DiceError, Error, Formats, InputError, LineAttack,
+    LineDefence, MAX_HIT_POINTS, MAX_MODIFIER, Plan, PlanBuilder, RuleSet, SamplerKind, Situation,
+    SystemId, Target, Vitals, check_folder, check_tally_size, modifier_range, one_or_array,
+    report_files, report_folder, summary_text, write_folder, write_json,
 };
 
 const EXAMPLES: &str = "\
@@ -41,6 +41,7 @@ Examples:
   d20odds attack --bonus 7 --ac 18 --crit 19-20/x2 --miss-chance 20 --damage 1d8+3
   d20odds attack --bonus 14,9 --ac 19 --damage 2d6+7 --hp 45 --con 16 --rounds 3
   d20odds attack --bonus 6 --ac 16 --damage 2d8 --ranged --cover soft --system d20modern
+  d20odds attack --bonus 8 --ac 15 --vs eac --damage 1d8+2 --ranged --system starfinder
   d20odds attack --bonus 9 --ac 15 --damage 1d6+2 --json --trials 100000";
 
 const CHECK_EXAMPLES: &str = "\
@@ -286,9 +287,13 @@ struct AttackArgs {
     /// Attack bonus; several, comma-separated, make a full attack (e.g. 14,9).
     #[arg(long, required = true, value_delimiter = ',', value_parser = modifier)]
     bonus: Vec<i32>,
-    /// Target's armor class.
+    /// Target's armor class (Starfinder: the one --vs names).
     #[arg(long, value_parser = modifier)]
     ac: i32,
+    /// Starfinder: the armor class the attack targets, eac or kac (default kac, as in
+    /// experiment files).
+    #[arg(long)]
+    vs: Option<String>,
     /// Damage dice, e.g. 1d8+3.
     #[arg(long)]
     damage: String,
@@ -512,7 +517,7 @@ fn attack_plan(args: &AttackArgs) -> Result<Plan, Error> {
     let target = plan.add_target(Target::for_system(rules, "target".into(), vitals));
     let mut defence = LineDefence::plain(target, args.ac, args.immune_to_crits);
     defence.con = args.con;
-    defence.armor = rules.armor_classes.any_name();
+    defence.armor = armor_class(args, rules)?;
     plan.add_line(
         rules,
         LineAttack::plain(
@@ -632,6 +637,27 @@ fn spec_error(flag: &str, text: &str, e: DiceError) -> InputError {
         flag,
         format!("`{text}`, character {}: {}", e.offset + 1, e.message),
     )
+}
+
+/// The name of the armor class `--ac` gives: the system's one, or the Starfinder armor
+/// class `--vs` picks (KAC unless it says eac); `--vs` elsewhere is refused.
+fn armor_class(args: &AttackArgs, rules: &RuleSet) -> Result<&'static str, Error> {
+    let classes = rules.armor_classes;
+    let vs = match &args.vs {
+        Some(_) if !classes.two() => {
+            let why = format!(
+                "picks a Starfinder armor class; {} has one ({}): leave it out",
+                rules.name,
+                classes.any_name()
+            );
+            return Err(InputError::flag("--vs", why).into());
+        }
+        Some(text) => text
+            .parse()
+            .map_err(|m: String| InputError::flag("--vs", m))?,
+        None => ArmorClass::default(),
+    };
+    Ok(classes.name(vs == ArmorClass::Eac))
 }
 
 /// Refuses flags that would change nothing, naming them: a user who writes them expects

@@ -44,7 +44,9 @@ impl SaveKind {
 /// Which of a Starfinder defender's armor classes an attack targets.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum ArmorClass {
+    /// Energy armor class, against energy weapons.
     Eac,
+    /// Kinetic armor class, against kinetic weapons and combat maneuvers (the default).
     #[default]
     Kac,
 }

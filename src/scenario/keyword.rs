@@ -4,6 +4,8 @@
 //! itself (combatant tokens, attack names). An unknown name is refused with what was
 //! expected and, when one is close, the likely name.
 
+use std::str::FromStr;
+
 use toml::Spanned;
 
 use super::{
@@ -39,6 +41,15 @@ impl Keyword for ArmorClass {
 
     fn table() -> Vec<(&'static str, Self)> {
         vec![("eac", ArmorClass::Eac), ("kac", ArmorClass::Kac)]
+    }
+}
+
+/// `attack --vs`, in the files' names.
+impl FromStr for ArmorClass {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        Self::from_name(text)
     }
 }
 

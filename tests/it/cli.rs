@@ -276,6 +276,14 @@ fn bad_flags_name_the_flag_and_exit_2() {
             "--miss-chance: expected a percentage: 0 to 100, not `-5`",
         ),
         (format!("{attack} --cover sofft"), "(did you mean `soft`?)"),
+        (
+            format!("{attack} --vs eac"),
+            "--vs: picks a Starfinder armor class; Pathfinder 1e has one (AC): leave it out",
+        ),
+        (
+            format!("{attack} --vs eak --system starfinder"),
+            "--vs: unknown armor class `eak`: expected eac or kac (did you mean `eac`?)",
+        ),
     ];
     for (line, fragment) in cases {
         let args: Vec<&str> = line.split(' ').collect();
@@ -742,7 +750,7 @@ fn each_system_names_its_armor_class_as_its_text_does() {
         ("pf1", "AC"),
         ("pf1-variant", "AC"),
         ("d20modern", "Defense"),
-        ("starfinder", "AC"),
+        ("starfinder", "KAC"),
     ] {
         let args = ["attack", "--system", system, "--bonus", "5", "--ac", "15"];
         let args = [&args[..], &["--damage", "1d6", "--trials", "1000"]].concat();
@@ -753,4 +761,20 @@ fn each_system_names_its_armor_class_as_its_text_does() {
             "{system}: {text}"
         );
     }
+    let args = [
+        "attack",
+        "--system",
+        "starfinder",
+        "--vs",
+        "eac",
+        "--bonus",
+        "5",
+    ];
+    let args = [
+        &args[..],
+        &["--ac", "15", "--damage", "1d6", "--trials", "1000"],
+    ]
+    .concat();
+    let text = String::from_utf8(d20odds(&args, dir.path()).stdout).unwrap();
+    assert!(text.contains("+5 vs EAC 15"), "{text}");
 }
