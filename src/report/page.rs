@@ -63,7 +63,7 @@ pub(super) fn report(results: &Results, inputs: &Inputs, figures: &Figures) -> R
     if let Some(chart) = &figures.damage {
         let content = match figures.damage_pages.is_empty() {
             true => svg(chart),
-            false => SectionContent::Svgs(figures.damage_pages.clone()),
+            false => SectionContent::Svg(figures.damage_pages.clone()),
         };
         sections.push(section("Chart: total damage taken", content));
         notes.push(format!(
@@ -249,7 +249,7 @@ fn section(heading: &str, content: SectionContent) -> PageSection {
 }
 
 fn svg(chart: &Chart) -> SectionContent {
-    SectionContent::Svg(chart.svg.clone())
+    SectionContent::Svg(vec![chart.svg.clone()])
 }
 
 /// The fight's tables first, when there is one; then the attacks table (in a fight, the

@@ -47,12 +47,11 @@ pub struct PageSection {
 pub enum SectionContent {
     /// A table of pre-formatted cells.
     Table(PageTable),
-    /// An SVG document produced by this module's charts; it is trusted and inlined
-    /// as it is, less its XML declaration and namespace attributes.
-    Svg(String),
-    /// SVG documents like [`SectionContent::Svg`]'s, one after another: the pages of a
-    /// chart too tall to print on one, each kept whole on its page.
-    Svgs(Vec<String>),
+    /// SVG documents produced by this module's charts, one after another: one chart, or
+    /// the pages of a chart too tall to print on one, each kept whole on its page. They
+    /// are trusted and inlined as they are, less their XML declarations and namespace
+    /// attributes.
+    Svg(Vec<String>),
     /// Text shown verbatim in a monospace block (the input file, the map).
     Preformatted(String),
     /// Short notes (what a table leaves out, what could not be computed), as a list.
@@ -198,8 +197,7 @@ fn figure_html(svg: &str) -> String {
 fn section_html(id: &str, section: &PageSection) -> String {
     let body = match &section.content {
         SectionContent::Table(t) => table_html(t),
-        SectionContent::Svg(svg) => figure_html(svg),
-        SectionContent::Svgs(svgs) => (svgs.iter().map(|svg| figure_html(svg)))
+        SectionContent::Svg(svgs) => (svgs.iter().map(|svg| figure_html(svg)))
             .collect::<Vec<_>>()
             .join("\n"),
         SectionContent::Preformatted(text) => format!("<pre>{}</pre>", escape_html(text)),
@@ -321,10 +319,10 @@ mod tests {
                 },
                 PageSection {
                     heading: "Chart".into(),
-                    content: SectionContent::Svg(
+                    content: SectionContent::Svg(vec![
                         "<?xml version=\"1.0\"?>\n<svg width=\"10\" height=\"10\" viewBox=\"0 0 10 10\" xmlns=\"http://www.w3.org/2000/svg\"><rect width=\"5\" height=\"5\"/></svg>"
                             .into(),
-                    ),
+                    ]),
                     group: None,
                 },
             ],

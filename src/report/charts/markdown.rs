@@ -22,7 +22,7 @@ pub fn summary_markdown(input: &ReportInput) -> String {
                 notes.iter().map(|n| format!("- {}\n", inline(n))).collect()
             }
             SectionContent::Paragraph(text) => format!("{}\n", inline(text)),
-            SectionContent::Svg(_) | SectionContent::Svgs(_) | SectionContent::Preformatted(_) => {
+            SectionContent::Svg(_) | SectionContent::Preformatted(_) => {
                 continue;
             }
         };
@@ -141,7 +141,7 @@ mod tests {
                 },
                 PageSection {
                     heading: "Chart".into(),
-                    content: SectionContent::Svg("<svg/>".into()),
+                    content: SectionContent::Svg(vec!["<svg/>".into()]),
                     group: None,
                 },
                 PageSection {

@@ -326,7 +326,7 @@ pub(super) fn report_example(charts: &[(&str, &Chart)]) -> ReportInput {
     ];
     sections.extend(charts.iter().map(|(heading, chart)| PageSection {
         heading: (*heading).into(),
-        content: SectionContent::Svg(chart.svg.clone()),
+        content: SectionContent::Svg(vec![chart.svg.clone()]),
         group: None,
     }));
     ReportInput {
