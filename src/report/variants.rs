@@ -321,7 +321,7 @@ pub fn significant(diff: &Estimate) -> bool {
 
 fn estimate_text(e: &Estimate) -> String {
     let exact = e.exact.map_or(String::new(), |x| format!(" ({x:.4})"));
-    format!("{:.4} ±{:.4}{exact}", e.point, e.half_width())
+    format!("{}{exact}", super::text::interval(e))
 }
 
 /// `+0.1469 [+0.1453, +0.1485] *`: a difference, its interval, and `*` when the interval
