@@ -141,7 +141,7 @@ impl Validator<'_> {
         Ok(Combatant {
             token,
             name: c.name.clone().unwrap_or_else(|| token.to_string()),
-            side: c.side.clone().unwrap_or_else(|| token.to_string()),
+            side: (c.side.as_ref()).map_or_else(|| token.to_string(), |s| s.get_ref().clone()),
             size,
             ac,
             eac: c.eac.as_ref().map_or(ac, |v| *v.get_ref()),
@@ -362,6 +362,32 @@ impl Validator<'_> {
     }
 
     /// Each token names one combatant.
+    /// Refuses a side named like an earlier one but for case (`Monsters` beside
+    /// `monsters`): it would silently be a side of its own, fighting both.
+    pub(super) fn sides_written_alike(
+        &self,
+        raw: &[Spanned<RawCombatant>],
+    ) -> Result<(), InputError> {
+        let sides: Vec<&Spanned<String>> = raw
+            .iter()
+            .filter_map(|c| c.get_ref().side.as_ref())
+            .collect();
+        for (i, side) in sides.iter().enumerate() {
+            let (name, before) = (side.get_ref(), &sides[..i]);
+            if let Some(alike) = (before.iter().map(|s| s.get_ref()))
+                .find(|s| *s != name && s.to_lowercase() == name.to_lowercase())
+            {
+                return Err(self.err(
+                    side.span(),
+                    format!(
+                        "side `{name}` differs from side `{alike}` only in case, so it would be a side of its own (did you mean `{alike}`?)"
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
     pub(super) fn unique_tokens(&self, raw: &[Spanned<RawCombatant>]) -> Result<(), InputError> {
         for (i, c) in raw.iter().enumerate() {
             let token = c.get_ref().token.get_ref();

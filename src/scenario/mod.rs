@@ -211,6 +211,7 @@ impl Validator<'_> {
             .map(|c| self.combatant(c, rules, encounter.is_some()))
             .collect::<Result<Vec<_>, _>>()?;
         self.unique_tokens(&raw.combatants)?;
+        self.sides_written_alike(&raw.combatants)?;
         self.grapples(&raw.combatants, &mut combatants, rules)?;
         let (map, battlefield) = self.map(&raw, &legend, &combatants)?;
         let plan = self.plan(&raw, &combatants, battlefield.as_ref())?;

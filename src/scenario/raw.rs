@@ -114,7 +114,7 @@ pub struct RawTerrain {
 pub struct RawCombatant {
     pub token: Spanned<String>,
     pub name: Option<String>,
-    pub side: Option<String>,
+    pub side: Option<Spanned<String>>,
     pub size: Option<Spanned<String>>,
     #[serde(default, deserialize_with = "bounded::optional_modifier")]
     pub ac: Option<i32>,
