@@ -79,6 +79,7 @@ pub fn exact_fight(fight: &Fight) -> Result<ExactFight, String> {
     for one in per_order {
         total.add(&one?);
     }
+    total.keep_chances_within_0_and_1();
     Ok(total)
 }
 
@@ -402,6 +403,19 @@ impl Groups {
 }
 
 impl ExactFight {
+    /// Sums of many branches' probabilities round off a little past 0 or 1
+    /// (1.0000000000003835 for a combatant certainly up): every chance is kept within.
+    fn keep_chances_within_0_and_1(&mut self) {
+        let chances = (self.status.iter_mut().flatten().flatten())
+            .chain(self.won.iter_mut().flatten())
+            .chain(&mut self.ended_in)
+            .chain(&mut self.lost_down)
+            .chain(&mut self.lost_dead);
+        for p in chances {
+            *p = p.clamp(0.0, 1.0);
+        }
+    }
+
     /// All zeros, shaped for `fight`.
     fn zero(fight: &Fight) -> ExactFight {
         let (n, sides, rounds) = (

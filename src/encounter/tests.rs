@@ -449,6 +449,16 @@ fn monte_carlo_agrees_with_the_exact_fight() {
                 assert!(close(statuses.iter().sum::<f64>(), 1.0), "{text}");
             }
         }
+        // Sums of branches round off past 0 or 1 unless kept within (a combatant
+        // certainly up summed to 1.0000000000003835).
+        let chances = (e.status.iter().flatten().flatten())
+            .chain(e.won.iter().flatten())
+            .chain(&e.ended_in)
+            .chain(&e.lost_down)
+            .chain(&e.lost_dead);
+        for &p in chances {
+            assert!((0.0..=1.0).contains(&p), "{p} is no chance\n{text}");
+        }
         for sampler in [SamplerKind::Table, SamplerKind::Dice] {
             let config = EngineConfig {
                 sampler,
