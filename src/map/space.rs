@@ -66,6 +66,8 @@ impl Space {
             let (w, h) = extent(squares);
             let found = if distinct.len() == wanted {
                 format!("found {} squares spanning {w}×{h}", distinct.len())
+            } else if distinct.len() == 1 {
+                "found 1 square".to_string()
             } else {
                 format!("found {} squares", distinct.len())
             };

@@ -108,9 +108,9 @@ impl Validator<'_> {
         let RawEncounter { initiative, rounds } = e.get_ref();
         let initiative = self.keyword_or(initiative.as_ref(), Initiative::Rolled)?;
         let rounds = match (rounds, &raw.rounds) {
-            (Some(r), Some(_)) => {
+            (Some(_), Some(top)) => {
                 return Err(self.err(
-                    r.span(),
+                    top.span(),
                     "`rounds` is given twice: keep it in [encounter] and remove the top-level `rounds`",
                 ));
             }
