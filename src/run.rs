@@ -356,7 +356,9 @@ fn fight_results(
 ) -> Results {
     let report = FightReport::new(fight, tally, exact.as_ref().ok());
     let summary = FightReport::attack_rows(fight, tally, exact.as_ref().ok());
-    Results::of_fight(plan, seed, tally.trials(), summary, report, exact.err())
+    let mut results = Results::of_fight(plan, seed, tally.trials(), summary, report, exact.err());
+    results.rule_notes.extend(fight.idle_notes());
+    results
 }
 
 /// The models a paired run compares, the experiment as written first.

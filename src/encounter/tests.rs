@@ -966,3 +966,26 @@ fn reach_bits_are_the_options() {
         }
     }
 }
+
+/// A's club reaches nobody four squares away; B's crossbow reaches A: only A is noted,
+/// and with the map gone (everyone in reach) nobody is.
+#[test]
+fn a_combatant_that_reaches_no_enemy_is_noted() {
+    let text = duel("listed", "ac = 10")
+        .replace("[encounter]", "map = \"\"\"\nA...B\n\"\"\"\n[encounter]");
+    let ranged_b = {
+        let at = text.rfind("name = \"club\"").expect("B's club");
+        format!(
+            "{}name = \"crossbow\"\nkind = \"ranged\"\n{}",
+            &text[..at],
+            &text[at + "name = \"club\"\n".len()..]
+        )
+    };
+    let notes = fight(&ranged_b).idle_notes();
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    assert!(
+        notes[0].starts_with("A (A) reaches no enemy from where it stands"),
+        "{notes:?}"
+    );
+    assert!(fight(&duel("listed", "ac = 10")).idle_notes().is_empty());
+}
