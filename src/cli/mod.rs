@@ -41,8 +41,7 @@ Examples:
   d20odds attack --bonus 7 --ac 18 --crit 19-20/x2 --miss-chance 20 --damage 1d8+3
   d20odds attack --bonus 14,9 --ac 19 --damage 2d6+7 --hp 45 --con 16 --rounds 3
   d20odds attack --bonus 6 --ac 16 --damage 2d8 --ranged --cover soft --system d20modern
-  d20odds attack --bonus 8 --ac 15 --vs eac --damage 1d8+2 --ranged --system starfinder
-  d20odds attack --bonus 9 --ac 15 --damage 1d6+2 --json --trials 100000";
+  d20odds attack --bonus 8 --ac 15 --vs eac --damage 1d8+2 --ranged --system starfinder --json";
 
 const CHECK_EXAMPLES: &str = "\
 Examples:

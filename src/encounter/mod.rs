@@ -105,15 +105,15 @@ pub struct FightAttack<'a> {
 }
 
 impl Fight {
-    /// A note for each combatant with attacks that can make none of them at any enemy
-    /// from where it stands: it stays in the fight and never attacks, which its figures
-    /// alone do not say.
+    /// A note for each combatant with attacks and no orders whose tactic can make none
+    /// of them at any enemy from where it stands: it stays in the fight and never
+    /// attacks, which its figures alone do not say.
     pub fn idle_notes(&self) -> Vec<String> {
         (self.fighters.iter())
-            .filter(|f| !f.options.is_empty() && f.tables.reaches == 0)
+            .filter(|f| !f.options.is_empty() && f.orders.is_empty() && f.tables.reaches == 0)
             .map(|f| {
                 format!(
-                    "{} reaches no enemy from where it stands (melee out of reach, ranged without line of effect) and so never attacks: positions do not change in a fight",
+                    "{} can make no attack at any enemy from where it stands (melee out of reach, ranged without line of effect; a fight plays no area attack) and so never attacks: positions do not change in a fight",
                     f.label
                 )
             })

@@ -984,7 +984,7 @@ fn a_combatant_that_reaches_no_enemy_is_noted() {
     let notes = fight(&ranged_b).idle_notes();
     assert_eq!(notes.len(), 1, "{notes:?}");
     assert!(
-        notes[0].starts_with("A (A) reaches no enemy from where it stands"),
+        notes[0].starts_with("A (A) can make no attack at any enemy from where it stands"),
         "{notes:?}"
     );
     assert!(fight(&duel("listed", "ac = 10")).idle_notes().is_empty());

@@ -239,7 +239,7 @@ pub(super) fn versus(attack: &AttackRow) -> String {
 }
 
 /// `0.4012 ±0.0010 (0.4000)`: point, half-width of the interval, exact value if known.
-fn estimate(e: &Estimate) -> String {
+pub(super) fn estimate(e: &Estimate) -> String {
     let mut s = interval(e);
     if let Some(exact) = exact(e) {
         s += &format!(" ({exact})");

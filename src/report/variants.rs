@@ -276,7 +276,11 @@ pub fn comparison_lines(rows: &[VariantRow]) -> Vec<String> {
         lines.push(format!("{figure}:"));
         let best = best_variant(&of_figure);
         for row in &of_figure {
-            let mut line = format!("  {:<width$}  {}", row.variant, estimate_text(&row.value));
+            let mut line = format!(
+                "  {:<width$}  {}",
+                row.variant,
+                super::text::estimate(&row.value)
+            );
             if row.variant != BASELINE {
                 let exact = (row.diff.exact).map_or(String::new(), |x| format!(" ({x:+.4})"));
                 line += &format!("   {}{exact}", difference_text(&row.diff));
@@ -317,11 +321,6 @@ pub fn best_variant<'a>(rows: &[&'a VariantRow]) -> Option<&'a str> {
 /// Whether a difference's interval excludes 0.
 pub fn significant(diff: &Estimate) -> bool {
     diff.lo > 0.0 || diff.hi < 0.0
-}
-
-fn estimate_text(e: &Estimate) -> String {
-    let exact = e.exact.map_or(String::new(), |x| format!(" ({x:.4})"));
-    format!("{}{exact}", super::text::interval(e))
 }
 
 /// `+0.1469 [+0.1453, +0.1485] *`: a difference, its interval, and `*` when the interval

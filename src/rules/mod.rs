@@ -473,7 +473,7 @@ impl ArmorClasses {
         }
     }
 
-    /// The name of whichever armor class a number given alone is (`attack --ac`).
+    /// The name of whichever armor class a number given alone is (the rules' tables).
     pub fn any_name(self) -> &'static str {
         match self {
             ArmorClasses::One(name) => name,

@@ -361,7 +361,6 @@ impl Validator<'_> {
         Ok((vision, ranged))
     }
 
-    /// Each token names one combatant.
     /// Refuses a side named like an earlier one but for case (`Monsters` beside
     /// `monsters`): it would silently be a side of its own, fighting both.
     pub(super) fn sides_written_alike(
@@ -388,6 +387,7 @@ impl Validator<'_> {
         Ok(())
     }
 
+    /// Each token names one combatant.
     pub(super) fn unique_tokens(&self, raw: &[Spanned<RawCombatant>]) -> Result<(), InputError> {
         for (i, c) in raw.iter().enumerate() {
             let token = c.get_ref().token.get_ref();

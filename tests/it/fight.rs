@@ -242,3 +242,56 @@ values = [5, 1000]
         "{text}"
     );
 }
+
+/// A's club is four squares from B: the run's notes (terminal and report) say that A
+/// never attacks; B's crossbow reaches A, so B is not named.
+#[test]
+fn a_combatant_that_reaches_no_enemy_is_named_in_the_notes() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("idle.toml");
+    std::fs::write(
+        &file,
+        r#"
+title = "Out of reach"
+system = "pf1"
+map = """
+A...B
+"""
+[encounter]
+rounds = 3
+[[combatant]]
+token = "A"
+side = "a"
+ac = 10
+hp = 5
+con = 10
+[[combatant.attack]]
+name = "club"
+bonus = 0
+damage = "5"
+[[combatant]]
+token = "B"
+side = "b"
+ac = 10
+hp = 5
+con = 10
+[[combatant.attack]]
+name = "crossbow"
+kind = "ranged"
+bonus = 0
+damage = "5"
+"#,
+    )
+    .unwrap();
+    let out = d20odds(
+        &["run", file.to_str().unwrap(), "--trials", "2000"],
+        dir.path(),
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    let note = "A (A) can make no attack at any enemy from where it stands";
+    assert!(text.contains(note), "{text}");
+    assert!(!text.contains("B (B) can make no attack"), "{text}");
+    let page = std::fs::read_to_string(dir.path().join("reports/idle/report.html")).unwrap();
+    assert!(page.contains(note));
+}

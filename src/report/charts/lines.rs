@@ -324,9 +324,10 @@ mod tests {
             assert!(text > last_line, "letter {letter} is drawn before a line");
             let opening = svg[..text].rfind("<text").expect("its text element");
             let patch = svg[..opening].rfind("<rect").expect("a patch before it");
+            let between = &svg[patch..opening];
             assert!(
-                svg[patch..opening].contains(r##"fill="#FFFFFF""##),
-                "letter {letter} has no white patch"
+                between.contains(r##"fill="#FFFFFF""##) && between.matches('<').count() == 1,
+                "letter {letter} is not drawn right after its white patch"
             );
         }
     }
