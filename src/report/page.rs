@@ -380,8 +380,7 @@ fn fight_tables(fight: &FightReport) -> Vec<PageSection> {
 
 fn notes(results: &Results, inputs: &Inputs) -> Vec<String> {
     let mut notes = vec![format!(
-        "± is half the width of the 95% interval (Wilson for probabilities, normal for means; \
-         +up/-down where it is lopsided); \
+        "± is half the width of the 95% interval (Wilson for probabilities, normal for means); \
          “exact” is the value computed without simulation ({NOT_COMPUTED} where it was not)."
     )];
     if results.interrupted {

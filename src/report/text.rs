@@ -247,22 +247,10 @@ pub(super) fn estimate(e: &Estimate) -> String {
     s
 }
 
-/// `0.4012 ±0.0010`: the point estimate and the half-width of its 95% interval; each
-/// side, `0.0010 +0.0046/-0.0008`, when the interval is lopsided (a Wilson interval near
-/// 0 or 1 with few trials), where a half-width would put a bound in the wrong place.
+/// `0.4012 ±0.0010`: the point estimate and the half-width of its 95% interval.
 pub(super) fn interval(e: &Estimate) -> String {
-    let (up, down) = (e.hi - e.point, e.point - e.lo);
-    let (up_text, down_text) = (format!("{up:.4}"), format!("{down:.4}"));
-    if up_text != down_text && (up - down).abs() > LOPSIDED * up.max(down) {
-        format!("{:.4} +{up_text}/-{down_text}", e.point)
-    } else {
-        format!("{:.4} ±{:.4}", e.point, e.half_width())
-    }
+    format!("{:.4} ±{:.4}", e.point, e.half_width())
 }
-
-/// How much one side of an interval must exceed the other, as a share of the longer, to
-/// be printed apart: rounding alone makes sides of a nearly even interval differ.
-const LOPSIDED: f64 = 0.2;
 
 /// `0.4000`: the exact value, where it was computed.
 pub(super) fn exact(e: &Estimate) -> Option<String> {
@@ -285,31 +273,6 @@ pub(super) fn thousands(n: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Wilson intervals (z = 1.959964): 0 of 1,000 reaches z²/(1000 + z²) = 0.003827 up
-    /// and nothing down; 1 of 1,000 is [0.000177, 0.005634], 0.0046 up and 0.0008 down
-    /// from 0.0010, where a half-width (0.0027) would put the lower bound below 0; 400,000
-    /// of 1,000,000 reaches 0.00096 either way.
-    #[test]
-    fn an_interval_lopsided_as_printed_gives_each_side() {
-        assert_eq!(
-            interval(&Estimate::proportion(0, 1000)),
-            "0.0000 +0.0038/-0.0000"
-        );
-        assert_eq!(
-            interval(&Estimate::proportion(1, 1000)),
-            "0.0010 +0.0046/-0.0008"
-        );
-        let balanced = Estimate::proportion(400_000, 1_000_000);
-        assert_eq!(interval(&balanced), "0.4000 ±0.0010");
-        assert_eq!(interval(&Estimate::mean(30, 90, 10)), "3.0000 ±0.0000");
-        // 5,814 of 1,000,000: [0.005666, 0.005965], 0.00015 up and down, which round
-        // apart (0.0002, 0.0001) though the interval is even.
-        assert_eq!(
-            interval(&Estimate::proportion(5814, 1_000_000)),
-            "0.0058 ±0.0001"
-        );
-    }
 
     #[test]
     fn thousands_separators() {
