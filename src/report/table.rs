@@ -53,8 +53,9 @@ impl<R: 'static> Column<R> {
         Self::new(name, Getter::Bool(Box::new(cell)))
     }
 
+    /// Values are written to [`SIGNIFICANT_DIGITS`] digits, in every format.
     pub fn float(name: impl Into<String>, cell: impl Fn(&R) -> Option<f64> + 'static) -> Self {
-        Self::new(name, Getter::Float(Box::new(cell)))
+        Self::new(name, Getter::Float(Box::new(move |r| cell(r).map(tidy))))
     }
 
     fn new(name: impl Into<String>, cells: Getter<R>) -> Self {
@@ -112,6 +113,22 @@ impl<R: 'static> Column<R> {
             Getter::Float(cell) => polars::prelude::Column::new(name, collect(rows, cell)),
         }
     }
+}
+
+/// The significant digits a table's floats keep: far finer than any interval (a million
+/// trials resolve about 4) and coarser than the rounding errors of float sums (which reach
+/// the 12th in a fight's exact figures), so that a value is written as it is meant, `0.95`
+/// rather than `0.9500000000000001`.
+const SIGNIFICANT_DIGITS: usize = 10;
+
+/// `value` rounded to [`SIGNIFICANT_DIGITS`] significant digits (through its decimal
+/// form, so the nearest float to the rounded decimal, which prints as that decimal).
+fn tidy(value: f64) -> f64 {
+    if !value.is_finite() || value == 0.0 {
+        return value;
+    }
+    let decimal = format!("{value:.*e}", SIGNIFICANT_DIGITS - 1);
+    decimal.parse().unwrap_or(value)
 }
 
 fn collect<R, T>(rows: &[R], cell: &dyn Fn(&R) -> T) -> Vec<T> {
@@ -272,6 +289,31 @@ mod tests {
         );
         let p = frame.column("p").unwrap().f64().unwrap();
         assert_eq!((p.get(0), p.get(1)), (Some(0.25), None));
+    }
+
+    /// A sum's float noise is not written; its 10 significant digits are, in CSV
+    /// and JSON alike (0.1 + 0.2 = 0.30000000000000004 as floats).
+    #[test]
+    fn floats_are_written_to_ten_significant_digits() {
+        let noisy = [0.1 + 0.2, 0.95 + 1e-16, 15.437499999999998, 1.9207257211526803e-6];
+        let rows: Vec<Sample> = (noisy.iter())
+            .map(|&p| Sample {
+                who: "a",
+                n: 0,
+                flag: true,
+                p: Some(p),
+            })
+            .collect();
+        let csv = String::from_utf8(Rows::new(&(), &rows).csv().unwrap()).unwrap();
+        let written: Vec<&str> = (csv.lines().skip(1))
+            .map(|line| line.rsplit(',').next().unwrap())
+            .collect();
+        assert_eq!(written, ["0.3", "0.95", "15.4375", "1.920725721e-6"]);
+        let json = Rows::new(&(), &rows).json();
+        assert_eq!(json[0]["p"].to_string(), "0.3");
+        assert_eq!(json[3]["p"].to_string(), "1.920725721e-6");
+        assert_eq!(tidy(-0.0).to_string(), "-0");
+        assert!(tidy(f64::NAN).is_nan());
     }
 
     #[test]
