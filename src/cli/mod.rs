@@ -500,10 +500,7 @@ fn attack_plan(args: &AttackArgs) -> Result<Plan, Error> {
         Some(text) => text.parse().map_err(|e| spec_error("--crit", text, e))?,
         None => CritSpec::default(),
     };
-    let cover: CoverLevel = args
-        .cover
-        .parse()
-        .map_err(|m: String| InputError::flag("--cover", m))?;
+    let cover = (rules.cover_level(&args.cover)).map_err(|m| InputError::flag("--cover", m))?;
     check_attack_numbers(args, system)?;
     check_attack_combinations(args, rules, cover, crit)?;
     let mut plan = PlanBuilder::new("attack", system, args.rounds.unwrap_or(1));

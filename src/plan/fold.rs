@@ -365,10 +365,7 @@ fn refuse_cover(rules: &RuleSet, attack: &LineAttack, situation: Situation) -> R
             }
         ));
     }
-    if rules.cover_bonus(cover).is_none() {
-        return Err(format!("{} has no `{cover}` cover level", rules.name));
-    }
-    Ok(())
+    rules.unknown_cover(cover).map_or(Ok(()), Err)
 }
 
 /// A crit spec the system's crit rule overrides (Starfinder: no threat range, always ×2),

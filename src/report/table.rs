@@ -295,7 +295,12 @@ mod tests {
     /// and JSON alike (0.1 + 0.2 = 0.30000000000000004 as floats).
     #[test]
     fn floats_are_written_to_ten_significant_digits() {
-        let noisy = [0.1 + 0.2, 0.95 + 1e-16, 15.437499999999998, 1.9207257211526803e-6];
+        let noisy = [
+            0.1 + 0.2,
+            0.95 + 1e-16,
+            15.437499999999998,
+            1.9207257211526803e-6,
+        ];
         let rows: Vec<Sample> = (noisy.iter())
             .map(|&p| Sample {
                 who: "a",

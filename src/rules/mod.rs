@@ -19,6 +19,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::dice::CritSpec;
+use crate::error::did_you_mean;
 
 pub use conditions::{Condition, ConditionEffect, DexRule, combine, dex_adjustment};
 pub use injury::{DeathRule, DyingRule, Injury};
@@ -508,6 +509,38 @@ impl RuleSet {
     /// The cover bonus entry for a level, or `None` when the system has no such level.
     pub fn cover_bonus(&self, level: CoverLevel) -> Option<&CoverBonus> {
         self.cover.iter().find(|c| c.level == level)
+    }
+
+    /// The names of the system's cover levels, as files and `--cover` take them: its
+    /// table's, then `total`.
+    pub fn cover_names(&self) -> impl Iterator<Item = &'static str> + Clone {
+        (self.cover.iter().map(|c| c.level.key())).chain([CoverLevel::Total.key()])
+    }
+
+    /// The system's cover level named `text`; the message names the system's levels when
+    /// it is none of them.
+    pub fn cover_level(&self, text: &str) -> Result<CoverLevel, String> {
+        match text.parse::<CoverLevel>() {
+            Ok(level) => self.unknown_cover(level).map_or(Ok(level), Err),
+            Err(_) => Err(format!(
+                "unknown cover `{text}`: expected one of {}{}",
+                self.cover_names().collect::<Vec<_>>().join(", "),
+                did_you_mean(text, self.cover_names())
+            )),
+        }
+    }
+
+    /// Why `level` is not one of the system's cover levels, naming the system's, or `None`
+    /// when it is.
+    pub fn unknown_cover(&self, level: CoverLevel) -> Option<String> {
+        (level != CoverLevel::Total && self.cover_bonus(level).is_none()).then(|| {
+            let names = self.cover_names().collect::<Vec<_>>().join(", ");
+            format!(
+                "{} has no `{level}` cover level: its levels are {names}{}",
+                self.name,
+                did_you_mean(level.key(), self.cover_names())
+            )
+        })
     }
 
     /// A condition by its name in experiment files; `None` if the system lacks it.

@@ -178,9 +178,9 @@ impl Scenario {
             let message = e.message().trim_end();
             let explained = (header_message(&source.text, offset, message))
                 .or_else(|| too_large_integer(message))
-                .or_else(|| duplicate_key(&source.text, span, message))
+                .or_else(|| duplicate_key(&source.text, span.clone(), message))
                 .unwrap_or_else(|| with_field_suggestion(message));
-            source.error_at(offset, explained)
+            source.error(span, explained)
         })?;
         Validator { source: &source }.scenario(raw)
     }
@@ -214,7 +214,7 @@ impl Validator<'_> {
         self.sides_written_alike(&raw.combatants)?;
         self.grapples(&raw.combatants, &mut combatants, rules)?;
         let (map, battlefield) = self.map(&raw, &legend, &combatants)?;
-        let plan = self.plan(&raw, &combatants, battlefield.as_ref())?;
+        let plan = self.plan(&raw, &combatants, battlefield.as_ref(), rules)?;
         self.check_fight(&raw, &combatants, &plan)?;
         let heatmap = self.heatmap(
             raw.heatmap.as_ref(),

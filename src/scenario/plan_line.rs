@@ -13,7 +13,7 @@ use super::keyword::attack_index;
 use super::raw::{RawExperiment, RawPlanLine};
 use crate::error::InputError;
 use crate::map::Point;
-use crate::rules::CoverLevel;
+use crate::rules::{CoverLevel, RuleSet};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Action {
@@ -64,11 +64,12 @@ impl Validator<'_> {
         raw: &RawExperiment,
         combatants: &[Combatant],
         battlefield: Option<&Battlefield>,
+        rules: &RuleSet,
     ) -> Result<Vec<PlanLine>, InputError> {
         let plan = raw
             .plan
             .iter()
-            .map(|line| self.plan_line(line, combatants, battlefield))
+            .map(|line| self.plan_line(line, combatants, battlefield, rules))
             .collect::<Result<Vec<_>, _>>()?;
         if plan.is_empty() && raw.encounter.is_none() {
             return Err(self.err(
@@ -84,13 +85,14 @@ impl Validator<'_> {
         raw: &Spanned<RawPlanLine>,
         combatants: &[Combatant],
         battlefield: Option<&Battlefield>,
+        rules: &RuleSet,
     ) -> Result<PlanLine, InputError> {
         let p = raw.get_ref();
         let (attacker, target) = self.attacker_and_target(p, combatants)?;
         let attack = attack_index(&combatants[attacker.index()], p.attack.get_ref(), "none")
             .map_err(|message| self.err(p.attack.span(), message))?;
         let action = self.keyword_or(p.action.as_ref(), Action::Single)?;
-        let overrides = self.overrides(p)?;
+        let overrides = self.overrides(p, rules)?;
         let chosen = &combatants[attacker.index()].attacks[attack];
         let area = self.area_save(p, chosen, action)?;
         let origin = self.origin(p, chosen, battlefield)?;
@@ -141,9 +143,12 @@ impl Validator<'_> {
         Ok((attacker, target))
     }
 
-    /// What the GM rules for the line: cover, concealment, flanking and modifiers.
-    fn overrides(&self, p: &RawPlanLine) -> Result<Overrides, InputError> {
-        let cover = p.cover.as_ref().map(|c| self.keyword(c)).transpose()?;
+    /// What the GM rules for the line: cover (one of the system's levels), concealment,
+    /// flanking and modifiers.
+    fn overrides(&self, p: &RawPlanLine, rules: &RuleSet) -> Result<Overrides, InputError> {
+        let cover = (p.cover.as_ref())
+            .map(|c| (rules.cover_level(c.get_ref())).map_err(|why| self.err(c.span(), why)))
+            .transpose()?;
         let concealment = match &p.concealment {
             None => None,
             Some(c) if (0..=100).contains(c.get_ref()) => Some(*c.get_ref() as u8),

@@ -129,6 +129,16 @@ fn errors_name_line_and_column() {
 /// A header written as a list's where the format has one table, or as one table's where
 /// it has a list, is named with the header to write (the parser says only "invalid type"
 /// or "duplicate key"); a duplicate key is named.
+/// A mistake the TOML reader finds is underlined whole, as the validator's are: the
+/// unknown key `hpp` (3 carets), the string where a number belongs (`"18"`, 4).
+#[test]
+fn a_reader_error_underlines_the_whole_key_or_value() {
+    for (from, to, carets) in [("hp = 20", "hpp = 20", 3), ("ac = 18", "ac = \"18\"", 4)] {
+        let error = error_of(from, to);
+        assert_eq!(error.matches('^').count(), carets, "{from} → {to}: {error}");
+    }
+}
+
 #[test]
 fn a_header_of_the_wrong_shape_says_which_to_write() {
     let cases = [

@@ -276,6 +276,15 @@ fn bad_flags_name_the_flag_and_exit_2() {
             "--miss-chance: expected a percentage: 0 to 100, not `-5`",
         ),
         (format!("{attack} --cover sofft"), "(did you mean `soft`?)"),
+        // The system's own levels, not every system's.
+        (
+            format!("{attack} --cover halfs --system d20modern"),
+            "--cover: unknown cover `halfs`: expected one of none, quarter, half, three-quarters, nine-tenths, soft, total (did you mean `half`?)",
+        ),
+        (
+            format!("{attack} --cover cover --system d20modern"),
+            "--cover: d20 Modern has no `cover` cover level: its levels are none, quarter, half, three-quarters, nine-tenths, soft, total",
+        ),
         (
             format!("{attack} --vs eac"),
             "--vs: picks a Starfinder armor class; Pathfinder 1e has one (AC): leave it out",
