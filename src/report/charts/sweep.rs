@@ -70,13 +70,30 @@ pub fn sweep_chart(data: &SweepChart) -> Result<Chart, ChartError> {
     render(data, data.size)
 }
 
-/// Runs of consecutive placed points, sorted by x.
-fn runs(axis: &SweepAxis, points: &[Option<Estimate>]) -> Vec<Vec<(f64, Estimate)>> {
+/// The widest spread of one category's points across its slot (in slots), and the most
+/// between two neighbours.
+const DODGE_SPREAD: f64 = 0.7;
+const DODGE_STEP: f64 = 0.12;
+
+/// Runs of consecutive placed points, sorted by x. On a numeric axis a run is a line;
+/// categories are not joined (nothing lies between two variants), so each of their points
+/// is a run of its own, and the `of` series' points of one category stand side by side,
+/// series `series` at its own offset, so that two series of equal values both show.
+fn runs(
+    axis: &SweepAxis,
+    points: &[Option<Estimate>],
+    (series, of): (usize, usize),
+) -> Vec<Vec<(f64, Estimate)>> {
+    let estimate = |i: usize| points.get(i).copied().flatten().and_then(xy::clean);
+    if let SweepAxis::Categories(_) = axis {
+        let step = (DODGE_SPREAD / of.max(1) as f64).min(DODGE_STEP);
+        let offset = (series as f64 - (of.max(1) - 1) as f64 / 2.0) * step;
+        return (0..axis.len())
+            .filter_map(|i| Some(vec![(axis.position(i)? + offset, estimate(i)?)]))
+            .collect();
+    }
     let mut placed: Vec<(f64, Option<Estimate>)> = (0..axis.len())
-        .filter_map(|i| {
-            let x = axis.position(i)?;
-            Some((x, points.get(i).copied().flatten().and_then(xy::clean)))
-        })
+        .filter_map(|i| Some((axis.position(i)?, estimate(i))))
         .collect();
     placed.sort_by(|a, b| a.0.total_cmp(&b.0));
     let mut out: Vec<Vec<(f64, Estimate)>> = Vec::new();
@@ -128,20 +145,21 @@ impl SweepChart {
             SweepAxis::Categories(labels) => {
                 let n = labels.len().max(1);
                 let slot = room / i32::try_from(n).unwrap_or(i32::MAX).max(1);
-                // Each label shortened to its slot less the gap `thin` keeps between
-                // labels, so that every category keeps its label while slots are wide
-                // enough for one.
-                let ticks = labels
-                    .iter()
-                    .enumerate()
-                    .map(|(i, s)| (i as f64, canvas.fit(s, TICK_PX, (slot - TICK_GAP).max(60))))
+                // Each label on up to two lines of its slot less the gap `thin` keeps
+                // between labels (shortened only past that), so that every category keeps
+                // its label while slots are wide enough for one.
+                let ticks = (labels.iter().enumerate())
+                    .map(|(i, s)| {
+                        let lines = canvas.wrap_two(s, TICK_PX, (slot - TICK_GAP).max(60));
+                        (i as f64, lines.join("\n"))
+                    })
                     .collect();
                 (-0.5, n as f64 - 0.5, ticks)
             }
         };
-        let label_w = ticks
-            .iter()
-            .map(|(_, s): &(f64, String)| canvas.text_width(s, TICK_PX))
+        let label_w = (ticks.iter())
+            .flat_map(|(_, s): &(f64, String)| s.lines())
+            .map(|line| canvas.text_width(line, TICK_PX))
             .max()
             .unwrap_or(0);
         Axis {
@@ -172,13 +190,11 @@ impl Figure for SweepChart {
         let x = self.x_axis(canvas);
         let y = Axis::probability(&self.y_label);
         let chart = xy::panel(canvas, &frame.plot, None, &x, &y)?;
-        let series: Vec<Series> = self
-            .series
-            .iter()
-            .enumerate()
+        let of = self.series.len();
+        let series: Vec<Series> = (self.series.iter().enumerate())
             .map(|(i, s)| Series {
                 style: series_style(i),
-                runs: runs(&self.x, &s.points),
+                runs: runs(&self.x, &s.points, (i, of)),
             })
             .collect();
         if series.iter().all(|s| s.runs.is_empty()) {
@@ -206,12 +222,34 @@ mod tests {
     #[test]
     fn gaps_split_runs_and_numeric_points_are_sorted() {
         let axis = SweepAxis::Numeric(vec![20.0, 16.0, 18.0, 22.0]);
-        let r = runs(&axis, &[e(0.3), e(0.5), e(0.4), None]);
+        let r = runs(&axis, &[e(0.3), e(0.5), e(0.4), None], (0, 1));
         assert_eq!(r.len(), 1);
         let xs: Vec<f64> = r[0].iter().map(|p| p.0).collect();
         assert_eq!(xs, vec![16.0, 18.0, 20.0]);
+    }
+
+    /// Categories are never joined, and two series of the same values stand apart: with
+    /// 2 series, offsets of ∓0.06 slots (half of 0.12 apart); with 10, 0.07 apart (0.7
+    /// spread over 10), the last at 4.5 × 0.07.
+    #[test]
+    fn category_points_stand_alone_side_by_side() {
         let cats = SweepAxis::Categories(vec!["a".into(), "b".into(), "c".into()]);
-        assert_eq!(runs(&cats, &[e(0.1), None, e(0.2), e(0.9)]).len(), 2);
+        let points = [e(0.1), None, e(0.2), e(0.9)];
+        let xs = |series, of| -> Vec<f64> {
+            let r = runs(&cats, &points, (series, of));
+            assert!(r.iter().all(|run| run.len() == 1), "{r:?}");
+            r.iter().map(|run| run[0].0).collect()
+        };
+        let near = |got: Vec<f64>, want: [f64; 2]| {
+            assert!(
+                (got.iter().zip(want)).all(|(g, w)| (g - w).abs() < 1e-12),
+                "{got:?}"
+            );
+        };
+        near(xs(0, 1), [0.0, 2.0]);
+        near(xs(0, 2), [-0.06, 1.94]);
+        near(xs(1, 2), [0.06, 2.06]);
+        near(xs(9, 10), [4.5 * 0.07, 2.0 + 4.5 * 0.07]);
     }
 
     #[test]

@@ -15,6 +15,8 @@ use super::style::{
 
 /// Outer margin of every chart, in pixels.
 pub(super) const MARGIN: i32 = 12;
+/// The height of a line of tick labels, in pixels.
+const TICK_LINE_PX: i32 = TICK_PX as i32 + 3;
 /// The smallest plot region height worth drawing.
 const MIN_PLOT_H: i32 = 120;
 
@@ -110,11 +112,18 @@ pub(super) fn panel<'a, DB: DrawingBackend>(
     x: &Axis,
     y: &Axis,
 ) -> Result<XyChart<'a, DB>, String> {
+    // A tick label may take two lines (`\n`): the axis description goes below them.
+    let tick_lines = (x.ticks.iter())
+        .map(|(_, label)| label.lines().count())
+        .max()
+        .unwrap_or(1)
+        .max(1);
+    let extra_lines = i32::try_from(tick_lines - 1).unwrap_or(0) * TICK_LINE_PX;
     let mut builder = ChartBuilder::on(area);
     builder
         .margin(8)
         .margin_right(18)
-        .x_label_area_size(48)
+        .x_label_area_size(48 + extra_lines)
         .y_label_area_size(64);
     if let Some(text) = caption {
         let (x0, y0) = area.get_base_pixel();
@@ -135,7 +144,10 @@ pub(super) fn panel<'a, DB: DrawingBackend>(
         let (px, _) = to_pixels(&chart, *v, y.lo);
         canvas.line(&[(px, bottom), (px, top)], grid, 1, Pattern::Solid)?;
         canvas.line(&[(px, bottom), (px, bottom + 5.0)], ink, 1, Pattern::Solid)?;
-        canvas.text(label, (px as i32, bottom as i32 + 16), TICK_PX, INK, CENTER)?;
+        for (row, line) in (0..).zip(label.lines()) {
+            let y = bottom as i32 + 16 + row * TICK_LINE_PX;
+            canvas.text(line, (px as i32, y), TICK_PX, INK, CENTER)?;
+        }
     }
     for (v, label) in &y.ticks {
         let (_, py) = to_pixels(&chart, x.lo, *v);
@@ -152,7 +164,8 @@ pub(super) fn panel<'a, DB: DrawingBackend>(
     let mid_x = ((left + right) / 2.0) as i32;
     let mid_y = ((top + bottom) / 2.0) as i32;
     let x_desc = canvas.fit(&x.desc, AXIS_PX, (right - left) as i32);
-    canvas.text(&x_desc, (mid_x, bottom as i32 + 38), AXIS_PX, INK, CENTER)?;
+    let desc_y = bottom as i32 + 38 + extra_lines;
+    canvas.text(&x_desc, (mid_x, desc_y), AXIS_PX, INK, CENTER)?;
     let y_desc = canvas.fit(&y.desc, AXIS_PX, (bottom - top) as i32);
     canvas.vertical_text(&y_desc, (left as i32 - 52, mid_y), AXIS_PX, INK)?;
     Ok(chart)
