@@ -1,12 +1,13 @@
 //! The heatmap over the battle map: each square a creature was tried on is shaded
 //! by a probability, with the value printed in percent when squares are large
-//! enough, and a colour bar explaining the shades.
+//! enough (on the mover's own squares too, under its raised letter), and a colour bar
+//! explaining the shades.
 
 use plotters::prelude::*;
 
 use super::canvas::{CENTER, Canvas, Drawn, LEFT};
 use super::legend::{Entry, Swatch};
-use super::map::{self, BattleMap, Layout, TerrainGrid, TerrainKind};
+use super::map::{self, BattleMap, Creature, Layout, TerrainGrid, TerrainKind};
 use super::render::{Figure, render};
 use super::style::{AXIS_PX, INK, MIN_TEXT_PX, Pattern, TICK_PX, luminance};
 use super::xy::{self, Frame};
@@ -59,6 +60,9 @@ fn heat(v: f64) -> RGBColor {
     let mix = |x: u8, y: u8| (f64::from(x) + (f64::from(y) - f64::from(x)) * t).round() as u8;
     RGBColor(mix(a.0, b.0), mix(a.1, b.1), mix(a.2, b.2))
 }
+
+/// Pixels kept white inside a tried creature's square, within its outline.
+const CREATURE_INSET: i32 = 3;
 
 /// Width kept right of the map for the colour bar, its ticks and its label.
 const BAR_STRIP: i32 = 130;
@@ -162,9 +166,23 @@ impl Figure for HeatmapChart {
         };
         let base = |x: usize, y: usize| self.value(x, y).map(heat);
         map::draw_terrain(canvas, &grid, &layout, base)?;
-        self.draw_values(canvas, &grid, &layout)?;
         map::draw_creatures(canvas, &self.map, &grid, &layout)?;
-        map::draw_letters(canvas, &self.map, &grid, &layout)?;
+        // The mover's own squares were tried too: their shade within its outline.
+        let tried = |c: &Creature| {
+            (map::squares_on_map(c, &grid).into_iter()).any(|(x, y)| self.value(x, y).is_some())
+        };
+        for creature in self.map.creatures.iter().filter(|c| tried(c)) {
+            for (x, y) in map::squares_on_map(creature, &grid) {
+                if let Some(v) = self.value(x, y) {
+                    let ((px, py), s) = layout.cell_at(x, y);
+                    let inset = CREATURE_INSET;
+                    let (from, to) = ((px + inset, py + inset), (px + s - inset, py + s - inset));
+                    canvas.rect(from, to, heat(v).to_rgba())?;
+                }
+            }
+        }
+        self.draw_values(canvas, &grid, &layout)?;
+        map::draw_letters(canvas, &self.map, &grid, &layout, tried)?;
         map::draw_border(canvas, &layout)?;
         self.draw_colour_bar(canvas, &layout, y0 + h)?;
         frame.draw_legend(canvas)
@@ -174,6 +192,59 @@ impl Figure for HeatmapChart {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::report::charts::ChartSize;
+
+    /// The `y` of the text element drawing `text`, in a rendered SVG, and where it is.
+    fn text_at(svg: &str, text: &str) -> (usize, f64) {
+        let at = (svg.find(&format!(">\n{text}\n</text>"))).unwrap_or_else(|| panic!("{text}"));
+        let opening = svg[..at].rfind("<text").expect("its element");
+        let y = svg[opening..at].split("y=\"").nth(1).expect("a y");
+        (
+            at,
+            y[..y.find('"').expect("closed")].parse().expect("a number"),
+        )
+    }
+
+    /// The mover's own square shows its value (42%) over its block's outline, below its
+    /// letter, raised so that the two do not meet; another creature's square shows none.
+    #[test]
+    fn the_movers_own_square_shows_its_value_below_its_letter() {
+        let creature = |letter, x| Creature {
+            letter,
+            squares: vec![(x, 1)],
+        };
+        let mut values = vec![vec![None; 5]; 3];
+        values[1][1] = Some(0.42);
+        values[1][2] = Some(0.9);
+        let chart = HeatmapChart {
+            title: "t".into(),
+            size: ChartSize::default(),
+            map: BattleMap {
+                rows: vec![".....".into(), ".R.O.".into(), ".....".into()],
+                creatures: vec![creature('R', 1), creature('O', 3)],
+            },
+            values,
+            value_label: "v".into(),
+        };
+        let svg = super::super::render::render_svg(&chart, chart.size).expect("renders");
+        let outline = svg.find("<polyline").expect("the creatures' outlines");
+        let (value_at, value_y) = text_at(&svg, "42%");
+        assert!(
+            value_at > outline,
+            "the value is drawn under the creature's block"
+        );
+        let (_, letter_y) = text_at(&svg, "R");
+        let (_, other_y) = text_at(&svg, "O");
+        assert!(
+            letter_y < other_y && other_y < value_y,
+            "{letter_y} {other_y} {value_y}"
+        );
+        assert_eq!(
+            svg.matches("%\n</text>").count(),
+            2 + 5,
+            "42%, 90% and the bar's 5"
+        );
+    }
 
     #[test]
     fn scale_darkens_monotonically_and_stays_off_white() {

@@ -242,7 +242,7 @@ impl Figure for LinesChart {
         for s in &segments {
             draw_segment(canvas, layout.point(s.from), layout.point(s.to), s.kind)?;
         }
-        map::draw_letters(canvas, &self.map, &grid, &layout)?;
+        map::draw_letters(canvas, &self.map, &grid, &layout, |_| false)?;
         for (i, at) in self.badges(&grid, &layout) {
             draw_badge(canvas, at, i + 1)?;
         }

@@ -311,7 +311,7 @@ pub(super) fn paint_creature_square<DB: DrawingBackend>(
 }
 
 /// A creature's squares that lie on the map.
-fn squares_on_map(creature: &Creature, grid: &TerrainGrid) -> Vec<(usize, usize)> {
+pub(super) fn squares_on_map(creature: &Creature, grid: &TerrainGrid) -> Vec<(usize, usize)> {
     creature
         .squares
         .iter()
@@ -339,23 +339,42 @@ impl Letter {
     }
 }
 
-/// The letter of a creature with a square on the map.
+/// The letter of a creature with a square on the map, in the middle of its block.
 pub(super) fn letter(creature: &Creature, grid: &TerrainGrid, layout: &Layout) -> Option<Letter> {
+    letter_placed(creature, grid, layout, false)
+}
+
+/// The letter of a creature, in the middle of its block or, `raised`, smaller and near
+/// the block's top, leaving the lower part of its squares to the values printed there
+/// (a heatmap's mover on its own squares).
+fn letter_placed(
+    creature: &Creature,
+    grid: &TerrainGrid,
+    layout: &Layout,
+    raised: bool,
+) -> Option<Letter> {
     let squares = squares_on_map(creature, grid);
     let min_x = squares.iter().map(|s| s.0).min()?;
     let max_x = squares.iter().map(|s| s.0).max()?;
     let min_y = squares.iter().map(|s| s.1).min()?;
     let max_y = squares.iter().map(|s| s.1).max()?;
     let side = (max_x - min_x + 1).min(max_y - min_y + 1);
-    let px = (f64::from(layout.cell) * 0.6 * side as f64) as u32;
+    let (size, y) = if raised {
+        (RAISED_LETTER, min_y as f64 + RAISED_LETTER_CENTRE)
+    } else {
+        (0.6 * side as f64, (min_y + max_y + 1) as f64 / 2.0)
+    };
+    let px = (f64::from(layout.cell) * size) as u32;
     Some(Letter {
-        centre: layout.point((
-            (min_x + max_x + 1) as f64 / 2.0,
-            (min_y + max_y + 1) as f64 / 2.0,
-        )),
+        centre: layout.point(((min_x + max_x + 1) as f64 / 2.0, y)),
         px: px.max(MIN_TEXT_PX),
     })
 }
+
+/// A raised letter's size and centre below its block's top, in squares: its glyph and
+/// patch end above a value printed at three quarters of the square.
+const RAISED_LETTER: f64 = 0.45;
+const RAISED_LETTER_CENTRE: f64 = 0.36;
 
 /// Pixels of white kept around a creature's letter (see [`draw_letters`]).
 const LETTER_PATCH_MARGIN: i32 = 2;
@@ -405,15 +424,17 @@ pub(super) fn draw_creatures<DB: DrawingBackend>(
 }
 
 /// Draws each creature's letter on a white patch the size of its glyph, so that a line
-/// drawn across the creature before it never runs through the letter.
+/// drawn across the creature before it never runs through the letter; `raised` says
+/// which creatures' letters go near their block's top (see [`letter_placed`]).
 pub(super) fn draw_letters<DB: DrawingBackend>(
     canvas: &Canvas<'_, DB>,
     map: &BattleMap,
     grid: &TerrainGrid,
     layout: &Layout,
+    raised: impl Fn(&Creature) -> bool,
 ) -> Drawn {
     for creature in &map.creatures {
-        let Some(letter) = letter(creature, grid, layout) else {
+        let Some(letter) = letter_placed(creature, grid, layout, raised(creature)) else {
             continue;
         };
         let (l, t, r, b) = letter.bounds();
