@@ -361,25 +361,45 @@ impl Validator<'_> {
         Ok((vision, ranged))
     }
 
-    /// Refuses a side named like an earlier one but for case (`Monsters` beside
-    /// `monsters`): it would silently be a side of its own, fighting both.
+    /// Refuses a side named like another but for case (`Monsters` beside `monsters`, or
+    /// `o` beside a combatant `O` without `side`, whose side is its token): it would
+    /// silently be a side of its own, fighting both.
     pub(super) fn sides_written_alike(
         &self,
         raw: &[Spanned<RawCombatant>],
     ) -> Result<(), InputError> {
-        let sides: Vec<&Spanned<String>> = raw
-            .iter()
-            .filter_map(|c| c.get_ref().side.as_ref())
+        // Each combatant's side as written, or its token where it has none.
+        let sides: Vec<(&String, Option<&Spanned<String>>)> = (raw.iter())
+            .map(|c| {
+                let c = c.get_ref();
+                (
+                    c.side.as_ref().map_or(c.token.get_ref(), |s| s.get_ref()),
+                    c.side.as_ref(),
+                )
+            })
             .collect();
-        for (i, side) in sides.iter().enumerate() {
-            let (name, before) = (side.get_ref(), &sides[..i]);
-            if let Some(alike) = (before.iter().map(|s| s.get_ref()))
-                .find(|s| *s != name && s.to_lowercase() == name.to_lowercase())
-            {
+        for (i, &(name, written)) in sides.iter().enumerate() {
+            for &(other, other_written) in &sides[..i] {
+                if other == name || other.to_lowercase() != name.to_lowercase() {
+                    continue;
+                }
+                let Some(blamed) = written.or(other_written) else {
+                    continue;
+                };
+                let (name, alike) = if written.is_some() {
+                    (name, other)
+                } else {
+                    (other, name)
+                };
+                let whose = if written.is_some() && other_written.is_some() {
+                    ""
+                } else {
+                    " (the side of the combatant without `side`: its token)"
+                };
                 return Err(self.err(
-                    side.span(),
+                    blamed.span(),
                     format!(
-                        "side `{name}` differs from side `{alike}` only in case, so it would be a side of its own (did you mean `{alike}`?)"
+                        "side `{name}` differs from side `{alike}`{whose} only in case, so it would be a side of its own (did you mean `{alike}`?)"
                     ),
                 ));
             }

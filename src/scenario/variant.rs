@@ -144,9 +144,33 @@ impl Validator<'_> {
             Ok(scenario) => Ok((scenario, steps)),
             Err(e) => {
                 let blamed = first_to_fail(&steps, path, &e.message, |_| None);
-                Err((blamed.unwrap_or_else(|| variant.name.span()), e.message))
+                let blamed = blamed.unwrap_or_else(|| variant.name.span());
+                let at = self.failing_key_elsewhere(&blamed, e.source_line.as_deref());
+                Err((blamed, format!("{}{at}", e.message)))
             }
         }
+    }
+}
+
+impl Validator<'_> {
+    /// ` (the changed experiment fails at `…`)` naming the line where a variant's
+    /// experiment fails, when its key is not on the line of the change blamed: a `kind`
+    /// set to melee fails at the attack's `range_increment`, which the change does not
+    /// name.
+    fn failing_key_elsewhere(&self, blamed: &Range<usize>, failing: Option<&str>) -> String {
+        let Some(failing) = failing.map(str::trim).filter(|l| !l.is_empty()) else {
+            return String::new();
+        };
+        let text = &self.source.text;
+        let start = text[..blamed.start.min(text.len())]
+            .rfind('\n')
+            .map_or(0, |i| i + 1);
+        let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+        let key = failing.split('=').next().unwrap_or(failing).trim();
+        if text[start..end].contains(key) {
+            return String::new();
+        }
+        format!(" (the changed experiment fails at `{failing}`)")
     }
 }
 
