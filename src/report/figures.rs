@@ -41,6 +41,8 @@ pub(super) struct Figures {
     pub(super) length: Option<Chart>,
     /// Each variant's headline chances, when the experiment compares variants.
     pub(super) variants: Option<Chart>,
+    /// The map with the creatures the variants move, when one does.
+    pub(super) moves: Option<Chart>,
 }
 
 /// The sweep chart and what the report says about it.
@@ -105,11 +107,14 @@ impl Figures {
             variants: variants_input(results)
                 .map(|c| drawn("variants.svg/variants.png", sweep_chart(&c)))
                 .transpose()?,
+            moves: moves_input(results, inputs)
+                .map(|c| drawn("moves.svg/moves.png", lines_chart(&c)))
+                .transpose()?,
         })
     }
 
     /// The chart files: `map.svg`, `map.png`, and likewise `rounds`, `damage`, `sweep`,
-    /// `heatmap`, `wins`, `fight_length` and `variants`.
+    /// `heatmap`, `wins`, `fight_length`, `variants` and `moves`.
     pub(super) fn files(&self) -> Vec<(String, Vec<u8>)> {
         let charts = [
             ("map", self.map.as_ref()),
@@ -120,6 +125,7 @@ impl Figures {
             ("wins", self.wins.as_ref()),
             ("fight_length", self.length.as_ref()),
             ("variants", self.variants.as_ref()),
+            ("moves", self.moves.as_ref()),
         ];
         charts
             .into_iter()
@@ -578,6 +584,17 @@ fn map_input(results: &Results, inputs: &Inputs) -> Option<LinesChart> {
         size: map_size(inputs)?,
         map: battle_map(inputs),
         segments: inputs.deciding_lines.clone(),
+    })
+}
+
+/// The map with an arrow for each creature a variant moves, when one does.
+fn moves_input(results: &Results, inputs: &Inputs) -> Option<LinesChart> {
+    (!inputs.variant_moves.is_empty()).then_some(())?;
+    Some(LinesChart {
+        title: format!("{} — where the variants move creatures", results.title),
+        size: map_size(inputs)?,
+        map: battle_map(inputs),
+        segments: inputs.variant_moves.clone(),
     })
 }
 

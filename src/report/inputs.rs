@@ -28,6 +28,10 @@ pub struct Inputs {
     /// Per attack of the plan (a row of the summary), why a roll may strike another
     /// creature than its target.
     pub struck_instead: Vec<Option<StruckInstead>>,
+    /// Each variant's moves: from a creature's place in the experiment to its place in
+    /// the variant, centre to centre, labelled with the variant's name and the letters
+    /// it moves.
+    pub variant_moves: Vec<Segment>,
 }
 
 impl Inputs {
@@ -64,6 +68,7 @@ impl Inputs {
             struck_instead: (plan.slots().iter())
                 .map(|s| plan.line(s.line).struck_instead)
                 .collect(),
+            variant_moves: variant_moves(scenario),
         }
     }
 
@@ -71,6 +76,58 @@ impl Inputs {
     pub fn why_struck(&self, row: usize) -> &'static str {
         self.struck_instead[row].map_or("", StruckInstead::why)
     }
+}
+
+/// For every variant that moves creatures, an arrow per creature moved, from the centre
+/// of its block on the experiment's map to the centre on the variant's.
+fn variant_moves(scenario: &Scenario) -> Vec<Segment> {
+    let before = block_centres(&scenario.map);
+    let mut moves = Vec::new();
+    for variant in &scenario.variants {
+        let after = block_centres(&variant.scenario.map);
+        let mut letters = Vec::new();
+        let mut arrows = Vec::new();
+        for &(letter, from) in &before {
+            if let Some(&(_, to)) = after.iter().find(|(l, _)| *l == letter)
+                && to != from
+            {
+                letters.push(letter.to_string());
+                arrows.push((from, to));
+            }
+        }
+        let label = format!("{}: {} moved", variant.name, letters.join(", "));
+        moves.extend(arrows.into_iter().map(|(from, to)| Segment {
+            from,
+            to,
+            kind: LineKind::Moved,
+            label: label.clone(),
+        }));
+    }
+    moves
+}
+
+/// Each creature letter of a map and the centre of its block, in lattice coordinates.
+fn block_centres(map: &[String]) -> Vec<(char, (f64, f64))> {
+    let mut blocks: Vec<(char, (f64, f64), f64)> = Vec::new();
+    for (y, row) in map.iter().enumerate() {
+        for (x, letter) in row
+            .chars()
+            .enumerate()
+            .filter(|(_, c)| c.is_ascii_alphabetic())
+        {
+            let centre = (x as f64 + 0.5, y as f64 + 0.5);
+            match blocks.iter_mut().find(|(l, ..)| *l == letter) {
+                Some((_, sum, count)) => {
+                    *sum = (sum.0 + centre.0, sum.1 + centre.1);
+                    *count += 1.0;
+                }
+                None => blocks.push((letter, centre, 1.0)),
+            }
+        }
+    }
+    (blocks.into_iter())
+        .map(|(letter, sum, count)| (letter, (sum.0 / count, sum.1 / count)))
+        .collect()
 }
 
 /// For every plan line: the cover lines from the attacker's chosen corner to the chosen
@@ -230,6 +287,35 @@ mod tests {
         assert_eq!(
             inputs.rule_readings,
             crate::rules::SystemId::Pf1.rules().interpretations
+        );
+    }
+
+    /// A variant moving C from (9, 1) to [10, 4] and R from (7, 2) to [7, 3] gives two
+    /// arrows, centre to centre, under one label; a variant moving nothing, none.
+    #[test]
+    fn each_creature_a_variant_moves_gets_an_arrow() {
+        let showcase = include_str!("../../experiments/ogre-corridor.toml");
+        let variants = "\n[[variant]]\nname = \"Both step\"\nmove = { R = [7, 3], C = [10, 4] }\n\
+                        [[variant]]\nname = \"Better sword\"\nset = { \"F.longsword.bonus\" = [15, 10] }\n";
+        let text = format!("{showcase}{variants}");
+        let scenario = Scenario::parse("ogre-corridor.toml", text).unwrap();
+        let arrow = |from, to| Segment {
+            from,
+            to,
+            kind: LineKind::Moved,
+            label: "Both step: C, R moved".into(),
+        };
+        assert_eq!(
+            inputs(&scenario).variant_moves,
+            [
+                arrow((9.5, 1.5), (10.5, 4.5)),
+                arrow((7.5, 2.5), (7.5, 3.5))
+            ]
+        );
+        assert!(
+            inputs(&Scenario::parse("o.toml", showcase).unwrap())
+                .variant_moves
+                .is_empty()
         );
     }
 

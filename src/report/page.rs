@@ -28,6 +28,12 @@ pub(super) fn report(results: &Results, inputs: &Inputs, figures: &Figures) -> R
     if let Some(chart) = &figures.variants {
         verdict.push(section("Chart: the variants compared", svg(chart)));
     }
+    if let Some(chart) = &figures.moves {
+        verdict.push(section(
+            "Map: where the variants move creatures",
+            svg(chart),
+        ));
+    }
     match &results.fight {
         Some(fight) => {
             verdict.extend(verdict_sections(fight));

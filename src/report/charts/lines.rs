@@ -51,6 +51,9 @@ pub enum LineKind {
     Blocked,
     /// The line between two flankers' centres: thick dash-dot, blue.
     Flanking,
+    /// A creature's move in a variant, from where the experiment puts it to where the
+    /// variant does: thick, green, with an arrowhead at the variant's square.
+    Moved,
 }
 
 impl LineKind {
@@ -59,6 +62,7 @@ impl LineKind {
             Self::Clear => "clear line",
             Self::Blocked => "blocked line",
             Self::Flanking => "flanking line",
+            Self::Moved => "moved in a variant",
         }
     }
 
@@ -67,6 +71,7 @@ impl LineKind {
             Self::Clear => (RGBColor(20, 20, 20), 2, Pattern::Solid),
             Self::Blocked => (RGBColor(240, 90, 60), 2, Pattern::Dashed),
             Self::Flanking => (RGBColor(33, 102, 172), 3, Pattern::DashDot),
+            Self::Moved => (RGBColor(35, 139, 69), 3, Pattern::Solid),
         }
     }
 }
@@ -87,6 +92,36 @@ pub(super) fn draw_segment<DB: DrawingBackend>(
     let (colour, width, dash) = kind.look();
     canvas.line(&[a, b], WHITE.to_rgba(), width + 3, Pattern::Solid)?;
     canvas.line(&[a, b], colour.to_rgba(), width, dash)
+}
+
+/// An arrowhead's length and half its width, in pixels.
+const ARROWHEAD: (f64, f64) = (14.0, 6.0);
+
+/// Draws an arrowhead of `kind`'s colour with its tip at `b`, pointing from `a`.
+fn draw_arrowhead<DB: DrawingBackend>(
+    canvas: &Canvas<'_, DB>,
+    a: (f64, f64),
+    b: (f64, f64),
+    kind: LineKind,
+) -> Drawn {
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    let length = dx.hypot(dy);
+    if length < 1.0 {
+        return Ok(());
+    }
+    let (ux, uy) = (dx / length, dy / length);
+    let (long, half) = ARROWHEAD;
+    let base = (b.0 - ux * long, b.1 - uy * long);
+    let corner = |side: f64| {
+        let x = base.0 - uy * half * side;
+        let y = base.1 + ux * half * side;
+        (x.round() as i32, y.round() as i32)
+    };
+    let tip = (b.0.round() as i32, b.1.round() as i32);
+    canvas.polygon(
+        vec![tip, corner(1.0), corner(-1.0)],
+        kind.look().0.to_rgba(),
+    )
 }
 
 /// Half the width and height of badge `n` in pixels: its digits at [`MIN_TEXT_PX`]
@@ -206,8 +241,13 @@ impl Figure for LinesChart {
     fn draw<DB: DrawingBackend>(&self, canvas: &Canvas<'_, DB>) -> Result<(), String> {
         let grid = TerrainGrid::new(&self.map);
         let groups = self.groups();
-        let mut entries: Vec<Entry> = [LineKind::Clear, LineKind::Blocked, LineKind::Flanking]
-            .into_iter()
+        let kinds = [
+            LineKind::Clear,
+            LineKind::Blocked,
+            LineKind::Flanking,
+            LineKind::Moved,
+        ];
+        let mut entries: Vec<Entry> = (kinds.into_iter())
             .filter(|k| self.segments.iter().any(|s| s.kind == *k))
             .map(|k| Entry::new(Swatch::Line(k), k.name()))
             .collect();
@@ -240,7 +280,11 @@ impl Figure for LinesChart {
 
         let segments = self.drawable(&layout);
         for s in &segments {
-            draw_segment(canvas, layout.point(s.from), layout.point(s.to), s.kind)?;
+            let (from, to) = (layout.point(s.from), layout.point(s.to));
+            draw_segment(canvas, from, to, s.kind)?;
+            if s.kind == LineKind::Moved {
+                draw_arrowhead(canvas, from, to, s.kind)?;
+            }
         }
         map::draw_letters(canvas, &self.map, &grid, &layout, |_| false)?;
         for (i, at) in self.badges(&grid, &layout) {
@@ -330,6 +374,42 @@ mod tests {
                 "letter {letter} is not drawn right after its white patch"
             );
         }
+    }
+
+    /// A move ends in a green arrowhead whose tip is the square it moves to: from A's
+    /// centre (0.5, 0.5) to (9.5, 0.5), the tip on C's centre; other lines have none.
+    #[test]
+    fn a_move_ends_in_an_arrowhead_at_its_square() {
+        let mut chart = row_of_three();
+        let render = |chart: &LinesChart| {
+            super::super::render::render_svg(chart, ChartSize::default()).expect("renders")
+        };
+        assert!(!render(&chart).contains("<polygon opacity=\"1\" fill=\"#238B45\""));
+        chart.segments[0].kind = LineKind::Moved;
+        let svg = render(&chart);
+        assert!(svg.contains("moved in a variant"));
+        let head = svg
+            .split("fill=\"#238B45\" points=\"")
+            .nth(1)
+            .expect("an arrowhead");
+        let tip: Vec<f64> = (head.split(' ').next().unwrap().split(','))
+            .map(|v| v.parse().unwrap())
+            .collect();
+        let (a, c) = (text_x(&svg, 'A'), text_x(&svg, 'C'));
+        assert!(
+            (tip[0] - c).abs() <= 1.0 && tip[0] > a,
+            "tip {tip:?}, A at {a}, C at {c}"
+        );
+    }
+
+    /// The `x` of the text element drawing `letter`.
+    fn text_x(svg: &str, letter: char) -> f64 {
+        let at = svg
+            .find(&format!(">\n{letter}\n</text>"))
+            .expect("the letter");
+        let opening = svg[..at].rfind("<text").expect("its element");
+        let x = svg[opening..at].split("x=\"").nth(1).expect("an x");
+        x[..x.find('"').unwrap()].parse().unwrap()
     }
 
     #[test]
