@@ -35,6 +35,8 @@ pub struct Experiment {
 pub struct PlannedVariant {
     pub name: String,
     pub plan: Plan,
+    /// What planning judged of each of its plan lines, for `check`.
+    pub situations: Vec<LineSituation>,
     /// Its fight, when the file has an `[encounter]`.
     pub fight: Option<Fight>,
 }
@@ -109,7 +111,7 @@ fn plan_variant(
         let span = variant.blame(&why, |scenario| build_variant(scenario).err());
         (scenario.source).error(span, format!("variant `{}`: {why}", variant.name))
     };
-    let (plan, fight) = build_variant(&variant.scenario).map_err(at_change)?;
+    let (plan, situations, fight) = build_variant(&variant.scenario).map_err(at_change)?;
     let labels =
         |plan: &Plan| -> Vec<String> { plan.targets().iter().map(|t| t.label.clone()).collect() };
     if fight.is_none() && labels(&plan) != labels(baseline) {
@@ -127,17 +129,19 @@ fn plan_variant(
     Ok(PlannedVariant {
         name: variant.name.clone(),
         plan,
+        situations,
         fight,
     })
 }
 
 /// A variant's plan, within the tally's size, and its fight; or the first error building
 /// them meets.
-fn build_variant(scenario: &Scenario) -> Result<(Plan, Option<Fight>), String> {
-    let plan = Plan::from_scenario(scenario).map_err(|e| e.message)?;
+fn build_variant(scenario: &Scenario) -> Result<(Plan, Vec<LineSituation>, Option<Fight>), String> {
+    let Planned { plan, lines, .. } =
+        (Planned::from_scenario(scenario).all_made()).map_err(|e| e.message)?;
     check_tally_size(&plan).map_err(|(_, why)| why)?;
     let fight = Fight::from_scenario(scenario).map_err(|e| e.message)?;
-    Ok((plan, fight))
+    Ok((plan, lines, fight))
 }
 
 /// A sweep point's plan, its errors placed at the sweep.

@@ -706,7 +706,10 @@ fn check_files(files: &[PathBuf], json: bool, out: &Path) -> Result<(), Error> {
         .iter()
         .map(|job| {
             let e = &job.experiment;
-            d20odds::check_report(&e.scenario, &e.plan, &e.situations)
+            let variants: Vec<_> = (e.variants.iter())
+                .map(|v| (v.name.as_str(), &v.plan, v.situations.as_slice()))
+                .collect();
+            d20odds::check_report(&e.scenario, &e.plan, &e.situations, &variants)
         })
         .collect();
     if json {

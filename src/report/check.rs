@@ -17,10 +17,20 @@ struct Explained {
     text: String,
 }
 
+/// A variant as `check` shows it: its name, plan and what planning judged of each of
+/// its plan lines.
+pub type CheckedVariant<'a> = (&'a str, &'a Plan, &'a [LineSituation]);
+
 /// The check of a whole scenario, from its plan and what planning judged of each of its
-/// plan lines (`situations`, in file order): `(text, json)`. The scenario gives only the
-/// heading: its title, options and map rows.
-pub fn check(scenario: &Scenario, plan: &Plan, situations: &[LineSituation]) -> (String, Value) {
+/// plan lines (`situations`, in file order), then of each variant's lines that differ
+/// from the experiment's: `(text, json)`. The scenario gives only the heading: its
+/// title, options and map rows.
+pub fn check(
+    scenario: &Scenario,
+    plan: &Plan,
+    situations: &[LineSituation],
+    variants: &[CheckedVariant],
+) -> (String, Value) {
     let mut text = format!("{}  ({})\n\n", scenario.title, scenario.system);
     let readings = scenario.options.readings();
     for reading in &readings {
@@ -42,11 +52,32 @@ pub fn check(scenario: &Scenario, plan: &Plan, situations: &[LineSituation]) -> 
         text += &line.text;
         text += "\n";
     }
+    let mut variant_docs = Vec::new();
+    for &(name, variant_plan, variant_situations) in variants {
+        let changed: Vec<Explained> = (variant_situations.iter())
+            .map(|s| explain(rules, variant_plan, s))
+            .filter(|line| lines.iter().all(|l| l.text != line.text))
+            .collect();
+        if changed.is_empty() {
+            text += &format!("variant `{name}`: every plan line as in the experiment\n\n");
+        } else {
+            text += &format!("variant `{name}`: the plan lines it changes\n\n");
+            for line in &changed {
+                text += &line.text;
+                text += "\n";
+            }
+        }
+        variant_docs.push(json!({
+            "name": name,
+            "changed_plan": changed.into_iter().map(|l| l.json).collect::<Vec<_>>(),
+        }));
+    }
     let json = json!({
         "title": scenario.title,
         "system": scenario.system.key(),
         "options": readings,
         "plan": lines.into_iter().map(|l| l.json).collect::<Vec<_>>(),
+        "variants": variant_docs,
     });
     (text, json)
 }

@@ -448,6 +448,54 @@ fn check_gives_the_verdicts_written_in_the_shipped_experiments() {
     );
 }
 
+/// `check` shows each variant's plan lines that differ from the experiment's:
+/// pf1-tactics' "Rogue flanks" (R to [3, 5]) makes both F's and R's lines flanking,
+/// Power Attack changes F's line only, shooting from afar R's only.
+#[test]
+fn check_shows_the_plan_lines_each_variant_changes() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = repo().join("experiments/pf1-tactics.toml");
+    let out = d20odds(&["check", file.to_str().unwrap(), "--json"], dir.path());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let changed: Vec<(String, Vec<(String, bool)>)> = (doc["variants"].as_array().unwrap())
+        .iter()
+        .map(|v| {
+            let lines = (v["changed_plan"].as_array().unwrap().iter())
+                .map(|l| {
+                    (
+                        l["attacker"].as_str().unwrap().to_string(),
+                        l["flanking"] == true,
+                    )
+                })
+                .collect();
+            (v["name"].as_str().unwrap().to_string(), lines)
+        })
+        .collect();
+    let line = |attacker: &str, flanking| (attacker.to_string(), flanking);
+    assert_eq!(
+        changed,
+        [
+            (
+                "Rogue flanks".into(),
+                vec![line("F", true), line("R", true)]
+            ),
+            ("Fighter Power Attacks".into(), vec![line("F", false)]),
+            ("Rogue shoots from afar".into(), vec![line("R", false)]),
+        ]
+    );
+    let out = d20odds(&["check", file.to_str().unwrap()], dir.path());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("variant `Rogue flanks`: the plan lines it changes"),
+        "{text}"
+    );
+}
+
 #[test]
 fn heatmap_tries_every_open_square_with_the_geometry_judged_anew() {
     let dir = tempfile::tempdir().unwrap();
