@@ -128,7 +128,10 @@ fn tidy(value: f64) -> f64 {
         return value;
     }
     let decimal = format!("{value:.*e}", SIGNIFICANT_DIGITS - 1);
-    decimal.parse().unwrap_or(value)
+    // Near the largest float the rounded decimal is past it: keep the value then.
+    (decimal.parse::<f64>().ok())
+        .filter(|rounded| rounded.is_finite())
+        .unwrap_or(value)
 }
 
 fn collect<R, T>(rows: &[R], cell: &dyn Fn(&R) -> T) -> Vec<T> {
@@ -319,6 +322,7 @@ mod tests {
         assert_eq!(json[3]["p"].to_string(), "1.920725721e-6");
         assert_eq!(tidy(-0.0).to_string(), "-0");
         assert!(tidy(f64::NAN).is_nan());
+        assert_eq!(tidy(f64::MAX), f64::MAX);
     }
 
     #[test]

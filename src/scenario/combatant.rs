@@ -368,14 +368,14 @@ impl Validator<'_> {
         &self,
         raw: &[Spanned<RawCombatant>],
     ) -> Result<(), InputError> {
-        // Each combatant's side as written, or its token where it has none.
+        // Each combatant's side as written, or its token where it has none (or names
+        // it by its token anyway: tokens may differ only in case).
         let sides: Vec<(&String, Option<&Spanned<String>>)> = (raw.iter())
             .map(|c| {
                 let c = c.get_ref();
-                (
-                    c.side.as_ref().map_or(c.token.get_ref(), |s| s.get_ref()),
-                    c.side.as_ref(),
-                )
+                let token = c.token.get_ref();
+                let written = c.side.as_ref().filter(|s| s.get_ref() != token);
+                (written.map_or(token, |s| s.get_ref()), written)
             })
             .collect();
         for (i, &(name, written)) in sides.iter().enumerate() {

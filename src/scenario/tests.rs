@@ -126,9 +126,21 @@ fn errors_name_line_and_column() {
     }
 }
 
-/// A header written as a list's where the format has one table, or as one table's where
-/// it has a list, is named with the header to write (the parser says only "invalid type"
-/// or "duplicate key"); a duplicate key is named.
+/// Tokens may differ only in case, each its own side: with no `side`, or with its own
+/// token written as its side; a side written otherwise is compared (`f` beside `F`).
+#[test]
+fn tokens_differing_in_case_are_sides_of_their_own() {
+    let two = BASE.replace("F..O", "F.oO") + "[[combatant]]\ntoken = \"o\"\nac = 12\nhp = 5\n";
+    Scenario::parse("t.toml", two.as_str()).unwrap();
+    let redundant = two.replacen("token = \"O\"\n", "token = \"O\"\nside = \"O\"\n", 1);
+    Scenario::parse("t.toml", redundant.as_str()).unwrap();
+    let other = two.replacen("token = \"o\"\n", "token = \"o\"\nside = \"f\"\n", 1);
+    let error = Scenario::parse("t.toml", other.as_str())
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("side `f` differs from side `F`"), "{error}");
+}
+
 /// A mistake the TOML reader finds is underlined whole, as the validator's are: the
 /// unknown key `hpp` (3 carets), the string where a number belongs (`"18"`, 4).
 #[test]
@@ -139,6 +151,9 @@ fn a_reader_error_underlines_the_whole_key_or_value() {
     }
 }
 
+/// A header written as a list's where the format has one table, or as one table's where
+/// it has a list, is named with the header to write (the parser says only "invalid type"
+/// or "duplicate key"); a duplicate key is named.
 #[test]
 fn a_header_of_the_wrong_shape_says_which_to_write() {
     let cases = [

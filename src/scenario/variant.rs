@@ -153,21 +153,34 @@ impl Validator<'_> {
 }
 
 impl Validator<'_> {
-    /// ` (the changed experiment fails at `…`)` naming the line where a variant's
-    /// experiment fails, when its key is not on the line of the change blamed: a `kind`
+    /// ` (the changed experiment fails at `…`)` naming the key where a variant's
+    /// experiment fails, when it is another than the key of the change blamed: a `kind`
     /// set to melee fails at the attack's `range_increment`, which the change does not
-    /// name.
+    /// name. Nothing for a failure that is not at a `key = value` line (a header, a map
+    /// row: the changed file's own text, which the user never wrote).
     fn failing_key_elsewhere(&self, blamed: &Range<usize>, failing: Option<&str>) -> String {
-        let Some(failing) = failing.map(str::trim).filter(|l| !l.is_empty()) else {
+        let Some(failing) = failing.map(str::trim).filter(|l| !l.starts_with('[')) else {
+            return String::new();
+        };
+        let Some((failing_key, _)) = failing.split_once('=') else {
             return String::new();
         };
         let text = &self.source.text;
-        let start = text[..blamed.start.min(text.len())]
-            .rfind('\n')
-            .map_or(0, |i| i + 1);
-        let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
-        let key = failing.split('=').next().unwrap_or(failing).trim();
-        if text[start..end].contains(key) {
+        let at = blamed.start.min(text.len());
+        let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+        // The change's key: the last one written before its value, its last segment
+        // (`"B.shotgun.kind" = "melee"` → `kind`).
+        let head = text[line_start..at]
+            .trim_end()
+            .trim_end_matches('=')
+            .trim_end();
+        let key = (head.trim_end_matches('"'))
+            .rsplit(|c: char| c == '"' || c == '{' || c == ',' || c.is_whitespace())
+            .next()
+            .unwrap_or_default();
+        let changed = key.rsplit('.').next().unwrap_or(key);
+        let failing_key = failing_key.trim().trim_matches('"');
+        if failing_key == changed {
             return String::new();
         }
         format!(" (the changed experiment fails at `{failing}`)")

@@ -61,6 +61,12 @@ fn heat(v: f64) -> RGBColor {
     RGBColor(mix(a.0, b.0), mix(a.1, b.1), mix(a.2, b.2))
 }
 
+/// Whether values are printed: where the widest one fits its square at the smallest
+/// print size.
+fn values_fit<DB: DrawingBackend>(canvas: &Canvas<'_, DB>, layout: &Layout) -> bool {
+    canvas.text_width("100%", MIN_TEXT_PX) + 4 <= layout.cell
+}
+
 /// Pixels kept white inside a tried creature's square, within its outline.
 const CREATURE_INSET: i32 = 3;
 
@@ -80,12 +86,10 @@ impl HeatmapChart {
         grid: &TerrainGrid,
         layout: &Layout,
     ) -> Drawn {
-        // Values are printed only where the widest one fits its square at the smallest
-        // print size.
-        let px = MIN_TEXT_PX;
-        if canvas.text_width("100%", px) + 4 > layout.cell {
+        if !values_fit(canvas, layout) {
             return Ok(());
         }
+        let px = MIN_TEXT_PX;
         for (y, row) in grid.cells.iter().enumerate() {
             for (x, &terrain) in row.iter().enumerate() {
                 let Some(v) = self.value(x, y).filter(|_| terrain != TerrainKind::Wall) else {
@@ -182,7 +186,10 @@ impl Figure for HeatmapChart {
             }
         }
         self.draw_values(canvas, &grid, &layout)?;
-        map::draw_letters(canvas, &self.map, &grid, &layout, tried)?;
+        let values_shown = values_fit(canvas, &layout);
+        map::draw_letters(canvas, &self.map, &grid, &layout, |c| {
+            values_shown && tried(c)
+        })?;
         map::draw_border(canvas, &layout)?;
         self.draw_colour_bar(canvas, &layout, y0 + h)?;
         frame.draw_legend(canvas)
@@ -206,7 +213,8 @@ mod tests {
     }
 
     /// The mover's own square shows its value (42%) over its block's outline, below its
-    /// letter, raised so that the two do not meet; another creature's square shows none.
+    /// letter, raised so that the two do not meet (O, not tried, keeps its letter in the
+    /// middle).
     #[test]
     fn the_movers_own_square_shows_its_value_below_its_letter() {
         let creature = |letter, x| Creature {

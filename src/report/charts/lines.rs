@@ -110,7 +110,9 @@ fn draw_arrowhead<DB: DrawingBackend>(
         return Ok(());
     }
     let (ux, uy) = (dx / length, dy / length);
-    let (long, half) = ARROWHEAD;
+    // Never longer than part of a short move (one square of a small map).
+    let scale = (0.4 * length / ARROWHEAD.0).min(1.0);
+    let (long, half) = (ARROWHEAD.0 * scale, ARROWHEAD.1 * scale);
     let base = (b.0 - ux * long, b.1 - uy * long);
     let corner = |side: f64| {
         let x = base.0 - uy * half * side;
