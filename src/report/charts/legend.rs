@@ -15,6 +15,8 @@ use super::style::{BAND_ALPHA, BAR, GRID, INK, LEGEND_PX, Pattern, SeriesStyle};
 pub(super) enum Swatch {
     /// A series: its line with its marker.
     Series(SeriesStyle),
+    /// A series drawn as markers alone (points not joined: categories).
+    Marker(SeriesStyle),
     /// The light band of a 95% interval.
     Band,
     /// The ring drawn around exact values.
@@ -123,6 +125,7 @@ fn draw_swatch<DB: DrawingBackend>(
             canvas.line(&[(x0, y), (x1, y)], style.color.to_rgba(), 2, style.dash)?;
             canvas.marker((xm, mid), style.marker, style.color.to_rgba(), 4)
         }
+        Swatch::Marker(style) => canvas.marker((xm, mid), style.marker, style.color.to_rgba(), 4),
         Swatch::Band => canvas.rect((x, mid - 7), (x + SWATCH_W, mid + 7), INK.mix(BAND_ALPHA)),
         Swatch::Ring => canvas.ring((xm, mid), 6),
         Swatch::Bar => canvas.rect((xm - 6, mid - 8), (xm + 6, mid + 8), BAR.to_rgba()),

@@ -177,7 +177,14 @@ impl Figure for SweepChart {
             .series
             .iter()
             .enumerate()
-            .map(|(i, s)| Entry::new(Swatch::Series(series_style(i)), s.label.clone()))
+            .map(|(i, s)| {
+                let style = series_style(i);
+                let swatch = match self.x {
+                    SweepAxis::Categories(_) => Swatch::Marker(style),
+                    SweepAxis::Numeric(_) => Swatch::Series(style),
+                };
+                Entry::new(swatch, s.label.clone())
+            })
             .collect();
         entries.push(Entry::new(Swatch::Band, "95% interval"));
         // The ring's entry only where a ring is drawn.
@@ -250,6 +257,32 @@ mod tests {
         near(xs(0, 2), [-0.06, 1.94]);
         near(xs(1, 2), [0.06, 2.06]);
         near(xs(9, 10), [4.5 * 0.07, 2.0 + 4.5 * 0.07]);
+    }
+
+    /// Categories draw no line of a series' colour, in the plot or its legend (which
+    /// shows the marker alone); numbers do. Series 0 is drawn in `COLOURS[0]`, with a
+    /// round marker (no lines of its own).
+    #[test]
+    fn categories_draw_no_series_line_even_in_the_legend() {
+        let chart = |x| SweepChart {
+            title: "t".into(),
+            size: ChartSize::default(),
+            x_label: "x".into(),
+            y_label: "y".into(),
+            x,
+            series: vec![SweepSeries {
+                label: "s".into(),
+                points: vec![e(0.3), e(0.6)],
+            }],
+        };
+        let colour = super::super::style::series_style(0).color;
+        let stroke = format!("stroke=\"#{:02X}{:02X}{:02X}\"", colour.0, colour.1, colour.2);
+        let lines = |x| {
+            let svg = super::super::render::render_svg(&chart(x), ChartSize::default()).unwrap();
+            svg.split("<polyline").skip(1).filter(|p| p.contains(&stroke)).count()
+        };
+        assert!(lines(SweepAxis::Numeric(vec![1.0, 2.0])) >= 2, "{stroke}");
+        assert_eq!(lines(SweepAxis::Categories(vec!["a".into(), "b".into()])), 0);
     }
 
     #[test]
