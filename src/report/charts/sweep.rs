@@ -276,13 +276,22 @@ mod tests {
             }],
         };
         let colour = super::super::style::series_style(0).color;
-        let stroke = format!("stroke=\"#{:02X}{:02X}{:02X}\"", colour.0, colour.1, colour.2);
+        let stroke = format!(
+            "stroke=\"#{:02X}{:02X}{:02X}\"",
+            colour.0, colour.1, colour.2
+        );
         let lines = |x| {
             let svg = super::super::render::render_svg(&chart(x), ChartSize::default()).unwrap();
-            svg.split("<polyline").skip(1).filter(|p| p.contains(&stroke)).count()
+            svg.split("<polyline")
+                .skip(1)
+                .filter(|p| p.contains(&stroke))
+                .count()
         };
         assert!(lines(SweepAxis::Numeric(vec![1.0, 2.0])) >= 2, "{stroke}");
-        assert_eq!(lines(SweepAxis::Categories(vec!["a".into(), "b".into()])), 0);
+        assert_eq!(
+            lines(SweepAxis::Categories(vec!["a".into(), "b".into()])),
+            0
+        );
     }
 
     #[test]
