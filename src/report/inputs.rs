@@ -1,6 +1,7 @@
 //! The experiment as the user wrote it: what `report.html` shows besides the numbers.
 
 use super::charts::{LineKind, Segment};
+use super::figures::group;
 use crate::map::{Centre, Point, SightLine, Square};
 use crate::plan::{LineSituation, MapSituation, Plan, StruckInstead};
 use crate::rules::CoverLevel;
@@ -108,25 +109,17 @@ fn variant_moves(scenario: &Scenario) -> Vec<Segment> {
 
 /// Each creature letter of a map and the centre of its block, in lattice coordinates.
 fn block_centres(map: &[String]) -> Vec<(char, (f64, f64))> {
-    let mut blocks: Vec<(char, (f64, f64), f64)> = Vec::new();
-    for (y, row) in map.iter().enumerate() {
-        for (x, letter) in row
-            .chars()
-            .enumerate()
+    let squares = (map.iter().enumerate()).flat_map(|(y, row)| {
+        (row.chars().enumerate())
             .filter(|(_, c)| c.is_ascii_alphabetic())
-        {
-            let centre = (x as f64 + 0.5, y as f64 + 0.5);
-            match blocks.iter_mut().find(|(l, ..)| *l == letter) {
-                Some((_, sum, count)) => {
-                    *sum = (sum.0 + centre.0, sum.1 + centre.1);
-                    *count += 1.0;
-                }
-                None => blocks.push((letter, centre, 1.0)),
-            }
-        }
-    }
-    (blocks.into_iter())
-        .map(|(letter, sum, count)| (letter, (sum.0 / count, sum.1 / count)))
+            .map(move |(x, letter)| (letter, (x as f64 + 0.5, y as f64 + 0.5)))
+    });
+    (group(squares).into_iter())
+        .map(|(letter, centres)| {
+            let count = centres.len() as f64;
+            let sum = (centres.iter()).fold((0.0, 0.0), |s, c| (s.0 + c.0, s.1 + c.1));
+            (letter, (sum.0 / count, sum.1 / count))
+        })
         .collect()
 }
 

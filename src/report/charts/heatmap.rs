@@ -175,7 +175,7 @@ impl Figure for HeatmapChart {
         let tried = |c: &Creature| {
             (map::squares_on_map(c, &grid).into_iter()).any(|(x, y)| self.value(x, y).is_some())
         };
-        for creature in self.map.creatures.iter().filter(|c| tried(c)) {
+        for creature in &self.map.creatures {
             for (x, y) in map::squares_on_map(creature, &grid) {
                 if let Some(v) = self.value(x, y) {
                     let ((px, py), s) = layout.cell_at(x, y);
