@@ -117,26 +117,37 @@ fn pipeline(c: &mut Criterion) {
 }
 
 /// `experiments/ogre-corridor.toml` run end to end with 0, 1, 2 and 4 `[[variant]]`s, each
-/// giving the fighter another longsword bonus: the baseline alone runs on the batched plan
-/// engine, with variants every model runs trial by trial on the shared random numbers.
+/// giving the fighter another longsword bonus (a change of chances only, so a variant's
+/// draws go in step with the baseline's and the trials it would repeat are skipped), and
+/// with one Power Attack variant (−1 to hit, +2 damage: its damage differs, so it plays
+/// every trial): the baseline alone runs on the batched plan engine, with variants every
+/// model runs trial by trial on the shared random numbers.
 fn variants(c: &mut Criterion) {
     let (settings, path) = showcase();
     let text = std::fs::read_to_string(&path).unwrap();
     let mut group = c.benchmark_group("variants");
     group.sample_size(10);
-    for count in [0, 1, 2, 4] {
-        let variants: String = (1..=count)
-            .map(|v| {
-                format!(
-                    "\n[[variant]]\nname = \"bonus {v}\"\nset = {{ \"F.longsword.bonus\" = [{}, {}] }}\n",
-                    14 + v,
-                    9 + v
-                )
-            })
-            .collect();
+    let bonus = |v: usize| {
+        format!(
+            "\n[[variant]]\nname = \"bonus {v}\"\nset = {{ \"F.longsword.bonus\" = [{}, {}] }}\n",
+            14 + v,
+            9 + v
+        )
+    };
+    let power_attack = "\n[[variant]]\nname = \"power attack\"\nset = { \"F.longsword.bonus\" = [13, 8], \"F.longsword.damage\" = \"1d8+8\" }\n".to_string();
+    let cases = [0, 1, 2, 4].map(|count| {
+        (
+            format!("{count} variants"),
+            (1..=count).map(bonus).collect(),
+        )
+    });
+    let cases = cases
+        .into_iter()
+        .chain([("1 Power Attack variant".to_string(), power_attack)]);
+    for (name, variants) in cases {
         let scenario = Scenario::parse("ogre-corridor.toml", format!("{text}{variants}")).unwrap();
         let prepared = Prepared::from_scenario(scenario, &settings).unwrap();
-        group.bench_function(format!("ogre-corridor/{count} variants"), |b| {
+        group.bench_function(format!("ogre-corridor/{name}"), |b| {
             b.iter(|| black_box(prepared.run(&settings, &Silent, &AtomicBool::new(false))))
         });
     }

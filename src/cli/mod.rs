@@ -9,6 +9,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use clap::builder::styling::{AnsiColor, Styles};
+use clap::builder::{PossibleValue, StringValueParser, TypedValueParser};
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use clap_complete::Shell;
 
@@ -134,6 +135,7 @@ enum Command {
     #[command(after_help = RULES_EXAMPLES)]
     Rules {
         /// pf1, pf1-variant, d20modern or starfinder (default: every supported system).
+        #[arg(value_parser = OneOfNames(system_names()), hide_possible_values = true)]
         system: Option<String>,
     },
     /// Print a shell completion script to standard output.
@@ -291,7 +293,7 @@ struct AttackArgs {
     ac: i32,
     /// Starfinder: the armor class the attack targets, eac or kac (default kac, as in
     /// experiment files).
-    #[arg(long)]
+    #[arg(long, value_parser = OneOfNames(ArmorClass::names()), hide_possible_values = true)]
     vs: Option<String>,
     /// Damage dice, e.g. 1d8+3.
     #[arg(long)]
@@ -307,7 +309,7 @@ struct AttackArgs {
     /// partial, cover, soft, improved; d20modern none, quarter, half, three-quarters,
     /// nine-tenths, soft (a level worth nothing against a melee attack in the system,
     /// such as soft cover in pf1, needs --ranged).
-    #[arg(long, default_value = "none")]
+    #[arg(long, default_value = "none", value_parser = OneOfNames(CoverLevel::ALL.map(CoverLevel::key).to_vec()), hide_possible_values = true)]
     cover: String,
     /// The attack is a ranged attack (soft cover applies, flanking does not).
     #[arg(long)]
@@ -331,10 +333,40 @@ struct AttackArgs {
     #[arg(long, value_parser = rounds)]
     rounds: Option<u32>,
     /// Rule system.
-    #[arg(long, default_value = "pf1")]
+    #[arg(long, default_value = "pf1", value_parser = OneOfNames(system_names()))]
     system: String,
     #[command(flatten)]
     sim: SimulationArgs,
+}
+
+/// A flag whose value names one of `names`: kept as written, for the command to check
+/// (its error names the flag, what it expects and the nearest name, and may depend on
+/// another flag, as `--cover` on `--system`), while shell completion offers the names.
+#[derive(Clone)]
+struct OneOfNames(Vec<&'static str>);
+
+impl TypedValueParser for OneOfNames {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        StringValueParser::new().parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(
+            self.0.iter().map(|&name| PossibleValue::new(name)),
+        ))
+    }
+}
+
+/// Every system's name, as `--system` and `rules` take it.
+fn system_names() -> Vec<&'static str> {
+    SystemId::ALL.map(SystemId::key).to_vec()
 }
 
 /// Runs a parsed command line.

@@ -36,6 +36,13 @@ impl Keyword for AttackKind {
     }
 }
 
+impl ArmorClass {
+    /// The names files and `attack --vs` take.
+    pub fn names() -> Vec<&'static str> {
+        <Self as Keyword>::names()
+    }
+}
+
 impl Keyword for ArmorClass {
     const WHAT: &'static str = "armor class";
 

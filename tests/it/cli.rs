@@ -673,6 +673,18 @@ fn help_completions_and_man_pages_come_from_the_definitions() {
             assert!(script.contains(word), "{shell}: no {word}");
         }
     }
+    // Bash offers the values `--vs`, `--cover`, `--system` and `rules` take, as word lists
+    // (zsh and fish scripts carry the help texts too, which name them anyway).
+    let bash = d20odds(&["completions", "bash"], dir.path());
+    let bash = String::from_utf8_lossy(&bash.stdout);
+    for words in [
+        "\"eac kac\"",
+        "\"none partial soft cover improved quarter half three-quarters nine-tenths total\"",
+        "\"pf1 pf1-variant d20modern starfinder\"",
+        "--help pf1 pf1-variant d20modern starfinder\"",
+    ] {
+        assert!(bash.contains(words), "bash offers no {words}");
+    }
     let page = d20odds(&["man"], dir.path());
     let page = String::from_utf8_lossy(&page.stdout);
     assert!(page.contains(".TH d20odds 1  \"d20odds 0.1.0\""), "{page}");
