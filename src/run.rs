@@ -357,7 +357,7 @@ fn fight_results(
     let report = FightReport::new(fight, tally, exact.as_ref().ok());
     let summary = FightReport::attack_rows(fight, tally, exact.as_ref().ok());
     let mut results = Results::of_fight(plan, seed, tally.trials(), summary, report, exact.err());
-    results.rule_notes.extend(fight.idle_notes());
+    results.rule_notes.extend(fight.notes());
     results
 }
 

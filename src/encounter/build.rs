@@ -76,6 +76,8 @@ impl Fight {
                 alone.plan.clone(),
                 alone_flat.plan.clone(),
             ],
+            unused_improved_cover: (scenario.battlefield.as_ref())
+                .and_then(|field| plain.unused_improved_cover(field, false)),
         };
         let n = scenario.combatants.len();
         for id in scenario.combatant_ids() {

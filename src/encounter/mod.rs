@@ -63,6 +63,9 @@ pub struct Fight {
     /// ([`FLAT_FOOTED`]), and both again without the flanking the map gives ([`ALONE`],
     /// [`ALONE_FLAT_FOOTED`]): where each profile's situation is described.
     plans: [Plan; 4],
+    /// The map's `improved` squares on none of the lines deciding an attack's cover
+    /// ([`crate::plan::Planned::unused_improved_cover`]).
+    unused_improved_cover: Option<String>,
 }
 
 /// [`Fight::plans`]' plan as written.
@@ -105,10 +108,11 @@ pub struct FightAttack<'a> {
 }
 
 impl Fight {
-    /// A note for each combatant with attacks and no orders whose tactic can make none
-    /// of them at any enemy from where it stands: it stays in the fight and never
-    /// attacks, which its figures alone do not say.
-    pub fn idle_notes(&self) -> Vec<String> {
+    /// What a fight's figures alone do not say: a note for each combatant with attacks
+    /// and no orders whose tactic can make none of them at any enemy from where it
+    /// stands (it stays in the fight and never attacks), and one when the map's
+    /// `improved` squares give no attack their cover.
+    pub fn notes(&self) -> Vec<String> {
         (self.fighters.iter())
             .filter(|f| !f.options.is_empty() && f.orders.is_empty() && f.tables.reaches == 0)
             .map(|f| {
@@ -117,6 +121,7 @@ impl Fight {
                     f.label
                 )
             })
+            .chain(self.unused_improved_cover.clone())
             .collect()
     }
 

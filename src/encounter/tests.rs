@@ -981,11 +981,28 @@ fn a_combatant_that_reaches_no_enemy_is_noted() {
             &text[at + "name = \"club\"\n".len()..]
         )
     };
-    let notes = fight(&ranged_b).idle_notes();
+    let notes = fight(&ranged_b).notes();
     assert_eq!(notes.len(), 1, "{notes:?}");
     assert!(
         notes[0].starts_with("A (A) can make no attack at any enemy from where it stands"),
         "{notes:?}"
     );
-    assert!(fight(&duel("listed", "ac = 10")).idle_notes().is_empty());
+    assert!(fight(&duel("listed", "ac = 10")).notes().is_empty());
+}
+
+/// A fight says, as a plan does, when the map's `improved` squares give no attack their
+/// cover: here the slit stands below B, beside the duellists' lines; a fight's `check`
+/// lists no lines, so the note does not send the user there.
+#[test]
+fn improved_squares_no_attack_passes_are_noted_in_a_fight() {
+    let text = duel("listed", "ac = 10").replace(
+        "[encounter]",
+        "map = \"\"\"\nAB\n.|\n\"\"\"\n[legend]\n\"|\" = { blocks = true, improved = true }\n[encounter]",
+    );
+    assert_eq!(
+        fight(&text).notes(),
+        [
+            "The map's `improved` square at (1,1) stands on none of the lines that decide an attack's cover here, so no attack gets the cover it gives: an arrow slit counts only where it blocks the lines from the attacker's chosen corner to the target."
+        ]
+    );
 }

@@ -3,6 +3,7 @@
 //! `d20odds check`, the report's map and the heatmap, so none of them judges geometry again.
 
 use crate::error::InputError;
+use crate::map::Square;
 use crate::rules::RuleSet;
 use crate::scenario::{AttackKind, Battlefield, Combatant, CombatantId, PlanLine, Scenario};
 use crate::situation::{self, RangeVerdict};
@@ -22,7 +23,48 @@ pub struct Planned {
     pub combatants: Vec<CombatantId>,
 }
 
+/// The most squares [`Planned::unused_improved_cover`] names.
+const IMPROVED_SQUARES_NAMED: usize = 6;
+
 impl Planned {
+    /// A note when the map has squares the legend marks `improved` (arrow slits, gun
+    /// ports) and none of them stands on a line that decides a planned attack's cover: a
+    /// user who drew one expects it to count, and the figures alone do not say it does
+    /// not. `of_plan_lines`: the lines planned are a file's plan lines, whose cover lines
+    /// `d20odds check` lists.
+    pub fn unused_improved_cover(
+        &self,
+        field: &Battlefield,
+        of_plan_lines: bool,
+    ) -> Option<String> {
+        let grid = &field.grid;
+        let squares: Vec<String> = (0..grid.height() as i32)
+            .flat_map(|y| (0..grid.width() as i32).map(move |x| Square { x, y }))
+            .filter(|&square| grid.terrain(square).improved)
+            .map(|square| format!("({},{})", square.x, square.y))
+            .collect();
+        let used = (self.lines.iter().filter_map(|l| l.map.as_ref()))
+            .any(|map| map.verdict.cover_lines.tally.improved);
+        if squares.is_empty() || used {
+            return None;
+        }
+        let mut at = squares[..squares.len().min(IMPROVED_SQUARES_NAMED)].join(", ");
+        if squares.len() > IMPROVED_SQUARES_NAMED {
+            at.push_str(", …");
+        }
+        let (squares, stand, they_give) = match squares.len() {
+            1 => ("square", "stands", "it gives"),
+            _ => ("squares", "stand", "they give"),
+        };
+        let listed = match of_plan_lines {
+            true => " (`d20odds check` lists each plan line's)",
+            false => "",
+        };
+        Some(format!(
+            "The map's `improved` {squares} at {at} {stand} on none of the lines that decide an attack's cover here, so no attack gets the cover {they_give}: an arrow slit counts only where it blocks the lines from the attacker's chosen corner to the target{listed}."
+        ))
+    }
+
     /// The planned scenario, or the first plan line that cannot be made.
     pub fn all_made(mut self) -> Result<Planned, InputError> {
         match self.lines.iter().position(|l| l.made.is_err()) {

@@ -287,11 +287,19 @@ impl Planned {
                 targets.builder.attacker_is_target(*made, attacker);
             }
         }
-        Planned {
+        let mut planned = Planned {
             plan: targets.builder.build(),
             lines,
             combatants: targets.combatants,
+        };
+        // A fight's plans judge every pair of enemies: the fight says it for itself.
+        if scenario.encounter.is_none()
+            && let Some(field) = &scenario.battlefield
+            && let Some(note) = planned.unused_improved_cover(field, true)
+        {
+            planned.plan.notes.push(note);
         }
+        planned
     }
 }
 

@@ -346,3 +346,59 @@ fn a_made_line_names_its_plan_line_and_overrides() {
     assert_eq!((line.attacker.token, line.target.token), ('A', 'B'));
     assert_eq!(planned.plan.line(made).modifiers.cover, CoverLevel::Partial);
 }
+
+/// The map's `improved` squares (arrow slits) count only where they block the lines
+/// deciding an attack's cover: a plan where a slit stands between the shooter and the
+/// target has no note, one where every slit stands aside says so and names them.
+#[test]
+fn improved_squares_no_line_passes_are_noted() {
+    let planned = |map: &str| {
+        let text = format!(
+            r#"
+system = "pf1"
+map = """
+{map}
+"""
+[legend]
+"|" = {{ blocks = true, improved = true }}
+[[combatant]]
+token = "A"
+ac = 15
+[[combatant.attack]]
+name = "bow"
+kind = "ranged"
+bonus = 6
+damage = "1d8"
+range_increment = 100
+[[combatant]]
+token = "B"
+ac = 16
+hp = 12
+[[plan]]
+attacker = "A"
+target = "B"
+attack = "bow"
+"#
+        );
+        Plan::from_scenario(&Scenario::parse("p.toml", text).unwrap()).unwrap()
+    };
+    let note = |plan: &Plan| {
+        (plan.notes().iter())
+            .find(|n| n.contains("`improved`"))
+            .cloned()
+    };
+    assert_eq!(note(&planned("#####\nA.|.B\n#####")), None);
+    let aside = planned("..|..\nA...B\n.....");
+    assert_eq!(
+        note(&aside).as_deref(),
+        Some(
+            "The map's `improved` square at (2,0) stands on none of the lines that decide an attack's cover here, so no attack gets the cover it gives: an arrow slit counts only where it blocks the lines from the attacker's chosen corner to the target (`d20odds check` lists each plan line's)."
+        )
+    );
+    let two = planned("..|..\nA...B\n..|..");
+    assert!(
+        note(&two)
+            .unwrap()
+            .starts_with("The map's `improved` squares at (2,0), (2,2) stand on")
+    );
+}
