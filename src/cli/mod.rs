@@ -309,7 +309,7 @@ struct AttackArgs {
     /// partial, cover, soft, improved; d20modern none, quarter, half, three-quarters,
     /// nine-tenths, soft (a level worth nothing against a melee attack in the system,
     /// such as soft cover in pf1, needs --ranged).
-    #[arg(long, default_value = "none", value_parser = OneOfNames(CoverLevel::ALL.map(CoverLevel::key).to_vec()), hide_possible_values = true)]
+    #[arg(long, default_value = "none", value_parser = OneOfNames(cover_names()), hide_possible_values = true)]
     cover: String,
     /// The attack is a ranged attack (soft cover applies, flanking does not).
     #[arg(long)]
@@ -362,6 +362,15 @@ impl TypedValueParser for OneOfNames {
             self.0.iter().map(|&name| PossibleValue::new(name)),
         ))
     }
+}
+
+/// Every system's cover levels' names but `total`, which `--cover` always refuses (total
+/// cover means no attack).
+fn cover_names() -> Vec<&'static str> {
+    (CoverLevel::ALL.into_iter())
+        .filter(|&level| level != CoverLevel::Total)
+        .map(CoverLevel::key)
+        .collect()
 }
 
 /// Every system's name, as `--system` and `rules` take it.

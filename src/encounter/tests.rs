@@ -991,18 +991,39 @@ fn a_combatant_that_reaches_no_enemy_is_noted() {
 }
 
 /// A fight says, as a plan does, when the map's `improved` squares give no attack their
-/// cover: here the slit stands below B, beside the duellists' lines; a fight's `check`
-/// lists no lines, so the note does not send the user there.
+/// cover, once (its plan, of scripted lines, does not): here the slit stands below B,
+/// beside the duellists' lines, and a fight's `check` lists no lines, so the note does
+/// not send the user there. With B's crossbow shooting A through a slit, no note.
 #[test]
 fn improved_squares_no_attack_passes_are_noted_in_a_fight() {
-    let text = duel("listed", "ac = 10").replace(
-        "[encounter]",
-        "map = \"\"\"\nAB\n.|\n\"\"\"\n[legend]\n\"|\" = { blocks = true, improved = true }\n[encounter]",
-    );
+    let with_map = |map: &str| {
+        duel("listed", "ac = 10").replace(
+            "[encounter]",
+            &format!(
+                "map = \"\"\"\n{map}\n\"\"\"\n[legend]\n\"|\" = {{ blocks = true, improved = true }}\n[encounter]"
+            ),
+        )
+    };
+    let aside = with_map("AB\n.|");
     assert_eq!(
-        fight(&text).notes(),
+        fight(&aside).notes(),
         [
-            "The map's `improved` square at (1,1) stands on none of the lines that decide an attack's cover here, so no attack gets the cover it gives: an arrow slit counts only where it blocks the lines from the attacker's chosen corner to the target."
+            "The map's `improved` square at (1,1) blocks none of the lines that decide an attack's cover here, so no attack gets the cover it gives."
         ]
+    );
+    let scenario = Scenario::parse("fight.toml", aside).unwrap();
+    assert!(Plan::from_scenario(&scenario).unwrap().notes().is_empty());
+    let through = with_map("A|B");
+    let at = through.rfind("name = \"club\"").expect("B's club");
+    let ranged_b = format!(
+        "{}name = \"crossbow\"\nkind = \"ranged\"\n{}",
+        &through[..at],
+        &through[at + "name = \"club\"\n".len()..]
+    );
+    let notes = fight(&ranged_b).notes();
+    assert_eq!(notes.len(), 1, "A's club reaches nobody: {notes:?}");
+    assert!(
+        notes[0].starts_with("A (A) can make no attack"),
+        "{notes:?}"
     );
 }

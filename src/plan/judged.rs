@@ -28,40 +28,48 @@ const IMPROVED_SQUARES_NAMED: usize = 6;
 
 impl Planned {
     /// A note when the map has squares the legend marks `improved` (arrow slits, gun
-    /// ports) and none of them stands on a line that decides a planned attack's cover: a
-    /// user who drew one expects it to count, and the figures alone do not say it does
-    /// not. `of_plan_lines`: the lines planned are a file's plan lines, whose cover lines
-    /// `d20odds check` lists.
+    /// ports) and none of them stands on a line that decides the cover of an attack made
+    /// (its cover not set by its plan line, not a spread): a user who drew one expects it
+    /// to count, and the figures alone do not say it does not. `of_plan_lines`: the lines
+    /// planned are a file's plan lines, whose cover lines `d20odds check` shows.
     pub fn unused_improved_cover(
         &self,
         field: &Battlefield,
         of_plan_lines: bool,
     ) -> Option<String> {
+        let counted = |l: &&LineSituation| l.made.is_ok() && !l.overridden.cover;
+        let used = (self
+            .lines
+            .iter()
+            .filter(counted)
+            .filter_map(|l| l.map.as_ref()))
+        .any(|map| !map.verdict.spread && map.verdict.cover_lines.tally.improved);
+        if used {
+            return None;
+        }
         let grid = &field.grid;
         let squares: Vec<String> = (0..grid.height() as i32)
             .flat_map(|y| (0..grid.width() as i32).map(move |x| Square { x, y }))
             .filter(|&square| grid.terrain(square).improved)
             .map(|square| format!("({},{})", square.x, square.y))
             .collect();
-        let used = (self.lines.iter().filter_map(|l| l.map.as_ref()))
-            .any(|map| map.verdict.cover_lines.tally.improved);
-        if squares.is_empty() || used {
+        if squares.is_empty() {
             return None;
         }
         let mut at = squares[..squares.len().min(IMPROVED_SQUARES_NAMED)].join(", ");
         if squares.len() > IMPROVED_SQUARES_NAMED {
             at.push_str(", …");
         }
-        let (squares, stand, they_give) = match squares.len() {
-            1 => ("square", "stands", "it gives"),
-            _ => ("squares", "stand", "they give"),
+        let (squares, block, they_give) = match squares.len() {
+            1 => ("square", "blocks", "it gives"),
+            _ => ("squares", "block", "they give"),
         };
-        let listed = match of_plan_lines {
-            true => " (`d20odds check` lists each plan line's)",
+        let shown = match of_plan_lines {
+            true => " (`d20odds check` shows each plan line's cover lines)",
             false => "",
         };
         Some(format!(
-            "The map's `improved` {squares} at {at} {stand} on none of the lines that decide an attack's cover here, so no attack gets the cover {they_give}: an arrow slit counts only where it blocks the lines from the attacker's chosen corner to the target{listed}."
+            "The map's `improved` {squares} at {at} {block} none of the lines that decide an attack's cover here, so no attack gets the cover {they_give}{shown}."
         ))
     }
 

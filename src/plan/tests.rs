@@ -348,11 +348,12 @@ fn a_made_line_names_its_plan_line_and_overrides() {
 }
 
 /// The map's `improved` squares (arrow slits) count only where they block the lines
-/// deciding an attack's cover: a plan where a slit stands between the shooter and the
-/// target has no note, one where every slit stands aside says so and names them.
+/// deciding the cover of an attack made with the map's cover: a plan where a slit stands
+/// between the shooter and the target has no note; one where every slit stands aside, or
+/// where the plan line sets its own cover, says so and names them.
 #[test]
 fn improved_squares_no_line_passes_are_noted() {
-    let planned = |map: &str| {
+    let planned = |map: &str, plan_extra: &str| {
         let text = format!(
             r#"
 system = "pf1"
@@ -378,6 +379,7 @@ hp = 12
 attacker = "A"
 target = "B"
 attack = "bow"
+{plan_extra}
 "#
         );
         Plan::from_scenario(&Scenario::parse("p.toml", text).unwrap()).unwrap()
@@ -387,18 +389,22 @@ attack = "bow"
             .find(|n| n.contains("`improved`"))
             .cloned()
     };
-    assert_eq!(note(&planned("#####\nA.|.B\n#####")), None);
-    let aside = planned("..|..\nA...B\n.....");
+    let through = "#####\nA.|.B\n#####";
+    assert_eq!(note(&planned(through, "")), None);
     assert_eq!(
-        note(&aside).as_deref(),
+        note(&planned("..|..\nA...B\n.....", "")).as_deref(),
         Some(
-            "The map's `improved` square at (2,0) stands on none of the lines that decide an attack's cover here, so no attack gets the cover it gives: an arrow slit counts only where it blocks the lines from the attacker's chosen corner to the target (`d20odds check` lists each plan line's)."
+            "The map's `improved` square at (2,0) blocks none of the lines that decide an attack's cover here, so no attack gets the cover it gives (`d20odds check` shows each plan line's cover lines)."
         )
     );
-    let two = planned("..|..\nA...B\n..|..");
+    let two = note(&planned("..|..\nA...B\n..|..", "")).unwrap();
     assert!(
-        note(&two)
-            .unwrap()
-            .starts_with("The map's `improved` squares at (2,0), (2,2) stand on")
+        two.starts_with("The map's `improved` squares at (2,0), (2,2) block none"),
+        "{two}"
+    );
+    let set_by_the_line = note(&planned(through, "cover = \"none\"")).unwrap();
+    assert!(
+        set_by_the_line.contains("at (2,1) blocks none"),
+        "{set_by_the_line}"
     );
 }
