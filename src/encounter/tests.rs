@@ -967,21 +967,23 @@ fn reach_bits_are_the_options() {
     }
 }
 
+/// A duel's text with B's club made a crossbow (a ranged attack).
+fn with_ranged_b(text: &str) -> String {
+    let at = text.rfind("name = \"club\"").expect("B's club");
+    format!(
+        "{}name = \"crossbow\"\nkind = \"ranged\"\n{}",
+        &text[..at],
+        &text[at + "name = \"club\"\n".len()..]
+    )
+}
+
 /// A's club reaches nobody four squares away; B's crossbow reaches A: only A is noted,
 /// and with the map gone (everyone in reach) nobody is.
 #[test]
 fn a_combatant_that_reaches_no_enemy_is_noted() {
     let text = duel("listed", "ac = 10")
         .replace("[encounter]", "map = \"\"\"\nA...B\n\"\"\"\n[encounter]");
-    let ranged_b = {
-        let at = text.rfind("name = \"club\"").expect("B's club");
-        format!(
-            "{}name = \"crossbow\"\nkind = \"ranged\"\n{}",
-            &text[..at],
-            &text[at + "name = \"club\"\n".len()..]
-        )
-    };
-    let notes = fight(&ranged_b).notes();
+    let notes = fight(&with_ranged_b(&text)).notes();
     assert_eq!(notes.len(), 1, "{notes:?}");
     assert!(
         notes[0].starts_with("A (A) can make no attack at any enemy from where it stands"),
@@ -1013,14 +1015,7 @@ fn improved_squares_no_attack_passes_are_noted_in_a_fight() {
     );
     let scenario = Scenario::parse("fight.toml", aside).unwrap();
     assert!(Plan::from_scenario(&scenario).unwrap().notes().is_empty());
-    let through = with_map("A|B");
-    let at = through.rfind("name = \"club\"").expect("B's club");
-    let ranged_b = format!(
-        "{}name = \"crossbow\"\nkind = \"ranged\"\n{}",
-        &through[..at],
-        &through[at + "name = \"club\"\n".len()..]
-    );
-    let notes = fight(&ranged_b).notes();
+    let notes = fight(&with_ranged_b(&with_map("A|B"))).notes();
     assert_eq!(notes.len(), 1, "A's club reaches nobody: {notes:?}");
     assert!(
         notes[0].starts_with("A (A) can make no attack"),
