@@ -23,13 +23,15 @@ pub type CheckedVariant<'a> = (&'a str, &'a Plan, &'a [LineSituation]);
 
 /// The check of a whole scenario, from its plan and what planning judged of each of its
 /// plan lines (`situations`, in file order), then of each variant's lines that differ
-/// from the experiment's: `(text, json)`. The scenario gives only the heading: its
+/// from the experiment's, then the `notes` a run would print about the experiment (the
+/// plan's, and a fight's): `(text, json)`. The scenario gives only the heading: its
 /// title, options and map rows.
 pub fn check(
     scenario: &Scenario,
     plan: &Plan,
     situations: &[LineSituation],
     variants: &[CheckedVariant],
+    notes: &[String],
 ) -> (String, Value) {
     let mut text = format!("{}  ({})\n\n", scenario.title, scenario.system);
     let readings = scenario.options.readings();
@@ -72,12 +74,16 @@ pub fn check(
             "changed_plan": changed.into_iter().map(|l| l.json).collect::<Vec<_>>(),
         }));
     }
+    for note in notes {
+        text += &format!("note: {note}\n");
+    }
     let json = json!({
         "title": scenario.title,
         "system": scenario.system.key(),
         "options": readings,
         "plan": lines.into_iter().map(|l| l.json).collect::<Vec<_>>(),
         "variants": variant_docs,
+        "notes": notes,
     });
     (text, json)
 }

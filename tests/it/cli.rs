@@ -448,6 +448,39 @@ fn check_gives_the_verdicts_written_in_the_shipped_experiments() {
     );
 }
 
+/// `check` ends with the notes a run prints about the experiment: starfinder-tactics'
+/// gun port stands on none of the fight's lines (its file says so too), while the arrow
+/// slit of pf1-coup-de-grace-and-fireball decides a plan line's cover and is not noted.
+#[test]
+fn check_prints_the_notes_a_run_prints() {
+    let dir = tempfile::tempdir().unwrap();
+    let check = |name: &str, json: bool| {
+        let path = repo().join("experiments").join(name);
+        let mut args = vec!["check", path.to_str().unwrap()];
+        if json {
+            args.push("--json");
+        }
+        let out = d20odds(&args, dir.path());
+        assert!(out.status.success(), "{name}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let note = "The map's `improved` square at (5,1) blocks none of the lines that decide an attack's cover here, so no attack gets the cover it gives.";
+    let text = check("starfinder-tactics.toml", false);
+    assert!(text.ends_with(&format!("note: {note}\n")), "{text}");
+    let doc: serde_json::Value =
+        serde_json::from_str(&check("starfinder-tactics.toml", true)).unwrap();
+    assert_eq!(doc["notes"], json!([note]));
+    let doc: serde_json::Value =
+        serde_json::from_str(&check("pf1-coup-de-grace-and-fireball.toml", true)).unwrap();
+    let notes = doc["notes"].as_array().expect("notes");
+    assert!(
+        notes
+            .iter()
+            .all(|n| !n.as_str().unwrap().contains("`improved`")),
+        "{notes:?}"
+    );
+}
+
 /// `check` shows each variant's plan lines that differ from the experiment's:
 /// pf1-tactics' "Rogue flanks" (R to [3, 5]) makes both F's and R's lines flanking,
 /// Power Attack changes F's line only, shooting from afar R's only.

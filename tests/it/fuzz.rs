@@ -46,7 +46,13 @@ fn loader(text: &str) -> String {
         return kind_of(&e.message);
     }
     let planned = Planned::from_scenario(&scenario);
-    let _ = d20odds::check_report(&scenario, &planned.plan, &planned.lines, &[]);
+    let _ = d20odds::check_report(
+        &scenario,
+        &planned.plan,
+        &planned.lines,
+        &[],
+        planned.plan.notes(),
+    );
     let plan = match planned.all_made() {
         Ok(p) => p.plan,
         Err(e) => return kind_of(&e.message),
