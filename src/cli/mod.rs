@@ -305,10 +305,11 @@ struct AttackArgs {
     /// Miss chance from concealment, in percent.
     #[arg(long, default_value_t = 0, value_parser = percentage)]
     miss_chance: u8,
-    /// Target's cover, one of the system's levels (`d20odds rules SYSTEM`): pf1 none,
-    /// partial, cover, soft, improved; d20modern none, quarter, half, three-quarters,
-    /// nine-tenths, soft (a level worth nothing against a melee attack in the system,
-    /// such as soft cover in pf1, needs --ranged).
+    /// Target's cover, one of the system's levels (`d20odds rules SYSTEM`): pf1 and
+    /// starfinder none, partial, cover, soft, improved; pf1-variant the same without
+    /// partial; d20modern none, quarter, half, three-quarters, nine-tenths, soft (a level
+    /// worth nothing against a melee attack in the system, such as soft cover in pf1,
+    /// needs --ranged).
     #[arg(long, default_value = "none", value_parser = OneOfNames(cover_names()), hide_possible_values = true)]
     cover: String,
     /// The attack is a ranged attack (soft cover applies, flanking does not).
