@@ -42,6 +42,15 @@ pub struct PlannedVariant {
 }
 
 impl Experiment {
+    /// Every note a run prints about the experiment as written: its plan's, and in an
+    /// encounter its fight's ([`Fight::run_notes`]).
+    pub fn notes(&self) -> Vec<String> {
+        match &self.fight {
+            Some(fight) => fight.run_notes(&self.plan),
+            None => self.plan.notes().to_vec(),
+        }
+    }
+
     /// Reads and validates an experiment file, its plan and every sweep point.
     pub fn load(path: &Path) -> Result<Self, Error> {
         Ok(Self::validate(Scenario::load(path)?)?)

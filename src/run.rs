@@ -356,9 +356,16 @@ fn fight_results(
 ) -> Results {
     let report = FightReport::new(fight, tally, exact.as_ref().ok());
     let summary = FightReport::attack_rows(fight, tally, exact.as_ref().ok());
-    let mut results = Results::of_fight(plan, seed, tally.trials(), summary, report, exact.err());
-    results.rule_notes.extend(fight.notes());
-    results
+    let notes = fight.run_notes(plan);
+    Results::of_fight(
+        plan,
+        seed,
+        tally.trials(),
+        summary,
+        report,
+        exact.err(),
+        notes,
+    )
 }
 
 /// The models a paired run compares, the experiment as written first.

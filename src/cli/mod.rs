@@ -753,9 +753,7 @@ fn check_files(files: &[PathBuf], json: bool, out: &Path) -> Result<(), Error> {
             let variants: Vec<_> = (e.variants.iter())
                 .map(|v| (v.name.as_str(), &v.plan, v.situations.as_slice()))
                 .collect();
-            let fight_notes = e.fight.iter().flat_map(|fight| fight.notes());
-            let notes: Vec<String> = e.plan.notes().iter().cloned().chain(fight_notes).collect();
-            d20odds::check_report(&e.scenario, &e.plan, &e.situations, &variants, &notes)
+            d20odds::check_report(&e.scenario, &e.plan, &e.situations, &variants, &e.notes())
         })
         .collect();
     if json {

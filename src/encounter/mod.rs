@@ -125,6 +125,12 @@ impl Fight {
             .collect()
     }
 
+    /// Every note a run prints about the fight whose orders are `plan`'s lines: the plan's
+    /// (its lines' rules), then the fight's own ([`Fight::notes`]). `check` prints the same.
+    pub fn run_notes(&self, plan: &Plan) -> Vec<String> {
+        plan.notes().iter().cloned().chain(self.notes()).collect()
+    }
+
     /// Whether `other` is this fight in every number and word, wherever its plan lines
     /// are written (a variant's file is written anew).
     pub fn is_same_fight_as(&self, other: &Fight) -> bool {

@@ -86,7 +86,7 @@ impl Results {
     /// The results of a fight: its tables, the attacks it made as the summary, its
     /// status table as the round table (no damage distribution: the plan's, every order
     /// carried out as a plan line, would contradict the fight), and why it has no exact
-    /// figures, if it has none. `plan` gives the rule notes of the orders.
+    /// figures, if it has none; `rule_notes` are the fight's (see `Fight::run_notes`).
     pub fn of_fight(
         plan: &Plan,
         seed: u64,
@@ -94,6 +94,7 @@ impl Results {
         summary: Vec<AttackRow>,
         fight: FightReport,
         why_not_exact: Option<String>,
+        rule_notes: Vec<String>,
     ) -> Self {
         Self {
             title: plan.title().to_string(),
@@ -110,7 +111,7 @@ impl Results {
             exact_notes: (why_not_exact.into_iter())
                 .map(|why| format!("exact fight figures not computed: {why}"))
                 .collect(),
-            rule_notes: plan.notes().to_vec(),
+            rule_notes,
             interrupted: false,
         }
     }
