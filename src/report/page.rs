@@ -386,7 +386,8 @@ fn fight_tables(fight: &FightReport) -> Vec<PageSection> {
 
 fn notes(results: &Results, inputs: &Inputs) -> Vec<String> {
     let mut notes = vec![format!(
-        "± is half the width of the 95% interval (Wilson for probabilities, normal for means); \
+        "±h: the 95% interval reaches h either side of the estimate (Wilson for probabilities, \
+         normal for means); near 0 or 1 a Wilson interval is lopsided, shown as +above/−below; \
          “exact” is the value computed without simulation ({NOT_COMPUTED} where it was not)."
     )];
     if results.interrupted {

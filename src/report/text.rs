@@ -238,7 +238,8 @@ pub(super) fn versus(attack: &AttackRow) -> String {
     }
 }
 
-/// `0.4012 ±0.0010 (0.4000)`: point, half-width of the interval, exact value if known.
+/// `0.4012 ±0.0010 (0.4000)`: point, the interval's reach (see [`interval`]), exact value if
+/// known.
 pub(super) fn estimate(e: &Estimate) -> String {
     let mut s = interval(e);
     if let Some(exact) = exact(e) {
@@ -247,9 +248,25 @@ pub(super) fn estimate(e: &Estimate) -> String {
     s
 }
 
-/// `0.4012 ±0.0010`: the point estimate and the half-width of its 95% interval.
+/// `0.4012 ±0.0010`: the point estimate and how far its 95% interval reaches either side
+/// of it (the half-width); `0.0010 +0.0046/−0.0008` where the interval is lopsided, each
+/// reach written out. A Wilson interval near 0 or 1 is, and its half-width would read as
+/// reaching below 0 or above 1.
 pub(super) fn interval(e: &Estimate) -> String {
-    format!("{:.4} ±{:.4}", e.point, e.half_width())
+    let (above, below) = ((e.hi - e.point).max(0.0), (e.point - e.lo).max(0.0));
+    let (above_shown, below_shown) = (format!("{above:.4}"), format!("{below:.4}"));
+    if is_lopsided(above, below) && above_shown != below_shown {
+        format!("{:.4} +{above_shown}/−{below_shown}", e.point)
+    } else {
+        format!("{:.4} ±{:.4}", e.point, e.half_width())
+    }
+}
+
+/// Whether an interval reaching `above` and `below` its point is lopsided enough to show
+/// both: they differ by more than a tenth of the longer (not merely in the rounding of a
+/// nearly symmetric Wilson interval, as at a million trials away from 0 and 1).
+fn is_lopsided(above: f64, below: f64) -> bool {
+    (above - below).abs() > above.max(below) / 10.0
 }
 
 /// `0.4000`: the exact value, where it was computed.
@@ -273,6 +290,23 @@ pub(super) fn thousands(n: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Wilson intervals by hand (z = 1.959964): 500 of 1,000 gives [0.469070, 0.530930],
+    /// 0.030930 either side; 1 of 1,000 gives [0.000177, 0.005643], 0.004643 above 0.001
+    /// and 0.000823 below; 999 of 1,000 the mirror image; 0 of 1,000,000 gives [0,
+    /// 0.0000038], which rounds to 0 on both sides.
+    #[test]
+    fn intervals_show_each_reach_where_they_are_lopsided() {
+        let shown = |k, n| interval(&Estimate::proportion(k, n));
+        assert_eq!(shown(500, 1000), "0.5000 ±0.0309");
+        assert_eq!(shown(1, 1000), "0.0010 +0.0046/−0.0008");
+        assert_eq!(shown(999, 1000), "0.9990 +0.0008/−0.0046");
+        assert_eq!(shown(0, 1_000_000), "0.0000 ±0.0000");
+        // 2,000 of 10,000: Wilson [0.192276, 0.207954], 0.007954 above and 0.007724
+        // below, 3% apart: the half-width 0.007839, though the reaches round apart
+        // (0.0080 and 0.0077).
+        assert_eq!(shown(2000, 10_000), "0.2000 ±0.0078");
+    }
 
     #[test]
     fn thousands_separators() {

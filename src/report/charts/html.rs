@@ -259,12 +259,51 @@ fn table_html(table: &PageTable) -> String {
     for row in &table.rows {
         out.push_str("<tr>");
         for (i, cell) in row.iter().enumerate() {
-            out.push_str(&format!("<td{}>{}</td>", class(i), escape_html(cell)));
+            let text = match table.numeric_columns.contains(&i) {
+                true => number_html(cell),
+                false => escape_html(cell),
+            };
+            out.push_str(&format!("<td{}>{text}</td>", class(i)));
         }
         out.push_str("</tr>\n");
     }
     out.push_str("</tbody>\n</table></div>");
     out
+}
+
+/// A numeric cell, escaped, where a lopsided interval's reaches may go to a line of their
+/// own: the cell keeps to one line (`td.num`) but for the space before them, so a table
+/// too wide for the page wraps them under the point rather than overflow.
+fn number_html(cell: &str) -> String {
+    match split_reaches(cell) {
+        Some((before, above, below, after)) => format!(
+            "{}<span class=\"reach\"> +{}/−{}</span>{}",
+            escape_html(before.trim_end()),
+            escape_html(above),
+            escape_html(below),
+            escape_html(after)
+        ),
+        None => escape_html(cell),
+    }
+}
+
+/// A cell with a lopsided interval's two reaches written out (`0.0010 +0.0046/−0.0008`,
+/// the summary's notation where an interval reaches further on one side): the text
+/// before them, the reach above, the reach below and the text after.
+fn split_reaches(text: &str) -> Option<(&str, &str, &str, &str)> {
+    let slash = text.find("/−")?;
+    let plus = text[..slash].rfind('+')?;
+    let below_at = slash + "/−".len();
+    let below_len = text[below_at..]
+        .find(|c: char| !c.is_ascii_digit() && c != '.')
+        .unwrap_or(text.len() - below_at);
+    let below_end = below_at + below_len;
+    Some((
+        &text[..plus],
+        &text[plus + 1..slash],
+        &text[below_at..below_end],
+        &text[below_end..],
+    ))
 }
 
 /// Prepares an SVG document for inline use: HTML gives `<svg>` its namespace
@@ -286,6 +325,23 @@ fn inline_svg(svg: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lopsided_reaches_split_out_of_a_cell() {
+        assert_eq!(
+            split_reaches("0.0010 +0.0046/−0.0008 (0.0012)"),
+            Some(("0.0010 ", "0.0046", "0.0008", " (0.0012)"))
+        );
+        assert_eq!(
+            split_reaches("0.0000 +0.2425/−0.0000"),
+            Some(("0.0000 ", "0.2425", "0.0000", ""))
+        );
+        assert_eq!(split_reaches("0.5000 ±0.0309"), None);
+        assert_eq!(
+            number_html("0.0010 +0.0046/−0.0008"),
+            "0.0010<span class=\"reach\"> +0.0046/−0.0008</span>"
+        );
+    }
 
     fn sample() -> ReportInput {
         ReportInput {
