@@ -126,6 +126,36 @@ fn draw_arrowhead<DB: DrawingBackend>(
     )
 }
 
+/// Where a move's arrow from `from` ends: its square's centre `to`, or, where a letter's
+/// white patch (one of `patches`) covers that point (another creature stands there, as
+/// when two swap squares), a pixel short of the patch's edge, so that the patch, drawn
+/// over the lines, leaves the arrowhead in view.
+fn arrow_tip(from: (f64, f64), to: (f64, f64), patches: &[Rect]) -> (f64, f64) {
+    let (dx, dy) = (from.0 - to.0, from.1 - to.1);
+    let length = dx.hypot(dy);
+    if length < 1.0 {
+        return to;
+    }
+    // How far back from `to` towards `from` the tip goes, as a share of the arrow.
+    let mut back = 0.0;
+    for &(l, t, r, b) in patches {
+        let (x, y) = (to.0 + back * dx, to.1 + back * dy);
+        if !(x > l && x < r && y > t && y < b) {
+            continue;
+        }
+        let leave = |at: f64, d: f64, low: f64, high: f64| match d {
+            d if d > 0.0 => (high - at) / d,
+            d if d < 0.0 => (low - at) / d,
+            _ => f64::INFINITY,
+        };
+        back += leave(x, dx, l, r).min(leave(y, dy, t, b)) + 1.0 / length;
+    }
+    if back >= 1.0 {
+        return to;
+    }
+    (to.0 + back * dx, to.1 + back * dy)
+}
+
 /// Half the width and height of badge `n` in pixels: its digits at [`MIN_TEXT_PX`]
 /// (about 9 px each) with a margin.
 fn badge_half_size(n: usize) -> (i32, i32) {
@@ -281,11 +311,21 @@ impl Figure for LinesChart {
         map::draw_border(canvas, &layout)?;
 
         let segments = self.drawable(&layout);
+        let patches: Vec<Rect> = (self.map.creatures.iter())
+            .filter_map(|c| map::letter(c, &grid, &layout))
+            .map(|letter| {
+                let (l, t, r, b) = letter.patch();
+                (f64::from(l), f64::from(t), f64::from(r), f64::from(b))
+            })
+            .collect();
         for s in &segments {
             let (from, to) = (layout.point(s.from), layout.point(s.to));
-            draw_segment(canvas, from, to, s.kind)?;
             if s.kind == LineKind::Moved {
-                draw_arrowhead(canvas, from, to, s.kind)?;
+                let tip = arrow_tip(from, to, &patches);
+                draw_segment(canvas, from, tip, s.kind)?;
+                draw_arrowhead(canvas, from, tip, s.kind)?;
+            } else {
+                draw_segment(canvas, from, to, s.kind)?;
             }
         }
         map::draw_letters(canvas, &self.map, &grid, &layout, |_| false)?;
@@ -379,29 +419,57 @@ mod tests {
     }
 
     /// A move ends in a green arrowhead whose tip is the square it moves to: from A's
-    /// centre (0.5, 0.5) to (9.5, 0.5), the tip on C's centre; other lines have none.
+    /// centre (0.5, 0.5) to the empty square (6.5, 0.5), the tip on that square's centre,
+    /// halfway from B's letter to C's; other lines have none.
     #[test]
     fn a_move_ends_in_an_arrowhead_at_its_square() {
         let mut chart = row_of_three();
-        let render = |chart: &LinesChart| {
-            super::super::render::render_svg(chart, ChartSize::default()).expect("renders")
-        };
         assert!(!render(&chart).contains("<polygon opacity=\"1\" fill=\"#238B45\""));
         chart.segments[0].kind = LineKind::Moved;
+        chart.segments[0].to = (6.5, 0.5);
         let svg = render(&chart);
         assert!(svg.contains("moved in a variant"));
+        let (b, c) = (text_x(&svg, 'B'), text_x(&svg, 'C'));
+        let tip = arrow_tip_x(&svg);
+        assert!(
+            (tip - (b + c) / 2.0).abs() <= 1.0,
+            "tip {tip}, B at {b}, C at {c}"
+        );
+    }
+
+    /// A move onto a square where a creature's letter stands (C's, as when two swap
+    /// squares) stops a pixel short of the letter's white patch, which is drawn over the
+    /// lines and would hide the arrowhead: the tip is 1 px left of the patch's left edge
+    /// (the white rectangle drawn just before C), within a pixel's rounding.
+    #[test]
+    fn a_move_onto_a_letter_stops_at_its_patch() {
+        let mut chart = row_of_three();
+        chart.segments[0].kind = LineKind::Moved;
+        let svg = render(&chart);
+        let at = svg.find(">\nC\n</text>").expect("C's letter");
+        let patch = svg[..at].rfind("<rect").expect("C's patch");
+        let left = svg[patch..].split(" x=\"").nth(1).expect("the patch's x");
+        let left: f64 = left[..left.find('"').unwrap()].parse().unwrap();
+        let tip = arrow_tip_x(&svg);
+        assert!(
+            (tip - (left - 1.0)).abs() <= 1.0,
+            "tip {tip}, patch from {left}"
+        );
+        assert!(tip < text_x(&svg, 'C'));
+    }
+
+    fn render(chart: &LinesChart) -> String {
+        super::super::render::render_svg(chart, ChartSize::default()).expect("renders")
+    }
+
+    /// The `x` of the tip of the SVG's first green arrowhead.
+    fn arrow_tip_x(svg: &str) -> f64 {
         let head = svg
             .split("fill=\"#238B45\" points=\"")
             .nth(1)
             .expect("an arrowhead");
-        let tip: Vec<f64> = (head.split(' ').next().unwrap().split(','))
-            .map(|v| v.parse().unwrap())
-            .collect();
-        let (a, c) = (text_x(&svg, 'A'), text_x(&svg, 'C'));
-        assert!(
-            (tip[0] - c).abs() <= 1.0 && tip[0] > a,
-            "tip {tip:?}, A at {a}, C at {c}"
-        );
+        let tip = head.split(' ').next().unwrap();
+        tip.split(',').next().unwrap().parse().unwrap()
     }
 
     /// The `x` of the text element drawing `letter`.

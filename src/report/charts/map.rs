@@ -337,6 +337,19 @@ impl Letter {
         let (x, y) = self.centre;
         (x - half, y - half, x + half, y + half)
     }
+
+    /// The white patch [`draw_letters`] lays under the glyph, as (left, top, right,
+    /// bottom) pixels: its bounds rounded, with [`LETTER_PATCH_MARGIN`] around them.
+    pub(super) fn patch(&self) -> (i32, i32, i32, i32) {
+        let (l, t, r, b) = self.bounds();
+        let px = |v: f64| v.round() as i32;
+        (
+            px(l) - LETTER_PATCH_MARGIN,
+            px(t) - LETTER_PATCH_MARGIN,
+            px(r) + LETTER_PATCH_MARGIN,
+            px(b) + LETTER_PATCH_MARGIN,
+        )
+    }
 }
 
 /// The letter of a creature with a square on the map, in the middle of its block.
@@ -437,19 +450,8 @@ pub(super) fn draw_letters<DB: DrawingBackend>(
         let Some(letter) = letter_placed(creature, grid, layout, raised(creature)) else {
             continue;
         };
-        let (l, t, r, b) = letter.bounds();
-        let patch = |v: f64| v.round() as i32;
-        canvas.rect(
-            (
-                patch(l) - LETTER_PATCH_MARGIN,
-                patch(t) - LETTER_PATCH_MARGIN,
-            ),
-            (
-                patch(r) + LETTER_PATCH_MARGIN,
-                patch(b) + LETTER_PATCH_MARGIN,
-            ),
-            WHITE.to_rgba(),
-        )?;
+        let (l, t, r, b) = letter.patch();
+        canvas.rect((l, t), (r, b), WHITE.to_rgba())?;
         let (cx, cy) = letter.centre;
         canvas.text(
             &creature.letter.to_string(),
