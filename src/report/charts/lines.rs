@@ -126,6 +126,38 @@ fn draw_arrowhead<DB: DrawingBackend>(
     )
 }
 
+/// The squares a creature moved by `arrow` fills where it arrives: the creature whose
+/// block is centred on the arrow's start, shifted by the arrow (whole squares), those on
+/// the map; `None` when no creature is centred there or it moves by part of a square.
+fn moved_block(
+    map: &BattleMap,
+    grid: &TerrainGrid,
+    arrow: &Segment,
+) -> Option<Vec<(usize, usize)>> {
+    let (dx, dy) = (arrow.to.0 - arrow.from.0, arrow.to.1 - arrow.from.1);
+    let whole = |d: f64| (d.round() - d).abs() < 1e-9;
+    if !whole(dx) || !whole(dy) {
+        return None;
+    }
+    let creature = map.creatures.iter().find(|c| {
+        let squares = map::squares_on_map(c, grid);
+        let count = squares.len() as f64;
+        let centre = (squares.iter()).fold((0.0, 0.0), |sum, &(x, y)| {
+            (
+                sum.0 + (x as f64 + 0.5) / count,
+                sum.1 + (y as f64 + 0.5) / count,
+            )
+        });
+        !squares.is_empty() && (centre.0 - arrow.from.0).hypot(centre.1 - arrow.from.1) < 1e-9
+    })?;
+    let (dx, dy) = (dx.round() as isize, dy.round() as isize);
+    let moved = (map::squares_on_map(creature, grid).into_iter())
+        .filter_map(|(x, y)| Some((x.checked_add_signed(dx)?, y.checked_add_signed(dy)?)))
+        .filter(|&(x, y)| x < grid.cols && y < grid.rows())
+        .collect();
+    Some(moved)
+}
+
 /// Where a move's arrow from `from` ends: its square's centre `to`, or, where a letter's
 /// white patch (one of `patches`) covers that point (another creature stands there, as
 /// when two swap squares), a pixel short of the patch's edge, so that the patch, drawn
@@ -318,6 +350,12 @@ impl Figure for LinesChart {
                 (f64::from(l), f64::from(t), f64::from(r), f64::from(b))
             })
             .collect();
+        for s in segments.iter().filter(|s| s.kind == LineKind::Moved) {
+            if let Some(squares) = moved_block(&self.map, &grid, s) {
+                let colour = s.kind.look().0.to_rgba();
+                map::outline(canvas, &squares, &layout, colour, Pattern::Dashed)?;
+            }
+        }
         for s in &segments {
             let (from, to) = (layout.point(s.from), layout.point(s.to));
             if s.kind == LineKind::Moved {
@@ -456,6 +494,39 @@ mod tests {
             "tip {tip}, patch from {left}"
         );
         assert!(tip < text_x(&svg, 'C'));
+    }
+
+    /// Where a moved creature arrives, its block is outlined in the move's green, dashed,
+    /// under the arrow: A (square (0, 0)) moved to (6, 0) gives a block at x = 6 only,
+    /// drawn before the arrow; an arrow from no creature's centre, or by half a square,
+    /// gives none, and a line that is not a move draws nothing green.
+    #[test]
+    fn a_moved_creature_leaves_a_dashed_block_where_it_arrives() {
+        let mut chart = row_of_three();
+        let grid = TerrainGrid::new(&chart.map);
+        chart.segments[0].kind = LineKind::Moved;
+        chart.segments[0].to = (6.5, 0.5);
+        assert_eq!(
+            moved_block(&chart.map, &grid, &chart.segments[0]),
+            Some(vec![(6, 0)])
+        );
+        let from_no_creature = Segment {
+            from: (1.5, 0.5),
+            ..chart.segments[0].clone()
+        };
+        assert_eq!(moved_block(&chart.map, &grid, &from_no_creature), None);
+        let half_square = Segment {
+            to: (6.0, 0.5),
+            ..chart.segments[0].clone()
+        };
+        assert_eq!(moved_block(&chart.map, &grid, &half_square), None);
+        let svg = render(&chart);
+        let head = svg.find("fill=\"#238B45\" points=").expect("the arrowhead");
+        let ghost = svg[..head].matches("stroke=\"#238B45\"").count();
+        // The dashed outline's four edges, each drawn as dashes, then the arrow's shaft.
+        assert!(ghost > 4, "{ghost} green strokes before the arrowhead");
+        chart.segments[0].kind = LineKind::Clear;
+        assert!(!render(&chart).contains("#238B45"));
     }
 
     fn render(chart: &LinesChart) -> String {

@@ -407,29 +407,41 @@ pub(super) fn draw_creatures<DB: DrawingBackend>(
             let ((px, py), s) = layout.cell_at(x, y);
             canvas.rect((px, py), (px + s, py + s), WHITE.to_rgba())?;
         }
-        for &(x, y) in &squares {
-            let ((px, py), s) = layout.cell_at(x, y);
-            let (l, t, r, b) = (
-                f64::from(px) + 1.0,
-                f64::from(py) + 1.0,
-                f64::from(px + s) - 1.0,
-                f64::from(py + s) - 1.0,
-            );
-            let has = |dx: isize, dy: isize| {
-                let nx = x.checked_add_signed(dx);
-                let ny = y.checked_add_signed(dy);
-                matches!((nx, ny), (Some(nx), Some(ny)) if squares.contains(&(nx, ny)))
-            };
-            let edges = [
-                (has(0, -1), [(l, t), (r, t)]),
-                (has(0, 1), [(l, b), (r, b)]),
-                (has(-1, 0), [(l, t), (l, b)]),
-                (has(1, 0), [(r, t), (r, b)]),
-            ];
-            for (shared, ends) in edges {
-                if !shared {
-                    canvas.line(&ends, ink, 2, Pattern::Solid)?;
-                }
+        outline(canvas, &squares, layout, ink, Pattern::Solid)?;
+    }
+    Ok(())
+}
+
+/// Draws the outline of a block of `squares` (its outer edges, 2 px) in `colour`.
+pub(super) fn outline<DB: DrawingBackend>(
+    canvas: &Canvas<'_, DB>,
+    squares: &[(usize, usize)],
+    layout: &Layout,
+    colour: RGBAColor,
+    pattern: Pattern,
+) -> Drawn {
+    for &(x, y) in squares {
+        let ((px, py), s) = layout.cell_at(x, y);
+        let (l, t, r, b) = (
+            f64::from(px) + 1.0,
+            f64::from(py) + 1.0,
+            f64::from(px + s) - 1.0,
+            f64::from(py + s) - 1.0,
+        );
+        let has = |dx: isize, dy: isize| {
+            let nx = x.checked_add_signed(dx);
+            let ny = y.checked_add_signed(dy);
+            matches!((nx, ny), (Some(nx), Some(ny)) if squares.contains(&(nx, ny)))
+        };
+        let edges = [
+            (has(0, -1), [(l, t), (r, t)]),
+            (has(0, 1), [(l, b), (r, b)]),
+            (has(-1, 0), [(l, t), (l, b)]),
+            (has(1, 0), [(r, t), (r, b)]),
+        ];
+        for (shared, ends) in edges {
+            if !shared {
+                canvas.line(&ends, colour, 2, pattern)?;
             }
         }
     }
