@@ -86,7 +86,7 @@ impl Results {
     /// The results of a fight: its tables, the attacks it made as the summary, its
     /// status table as the round table (no damage distribution: the plan's, every order
     /// carried out as a plan line, would contradict the fight), and why it has no exact
-    /// figures, if it has none; `rule_notes` are the fight's (see `Fight::run_notes`).
+    /// figures, if it has none; `rule_notes` are the plan's, then the fight's (see `Fight::run_notes`).
     pub fn of_fight(
         plan: &Plan,
         seed: u64,

@@ -249,11 +249,11 @@ pub(super) fn estimate(e: &Estimate) -> String {
 }
 
 /// `0.4012 ±0.0010`: the point estimate and how far its 95% interval reaches either side
-/// of it (the half-width); `0.0010 +0.0046/−0.0008` where the interval is lopsided, each
-/// reach written out. A Wilson interval near 0 or 1 is, and its half-width would read as
-/// reaching below 0 or above 1.
+/// of it (the half-width); `0.0010 +0.0046/−0.0008` where the interval is lopsided (see
+/// [`is_lopsided`]) and the reaches differ at four decimals, each written out. A Wilson
+/// interval near 0 or 1 is, and its half-width would read as reaching below 0 or above 1.
 pub(super) fn interval(e: &Estimate) -> String {
-    let (above, below) = ((e.hi - e.point).max(0.0), (e.point - e.lo).max(0.0));
+    let (above, below) = (e.hi - e.point, e.point - e.lo);
     let (above_shown, below_shown) = (format!("{above:.4}"), format!("{below:.4}"));
     if is_lopsided(above, below) && above_shown != below_shown {
         format!("{:.4} +{above_shown}/−{below_shown}", e.point)
@@ -265,8 +265,11 @@ pub(super) fn interval(e: &Estimate) -> String {
 /// Whether an interval reaching `above` and `below` its point is lopsided enough to show
 /// both: they differ by more than a tenth of the longer (not merely in the rounding of a
 /// nearly symmetric Wilson interval, as at a million trials away from 0 and 1).
+/// Reaches that are not both finite and at least 0 (a point outside its interval) never
+/// are: the half-width is shown.
 fn is_lopsided(above: f64, below: f64) -> bool {
-    (above - below).abs() > above.max(below) / 10.0
+    let reach = |r: f64| r.is_finite() && r >= 0.0;
+    reach(above) && reach(below) && (above - below).abs() > above.max(below) / 10.0
 }
 
 /// `0.4000`: the exact value, where it was computed.

@@ -13,7 +13,7 @@ use super::table::{Column, Row};
 pub const BASELINE: &str = "baseline";
 
 /// The comparison's heading.
-pub const VARIANTS_COMPARED: &str = "Variants compared on the same random numbers (value ±95%; difference to the baseline [95% interval], * when it excludes 0; exact values in parentheses)";
+pub const VARIANTS_COMPARED: &str = "Variants compared on the same random numbers (value and its 95% interval; difference to the baseline [95% interval], * when it excludes 0; exact values in parentheses)";
 
 /// `variants.csv`: one figure of one variant (the baseline's rows first).
 #[derive(Debug, Clone, PartialEq)]
@@ -324,7 +324,7 @@ pub fn significant(diff: &Estimate) -> bool {
 }
 
 /// `+0.1469 [+0.1453, +0.1485] *`: a difference, its interval, and `*` when the interval
-/// excludes 0.
+/// excludes 0 (an end just below 0 keeps its sign, `-0.0000`, which says so).
 pub fn difference_text(d: &Estimate) -> String {
     let mark = if significant(d) { " *" } else { "" };
     format!("{:+.4} [{:+.4}, {:+.4}]{mark}", d.point, d.lo, d.hi)

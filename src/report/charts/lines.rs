@@ -159,31 +159,35 @@ fn moved_block(
 }
 
 /// Where a move's arrow from `from` ends: its square's centre `to`, or, where a letter's
-/// white patch (one of `patches`) covers that point (another creature stands there, as
-/// when two swap squares), a pixel short of the patch's edge, so that the patch, drawn
-/// over the lines, leaves the arrowhead in view.
+/// white patch (one of `patches`, edges included) covers that point (another creature
+/// stands there, as when two swap squares), a pixel short of the patches it meets going
+/// back, so that the patches, drawn over the lines, leave the arrowhead in view.
 fn arrow_tip(from: (f64, f64), to: (f64, f64), patches: &[Rect]) -> (f64, f64) {
     let (dx, dy) = (from.0 - to.0, from.1 - to.1);
     let length = dx.hypot(dy);
     if length < 1.0 {
         return to;
     }
-    // How far back from `to` towards `from` the tip goes, as a share of the arrow.
+    // A pixel across in x or y, whichever the arrow runs along more, as a share of it.
+    let pixel = 1.0 / dx.abs().max(dy.abs());
+    let leave = |at: f64, d: f64, low: f64, high: f64| match d {
+        d if d > 0.0 => (high - at) / d,
+        d if d < 0.0 => (low - at) / d,
+        _ => f64::INFINITY,
+    };
+    // How far back from `to` towards `from` the tip goes, as a share of the arrow: out
+    // of each patch it is in, until it is in none (patches overlap on small squares).
     let mut back = 0.0;
-    for &(l, t, r, b) in patches {
+    for _ in 0..=patches.len() {
         let (x, y) = (to.0 + back * dx, to.1 + back * dy);
-        if !(x > l && x < r && y > t && y < b) {
-            continue;
-        }
-        let leave = |at: f64, d: f64, low: f64, high: f64| match d {
-            d if d > 0.0 => (high - at) / d,
-            d if d < 0.0 => (low - at) / d,
-            _ => f64::INFINITY,
+        let covering = (patches.iter()).find(|&&(l, t, r, b)| x >= l && x <= r && y >= t && y <= b);
+        let Some(&(l, t, r, b)) = covering else {
+            break;
         };
-        back += leave(x, dx, l, r).min(leave(y, dy, t, b)) + 1.0 / length;
-    }
-    if back >= 1.0 {
-        return to;
+        back += leave(x, dx, l, r).min(leave(y, dy, t, b)) + pixel;
+        if back >= 1.0 {
+            return to;
+        }
     }
     (to.0 + back * dx, to.1 + back * dy)
 }
@@ -527,6 +531,29 @@ mod tests {
         assert!(ghost > 4, "{ghost} green strokes before the arrowhead");
         chart.segments[0].kind = LineKind::Clear;
         assert!(!render(&chart).contains("#238B45"));
+    }
+
+    /// An arrow from (0, 0) to (100, 0) into two overlapping patches, x 90..110 and
+    /// 80..95, listed so that stepping out of the first lands in the second: the tip goes
+    /// a pixel short of both, x = 79. On a patch's edge counts as under it: to (100, 0)
+    /// with a patch x 90..100, the tip is at 89. A diagonal arrow stops a pixel short in
+    /// x: from (0, 0) to (100, 50) with a patch x 90..110, y 40..60, at x = 89 (y 44.5).
+    #[test]
+    fn an_arrow_stops_short_of_every_patch_over_its_square() {
+        let tip = arrow_tip(
+            (0.0, 0.0),
+            (100.0, 0.0),
+            &[(90.0, -5.0, 110.0, 5.0), (80.0, -5.0, 95.0, 5.0)],
+        );
+        assert!((tip.0 - 79.0).abs() < 1e-9 && tip.1 == 0.0, "{tip:?}");
+        let tip = arrow_tip((0.0, 0.0), (100.0, 0.0), &[(90.0, -5.0, 100.0, 5.0)]);
+        assert!((tip.0 - 89.0).abs() < 1e-9, "{tip:?}");
+        let tip = arrow_tip((0.0, 0.0), (100.0, 50.0), &[(90.0, 40.0, 110.0, 60.0)]);
+        assert!(
+            (tip.0 - 89.0).abs() < 1e-9 && (tip.1 - 44.5).abs() < 1e-9,
+            "{tip:?}"
+        );
+        assert_eq!(arrow_tip((0.0, 0.0), (100.0, 0.0), &[]), (100.0, 0.0));
     }
 
     fn render(chart: &LinesChart) -> String {
