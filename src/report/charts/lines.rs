@@ -140,15 +140,8 @@ fn moved_block(
         return None;
     }
     let creature = map.creatures.iter().find(|c| {
-        let squares = map::squares_on_map(c, grid);
-        let count = squares.len() as f64;
-        let centre = (squares.iter()).fold((0.0, 0.0), |sum, &(x, y)| {
-            (
-                sum.0 + (x as f64 + 0.5) / count,
-                sum.1 + (y as f64 + 0.5) / count,
-            )
-        });
-        !squares.is_empty() && (centre.0 - arrow.from.0).hypot(centre.1 - arrow.from.1) < 1e-9
+        map::block_centre(c, grid)
+            .is_some_and(|(x, y)| (x - arrow.from.0).hypot(y - arrow.from.1) < 1e-9)
     })?;
     let (dx, dy) = (dx.round() as isize, dy.round() as isize);
     let moved = (map::squares_on_map(creature, grid).into_iter())

@@ -352,6 +352,30 @@ impl Letter {
     }
 }
 
+/// The smallest and largest column and row of a creature's squares on the map: its block
+/// (`None` when it has none there).
+fn block(creature: &Creature, grid: &TerrainGrid) -> Option<(usize, usize, usize, usize)> {
+    let squares = squares_on_map(creature, grid);
+    let min_x = squares.iter().map(|s| s.0).min()?;
+    let max_x = squares.iter().map(|s| s.0).max()?;
+    let min_y = squares.iter().map(|s| s.1).min()?;
+    let max_y = squares.iter().map(|s| s.1).max()?;
+    Some((min_x, max_x, min_y, max_y))
+}
+
+/// The centre of a creature's block on the map, in squares, where its letter goes.
+pub(super) fn block_centre(creature: &Creature, grid: &TerrainGrid) -> Option<(f64, f64)> {
+    block(creature, grid).map(centre_of)
+}
+
+/// The centre, in squares, of a block given as [`block`] gives it.
+fn centre_of((min_x, max_x, min_y, max_y): (usize, usize, usize, usize)) -> (f64, f64) {
+    (
+        (min_x + max_x + 1) as f64 / 2.0,
+        (min_y + max_y + 1) as f64 / 2.0,
+    )
+}
+
 /// The letter of a creature with a square on the map, in the middle of its block.
 pub(super) fn letter(creature: &Creature, grid: &TerrainGrid, layout: &Layout) -> Option<Letter> {
     letter_placed(creature, grid, layout, false)
@@ -366,20 +390,18 @@ fn letter_placed(
     layout: &Layout,
     raised: bool,
 ) -> Option<Letter> {
-    let squares = squares_on_map(creature, grid);
-    let min_x = squares.iter().map(|s| s.0).min()?;
-    let max_x = squares.iter().map(|s| s.0).max()?;
-    let min_y = squares.iter().map(|s| s.1).min()?;
-    let max_y = squares.iter().map(|s| s.1).max()?;
+    let bounds = block(creature, grid)?;
+    let (min_x, max_x, min_y, max_y) = bounds;
+    let (centre_x, centre_y) = centre_of(bounds);
     let side = (max_x - min_x + 1).min(max_y - min_y + 1);
     let (size, y) = if raised {
         (RAISED_LETTER, min_y as f64 + RAISED_LETTER_CENTRE)
     } else {
-        (0.6 * side as f64, (min_y + max_y + 1) as f64 / 2.0)
+        (0.6 * side as f64, centre_y)
     };
     let px = (f64::from(layout.cell) * size) as u32;
     Some(Letter {
-        centre: layout.point(((min_x + max_x + 1) as f64 / 2.0, y)),
+        centre: layout.point((centre_x, y)),
         px: px.max(MIN_TEXT_PX),
     })
 }
