@@ -125,7 +125,7 @@ fn plan_variant(
         |plan: &Plan| -> Vec<String> { plan.targets().iter().map(|t| t.label.clone()).collect() };
     if fight.is_none() && labels(&plan) != labels(baseline) {
         return Err(at(&format!(
-            "it attacks {}, the experiment as written {}: a variant of a plan compares the same targets",
+            "its plan attacks {} where the experiment as written attacks {}: a variant of a plan must attack the same targets, to compare them",
             labels(&plan).join(", "),
             labels(baseline).join(", ")
         )));

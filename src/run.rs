@@ -12,7 +12,7 @@
 
 use std::ops::Range;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
@@ -95,6 +95,8 @@ impl Settings {
 /// The long phases of a run, each counted in its own unit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Phase {
+    /// The exact figures of a fight and of each variant's fight, one unit per fight.
+    Exact,
     /// Trials of the plan and of every sweep point.
     Trials,
     /// Heatmap squares.
@@ -105,6 +107,7 @@ impl Phase {
     /// The unit a progress display counts.
     pub fn unit(self) -> &'static str {
         match self {
+            Phase::Exact => "fights",
             Phase::Trials => "trials",
             Phase::Squares => "squares",
         }
@@ -181,13 +184,33 @@ impl Prepared {
         })
     }
 
-    /// Simulates the plan and every sweep point (one [`Phase::Trials`]), then computes the
-    /// heatmap ([`Phase::Squares`]), all with [`Prepared::config`] (`settings` gives the
-    /// outputs the sweep's rows are kept for); once `stop` is set, the sweep points and heatmap
-    /// squares not started are left out and the results are marked interrupted. A sweep
-    /// point is planned when it runs and its summary rows are streamed to disk, so memory
-    /// does not grow with the number of points.
+    /// Computes a fight's exact figures ([`Phase::Exact`]), simulates the plan and every
+    /// sweep point (one [`Phase::Trials`]), then computes the heatmap ([`Phase::Squares`]),
+    /// all with [`Prepared::config`] (`settings` gives the outputs the sweep's rows are
+    /// kept for), on as many threads as it says; once `stop` is set, the sweep points and
+    /// heatmap squares not started are left out and the results are marked interrupted. A
+    /// sweep point is planned when it runs and its summary rows are streamed to disk, so
+    /// memory does not grow with the number of points.
     pub fn run(
+        &self,
+        settings: &Settings,
+        progress: &dyn Progress,
+        stop: &AtomicBool,
+    ) -> Result<Finished, Error> {
+        let run = || self.run_phases(settings, progress, stop);
+        match self.config.threads {
+            Some(threads) if threads != rayon::current_num_threads() => {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .map_or_else(|_| run(), |pool| pool.install(run))
+            }
+            _ => run(),
+        }
+    }
+
+    /// [`Prepared::run`]'s phases, on the threads it runs them on.
+    fn run_phases(
         &self,
         settings: &Settings,
         progress: &dyn Progress,
@@ -200,12 +223,14 @@ impl Prepared {
             fight,
             ..
         } = &self.experiment;
+        let mut exacts = self.exact_fights(progress);
         let runs = 1 + *sweep_points as u64;
         progress.start(Phase::Trials, self.config.trials.saturating_mul(runs));
         let mut notes = Vec::new();
         let compared = (!self.experiment.variants.is_empty()).then(|| {
             let (results, note) = run_variants(
                 &self.experiment,
+                std::mem::take(&mut exacts),
                 &self.config,
                 &|n| progress.advance_to(n),
                 stop,
@@ -217,11 +242,11 @@ impl Prepared {
             Some(results) => results,
             None => {
                 let advance = |n| progress.advance_to(n);
-                let (results, note) = match fight {
-                    Some(fight) => {
-                        simulate_fight_results(fight, plan, &self.config, &advance, stop)
+                let (results, note) = match (fight, exacts.pop()) {
+                    (Some(fight), Some(exact)) => {
+                        simulate_fight_results(fight, plan, exact, &self.config, &advance, stop)
                     }
-                    None => simulate(plan, &self.config, &advance, stop),
+                    _ => simulate(plan, &self.config, &advance, stop),
                 };
                 notes.extend(note);
                 results
@@ -243,6 +268,29 @@ impl Prepared {
         }
         results.interrupted = stop.load(Ordering::Relaxed);
         Ok(Finished { results, notes })
+    }
+
+    /// The exact figures of the fight as written and of each variant's fight, in that
+    /// order, computed side by side ([`Phase::Exact`]); none without a fight.
+    fn exact_fights(&self, progress: &dyn Progress) -> Vec<Result<ExactFight, String>> {
+        let Some(fight) = &self.experiment.fight else {
+            return Vec::new();
+        };
+        let variants = self.experiment.variants.iter();
+        let fights: Vec<&Fight> = std::iter::once(fight)
+            .chain(variants.filter_map(|v| v.fight.as_ref()))
+            .collect();
+        progress.start(Phase::Exact, fights.len() as u64);
+        let done = AtomicU64::new(0);
+        let exacts = (fights.par_iter())
+            .map(|fight| {
+                let exact = exact_fight(fight);
+                progress.advance_to(done.fetch_add(1, Ordering::Relaxed) + 1);
+                exact
+            })
+            .collect();
+        progress.finish();
+        exacts
     }
 
     /// Runs the sweep points, [`SWEEP_CHUNK`] at a time beside a rerun of the experiment as
@@ -276,11 +324,11 @@ impl Prepared {
                 )
                 .collect();
             let others = (points.iter()).map(|(_, plan, fight)| (plan, fight.as_ref()));
-            let compared = compared(experiment, others, false);
+            let compared = compared(experiment, others, None);
             let count = points.len() as u64;
             let advance = |n: u64| progress.advance_to(done + n * count);
             let (rows, results) = run_paired(
-                &compared,
+                compared,
                 &names,
                 1..names.len(),
                 &self.config,
@@ -324,18 +372,19 @@ pub fn simulate(
     (results, note)
 }
 
-/// Simulates `fight` and computes its exact figures: the fight's
-/// results (`plan`, its orders as plan lines, gives the rule notes), and a note when
-/// `config.precision` was not reached within the trials allowed.
+/// Simulates `fight`, whose exact figures are `exact`: the fight's results (`plan`, its
+/// orders as plan lines, gives the rule notes), and a note when `config.precision` was
+/// not reached within the trials allowed.
 fn simulate_fight_results(
     fight: &Fight,
     plan: &Plan,
+    exact: Result<ExactFight, String>,
     config: &EngineConfig,
     progress: &(dyn Fn(u64) + Sync),
     stop: &AtomicBool,
 ) -> (Results, Option<String>) {
     let tally = simulate_fight(fight, config, progress, stop);
-    let results = fight_results(fight, plan, config.seed, &tally, exact_fight(fight));
+    let results = fight_results(fight, plan, config.seed, &tally, exact);
     let note = precision_note(
         config,
         stop,
@@ -371,11 +420,11 @@ fn fight_results(
 /// The models a paired run compares, the experiment as written first.
 enum Compared<'a> {
     Plans(Vec<&'a Plan>),
-    /// Fights, each with its orders as plan lines (which give the rule notes); `exact`:
-    /// whether their exact figures are computed.
+    /// Fights, each with its orders as plan lines (which give the rule notes), and their
+    /// exact figures (or why there are none), in the same order.
     Fights {
         fights: Vec<(&'a Fight, &'a Plan)>,
-        exact: bool,
+        exacts: Vec<Result<ExactFight, String>>,
     },
 }
 
@@ -388,7 +437,7 @@ const SWEEP_FIGHT_SIMULATED: &str = "a sweep point's fight is simulated only";
 /// `built` (the caller's only: the baseline for variants, the points for a sweep), each
 /// with the note when `config.precision` was not reached.
 fn run_paired(
-    compared: &Compared,
+    compared: Compared,
     names: &[String],
     built: Range<usize>,
     config: &EngineConfig,
@@ -401,15 +450,9 @@ fn run_paired(
             .collect::<Vec<Vec<Option<f64>>>>()
     };
     match compared {
-        Compared::Fights { fights, exact } => {
+        Compared::Fights { fights, exacts } => {
             let models: Vec<&Fight> = fights.iter().map(|&(fight, _)| fight).collect();
             let paired = simulate_fights_paired(&models, built.clone(), config, progress, stop);
-            let exacts: Vec<Result<ExactFight, String>> = match exact {
-                true => models.par_iter().map(|fight| exact_fight(fight)).collect(),
-                false => (models.iter())
-                    .map(|_| Err(SWEEP_FIGHT_SIMULATED.to_string()))
-                    .collect(),
-            };
             let exact = exact_values(paired.figures(), &|model, figure| {
                 exacts[model]
                     .as_ref()
@@ -428,7 +471,7 @@ fn run_paired(
                 .zip(fights)
                 .enumerate()
                 .filter(|(model, _)| built.contains(model))
-                .map(|(_, ((tally, exact), &(fight, plan)))| {
+                .map(|(_, ((tally, exact), (fight, plan)))| {
                     let results = fight_results(fight, plan, config.seed, &tally, exact);
                     let widest = tally.widest_half_width();
                     let note = precision_note(config, stop, widest, tally.trials(), &results);
@@ -438,7 +481,7 @@ fn run_paired(
             (rows, results)
         }
         Compared::Plans(plans) => {
-            let paired = simulate_paired(plans, built.clone(), config, progress, stop);
+            let paired = simulate_paired(&plans, built.clone(), config, progress, stop);
             let exacts: Vec<exact::Exact> =
                 plans.par_iter().map(|plan| exact::compute(plan)).collect();
             let exact = exact_values(paired.figures(), &|model, figure| {
@@ -467,21 +510,26 @@ fn run_paired(
 }
 
 /// The experiment as written and `others` (each with its plan, and its fight in a
-/// fight), in the form a paired run takes them; `exact`: whether fights get exact
-/// figures.
+/// fight), in the form a paired run takes them; `exacts`: the fights' exact figures in
+/// the same order (`None`: they are simulated only, as a sweep's are).
 fn compared<'a>(
     experiment: &'a Experiment,
     others: impl Iterator<Item = (&'a Plan, Option<&'a Fight>)>,
-    exact: bool,
+    exacts: Option<Vec<Result<ExactFight, String>>>,
 ) -> Compared<'a> {
     let all = std::iter::once((&experiment.plan, experiment.fight.as_ref())).chain(others);
     match experiment.fight {
-        Some(_) => Compared::Fights {
-            fights: all
+        Some(_) => {
+            let fights: Vec<(&Fight, &Plan)> = all
                 .filter_map(|(plan, fight)| fight.map(|fight| (fight, plan)))
-                .collect(),
-            exact,
-        },
+                .collect();
+            let exacts = exacts.unwrap_or_else(|| {
+                (fights.iter())
+                    .map(|_| Err(SWEEP_FIGHT_SIMULATED.to_string()))
+                    .collect()
+            });
+            Compared::Fights { fights, exacts }
+        }
         None => Compared::Plans(all.map(|(plan, _)| plan).collect()),
     }
 }
@@ -491,6 +539,7 @@ fn compared<'a>(
 /// [`Results::variants`], and a note when `config.precision` was not reached.
 fn run_variants(
     experiment: &Experiment,
+    exacts: Vec<Result<ExactFight, String>>,
     config: &EngineConfig,
     progress: &(dyn Fn(u64) + Sync),
     stop: &AtomicBool,
@@ -499,8 +548,8 @@ fn run_variants(
         .chain(experiment.variants.iter().map(|v| v.name.clone()))
         .collect();
     let variants = (experiment.variants.iter()).map(|v| (&v.plan, v.fight.as_ref()));
-    let compared = compared(experiment, variants, true);
-    let (rows, results) = run_paired(&compared, &names, 0..1, config, progress, stop);
+    let compared = compared(experiment, variants, Some(exacts));
+    let (rows, results) = run_paired(compared, &names, 0..1, config, progress, stop);
     let (mut results, note) = (results.into_iter().next()).expect("the baseline is built");
     results.variants = rows;
     (results, note)

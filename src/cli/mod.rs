@@ -211,8 +211,9 @@ impl SimulationArgs {
 /// bar is set once, so the workers' frequent `advance_to` reads it without a lock.
 struct Bars {
     quiet: bool,
-    /// The bars of [`Phase::Trials`] and [`Phase::Squares`], once started.
-    phases: [OnceLock<progress::PhaseBar>; 2],
+    /// The bars of [`Phase::Exact`], [`Phase::Trials`] and [`Phase::Squares`], once
+    /// started.
+    phases: [OnceLock<progress::PhaseBar>; 3],
     /// The index in `phases` of the phase running.
     current: AtomicUsize,
 }
@@ -221,15 +222,16 @@ impl Bars {
     fn new(quiet: bool) -> Self {
         Self {
             quiet,
-            phases: [OnceLock::new(), OnceLock::new()],
+            phases: [OnceLock::new(), OnceLock::new(), OnceLock::new()],
             current: AtomicUsize::new(0),
         }
     }
 
     fn slot(phase: Phase) -> usize {
         match phase {
-            Phase::Trials => 0,
-            Phase::Squares => 1,
+            Phase::Exact => 0,
+            Phase::Trials => 1,
+            Phase::Squares => 2,
         }
     }
 
@@ -241,7 +243,7 @@ impl Bars {
 impl run::Progress for Bars {
     fn start(&self, phase: Phase, total: u64) {
         let slot = Self::slot(phase);
-        self.phases[slot].get_or_init(|| progress::PhaseBar::new(total, phase.unit(), self.quiet));
+        self.phases[slot].get_or_init(|| progress::PhaseBar::new(total, phase, self.quiet));
         self.current.store(slot, Ordering::Relaxed);
     }
 
@@ -518,7 +520,7 @@ fn run_attack(args: &AttackArgs, stop: &AtomicBool) -> Result<(), Error> {
     let settings = args.sim.settings(Formats::default());
     let config = settings.engine_config(0, d20odds::DEFAULT_TRIALS)?;
     check_tally_size(&plan).map_err(|(_, why)| InputError::flag("--damage", why))?;
-    let bar = progress::PhaseBar::new(config.trials, "trials", args.sim.quiet);
+    let bar = progress::PhaseBar::new(config.trials, Phase::Trials, args.sim.quiet);
     let (mut results, note) = run::simulate(&plan, &config, &|n| bar.set(n), stop);
     print_notes(note.as_slice());
     bar.finish();

@@ -7,9 +7,12 @@
 //! still going. Means (damage taken and dealt) are sums of probability × damage over
 //! every attack's branches, which is their expectation.
 //!
-//! Bounded: at most [`MAX_EXACT_STATES`] states after any turn (per order), and rolled initiative for
-//! at most [`MAX_EXACT_FIGHTERS_ROLLED`] combatants (20^n rolls); past either, there are
-//! no exact figures and the reason says which bound.
+//! Bounded: at most [`MAX_EXACT_STATES`] states after any turn (per order), at most
+//! [`MAX_EXACT_WORK`] states after every turn of every order together, and rolled
+//! initiative for at most [`MAX_EXACT_FIGHTERS_ROLLED`] combatants (20^n rolls); past any
+//! of them, there are no exact figures and the reason says which bound.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 
@@ -20,6 +23,10 @@ use crate::scenario::Initiative;
 
 /// Most states the exact engine keeps after a turn.
 pub const MAX_EXACT_STATES: usize = 1 << 20;
+/// Most states the exact engine goes through, summed over every turn of every turn order:
+/// about 10 s on two cores. A fight of four or five with rolled initiative can need
+/// minutes past it, where a quick look at a few thousand trials would wait on it.
+pub const MAX_EXACT_WORK: usize = 1 << 23;
 /// Most combatants whose rolled initiative the exact engine enumerates (20^5 rolls).
 pub const MAX_EXACT_FIGHTERS_ROLLED: usize = 5;
 
@@ -54,6 +61,11 @@ struct Ended {
 
 /// The fight's exact figures, or why they cannot be computed.
 pub fn exact_fight(fight: &Fight) -> Result<ExactFight, String> {
+    exact_fight_within(fight, MAX_EXACT_WORK)
+}
+
+/// [`exact_fight`] giving up past `max_work` states over every turn of every turn order.
+pub(crate) fn exact_fight_within(fight: &Fight, max_work: usize) -> Result<ExactFight, String> {
     if let Some(p) = fight.profiles.iter().find(|p| p.probs.is_none()) {
         return Err(format!(
             "an attack's damage ({}) is too large to tabulate",
@@ -72,9 +84,15 @@ pub fn exact_fight(fight: &Fight) -> Result<ExactFight, String> {
             initiative::every_order(&fight.fighters.iter().map(|f| f.init).collect::<Vec<_>>())
         }
     };
+    let work = AtomicUsize::new(0);
     let per_order: Vec<Result<ExactFight, String>> = (orders.par_iter())
-        .map(|(order, p)| given_order(fight, order, *p))
+        .map(|(order, p)| given_order(fight, order, *p, (&work, max_work)))
         .collect();
+    // Every order's work up to its end is fixed, so whether their sum passes the bound
+    // does not depend on the threads, nor does this message.
+    if work.load(Ordering::Relaxed) > max_work {
+        return Err(too_much_work(max_work));
+    }
     let mut total = ExactFight::zero(fight);
     for one in per_order {
         total.add(&one?);
@@ -83,8 +101,22 @@ pub fn exact_fight(fight: &Fight) -> Result<ExactFight, String> {
     Ok(total)
 }
 
-/// The fight's figures with turn order `order`, weighted by its probability `p`.
-fn given_order(fight: &Fight, order: &[usize], p: f64) -> Result<ExactFight, String> {
+/// Why a fight past `max_work` states has no exact figures.
+fn too_much_work(max_work: usize) -> String {
+    format!(
+        "the fight goes through more than {max_work} states over every turn of every turn order (minutes of work)"
+    )
+}
+
+/// The fight's figures with turn order `order`, weighted by its probability `p`; `work`
+/// counts the states after each turn of every order, and the order gives up once they
+/// pass `max_work`.
+fn given_order(
+    fight: &Fight,
+    order: &[usize],
+    p: f64,
+    (work, max_work): (&AtomicUsize, usize),
+) -> Result<ExactFight, String> {
     let n = fight.fighters.len();
     let sides = fight.sides.len();
     // Between turns every state's turn is this placeholder: the states differ by their
@@ -170,6 +202,10 @@ fn given_order(fight: &Fight, order: &[usize], p: f64) -> Result<ExactFight, Str
                 std::mem::swap(&mut frontier, &mut after);
             }
             states.place();
+            let before = work.fetch_add(states.len(), Ordering::Relaxed);
+            if before + states.len() > max_work {
+                return Err(too_much_work(max_work));
+            }
             if states.len() > MAX_EXACT_STATES {
                 return Err(format!(
                     "the fight reaches more than {MAX_EXACT_STATES} states in round {round}"

@@ -6,6 +6,7 @@ use std::sync::atomic::AtomicBool;
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
+use super::exact::exact_fight_within;
 use super::*;
 use crate::engine::{EngineConfig, SamplerKind};
 use crate::scenario::Scenario;
@@ -87,6 +88,35 @@ fn listed_duel() {
     assert!(close(e.made[attacks[0].id], rounds_on), "{:?}", e.made);
     assert!(close(e.made[attacks[1].id], rounds_on * 9.0 / 20.0));
     assert!(close(attacks[0].exact.unwrap().p_hit, 11.0 / 20.0));
+}
+
+/// The work bound counts the states after every turn of every turn order. Listed, each
+/// turn leaves one fight going (both unhurt: a hit ends it), so 3 rounds × 2 turns go
+/// through 6 states: a bound of 6 gives the figures, 5 gives none, on 1 thread or 2.
+/// Rolled with equal init, two orders of 6 each: 12.
+#[test]
+fn the_exact_fight_gives_up_past_its_work_bound() {
+    let listed = fight(&duel("listed", "ac = 10"));
+    let rolled = fight(&duel("rolled", "ac = 12\ndex = 2"));
+    for threads in [1, 2] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            for (f, work) in [(&listed, 6), (&rolled, 12)] {
+                assert_eq!(exact_fight_within(f, work), exact_fight(f));
+                assert!(exact_fight_within(f, work).is_ok());
+                assert_eq!(
+                    exact_fight_within(f, work - 1),
+                    Err(format!(
+                        "the fight goes through more than {} states over every turn of every turn order (minutes of work)",
+                        work - 1
+                    ))
+                );
+            }
+        });
+    }
 }
 
 /// Rolled, both init +2 (B's from its dex): each goes first half the time. B has AC 12

@@ -541,6 +541,8 @@ fn map_and_placement_errors() {
     check(&["...", "....."], "place", &long);
     let unknown = "unknown map symbol `?`: define it in [legend] or use one of . # = ~ , :";
     check(&["..?"], "place", &format!("error 0,2: {unknown}"));
+    let blank = "a blank is no map symbol: every square is one character, `.` for open floor";
+    check(&[". .."], "place", &format!("error 0,1: {blank}"));
     let side = "`A` has a space side of 7 squares; sizes have 1 to 6";
     check(&["A"], "place A=7", &format!("error 0,0: {side}"));
 }

@@ -197,11 +197,15 @@ pub fn parse(rows: &[&str], legend: &[(char, Terrain)]) -> Result<ParsedMap, Map
                 cells.push(Terrain::FLOOR);
             } else {
                 cells.push(lookup(c, legend).ok_or_else(|| {
-                    MapError::new(
-                        y,
-                        x,
-                        format!("unknown map symbol `{c}`: define it in [legend] or use one of . # = ~ , :"),
-                    )
+                    let message = match c.is_whitespace() {
+                        true => "a blank is no map symbol: every square is one character, `.` \
+                                 for open floor"
+                            .to_string(),
+                        false => format!(
+                            "unknown map symbol `{c}`: define it in [legend] or use one of . # = ~ , :"
+                        ),
+                    };
+                    MapError::new(y, x, message)
                 })?);
             }
         }

@@ -289,17 +289,19 @@ fn check_reach(
         && !reach.threatens
     {
         let why = if reach.reach_weapon && verdict.adjacent {
-            "a reach weapon cannot strike an adjacent creature".to_string()
+            "a reach weapon cannot strike an adjacent creature; move one of them on the map, \
+             or attack with a weapon without `reach_weapon`"
+                .to_string()
         } else {
             format!(
-                "its reach is {} ft and `{}` is {} ft away",
+                "its reach is {} ft and `{}` is {} ft away; move it on the map or set the attack's `reach`",
                 reach.feet, target.token, verdict.distance_ft
             )
         };
         return Err(scenario.source.error(
             line.span.clone(),
             format!(
-                "`{}` cannot reach `{}` with `{}`: {why}; move it on the map or set the attack's `reach`",
+                "`{}` cannot reach `{}` with `{}`: {why}",
                 attacker.token, target.token, attack.name
             ),
         ));

@@ -331,6 +331,8 @@ pub(super) struct SweepCurves {
     /// Rows added since the latest position began: the next row's series (every position
     /// lists the same series in the same order).
     series_at: usize,
+    /// Rows a point has, one per attack: series `at` is the attack of row `at % rows`.
+    rows_per_point: usize,
     /// Every series, in table order; two words each, so that memory grows little with the
     /// number of series.
     series: Vec<SeriesRoll>,
@@ -381,6 +383,7 @@ impl SweepCurves {
             xs: Vec::new(),
             x_index: HashMap::new(),
             series_at: 0,
+            rows_per_point: 0,
             series: Vec::new(),
             curves: Vec::new(),
         }
@@ -399,6 +402,7 @@ impl SweepCurves {
             return;
         };
         self.x_name.get_or_insert_with(|| x_field.name.clone());
+        self.rows_per_point = self.rows_per_point.max(rows.len());
         let position = self.points / self.points_per_value;
         let starts_position = self.points.is_multiple_of(self.points_per_value);
         self.points += 1;
@@ -461,17 +465,29 @@ impl SweepCurves {
         }
     }
 
+    /// Whether the sweep changes each attack's roll (a point's row each): along the first
+    /// swept field (a series' own rolls differ) or with a further one (the first rolls of
+    /// its series differ: `vs = ["eac", "kac"]` splits an attack in two series, each the
+    /// same along `kac`, which are not the same attack roll).
+    fn attack_changes(&self) -> Vec<bool> {
+        let rows = self.rows_per_point.max(1);
+        let mut changes = vec![false; rows];
+        for (at, series) in self.series.iter().enumerate() {
+            let first = &self.series[at % rows];
+            changes[at % rows] |= series.changes || series.roll != first.roll;
+        }
+        changes
+    }
+
     /// P(hit) against the first swept field: one series per plan line × attack (and per
     /// value of any further swept field), one point per drawn value of the first. Attacks
     /// whose roll is the same at every point are left out (and counted) when others change.
     fn chart(&self, title: &str) -> Option<SweepDrawing> {
         let x_name = self.x_name.as_ref().filter(|_| !self.xs.is_empty())?;
-        let some_change = self.series.iter().any(|s| s.changes);
-        let kept = self
-            .series
-            .iter()
-            .filter(|s| s.changes || !some_change)
-            .count();
+        let changes = self.attack_changes();
+        let some_change = changes.contains(&true);
+        let drawn = |at: usize| changes[at % changes.len()] || !some_change;
+        let kept = (0..self.series.len()).filter(|&at| drawn(at)).count();
         let unchanged = self.series.len() - kept;
         let x = match self.xs.iter().map(|(_, number)| *number).collect() {
             Some(values) => SweepAxis::Numeric(values),
@@ -480,9 +496,9 @@ impl SweepCurves {
         let series: Vec<SweepSeries> = self
             .curves
             .iter()
-            .zip(&self.series)
-            .filter(|(_, s)| s.changes || !some_change)
-            .map(|(curve, _)| {
+            .enumerate()
+            .filter(|&(at, _)| drawn(at))
+            .map(|(_, curve)| {
                 let mut points = curve.points.clone();
                 points.resize(self.xs.len(), None);
                 SweepSeries {

@@ -129,10 +129,27 @@ impl Row for HeatmapRow {
     }
 }
 
+/// A square (column, row) and the heatmap's figure there.
+pub(super) type SquareValue = (i64, i64, f64);
+
 impl Heatmap {
     /// The rows as the serializer takes them.
     pub(super) fn rows(&self) -> Rows<'_, HeatmapRow> {
         Rows::new(&self.layout, &self.rows)
+    }
+
+    /// The squares where the figure shown is defined, as `(x, y, value)`: the `n`
+    /// highest, highest first, and the lowest (ties in table order), when there are more
+    /// than `n`. Higher is not always better (a mover's own P(down)), so they are named by
+    /// their value only.
+    pub(super) fn extremes(&self, n: usize) -> (Vec<SquareValue>, Option<SquareValue>) {
+        let mut squares: Vec<SquareValue> = (self.rows.iter())
+            .filter_map(|r| Some((r.x, r.y, r.value(self.shown)?)))
+            .collect();
+        squares.sort_by(|a, b| b.2.total_cmp(&a.2));
+        let lowest = (squares.len() > n).then(|| squares[squares.len() - 1]);
+        squares.truncate(n);
+        (squares, lowest)
     }
 }
 
@@ -143,6 +160,45 @@ mod tests {
 
     /// Two squares, one target: the CSV has `x,y,method`, then the target's eight
     /// columns, in that order (an empty reason, last on its line, quoted by the writer).
+    /// Five squares of P(down) 0.2, 0.7, 0.4, 0.7, 0.1 (in table order): the three highest
+    /// are 0.7 (the first of the tie first), 0.7, 0.4, and the lowest 0.1; with room for
+    /// all five, no lowest is named apart.
+    #[test]
+    fn extremes_are_the_highest_squares_and_the_lowest() {
+        let row = |x: i64, p_down: f64| HeatmapRow {
+            x,
+            y: 0,
+            method: "exact".into(),
+            targets: vec![HeatmapCell {
+                p_down,
+                ..HeatmapCell::default()
+            }],
+            won: Vec::new(),
+        };
+        let heatmap = Heatmap {
+            layout: HeatmapLayout {
+                targets: vec!["O".into()],
+                sides: Vec::new(),
+            },
+            shown: Shown::PDown(0),
+            label: "P(down) of Ogre (O)".into(),
+            mover: "Rogue (R)".into(),
+            rows: [0.2, 0.7, 0.4, 0.7, 0.1]
+                .iter()
+                .zip(0..)
+                .map(|(&p, x)| row(x, p))
+                .collect(),
+        };
+        assert_eq!(
+            heatmap.extremes(3),
+            (
+                vec![(1, 0, 0.7), (3, 0, 0.7), (2, 0, 0.4)],
+                Some((4, 0, 0.1))
+            )
+        );
+        assert_eq!(heatmap.extremes(5).1, None);
+    }
+
     #[test]
     fn rows_write_the_target_columns_after_the_square() {
         let cell =
@@ -190,6 +246,8 @@ mod tests {
                 },
             ],
         };
+        // The refused square has no P(hit): the one other is the highest, none the lowest.
+        assert_eq!(heatmap.extremes(3), (vec![(1, 3, 0.5)], None));
         let csv = String::from_utf8(heatmap.rows().csv().unwrap()).unwrap();
         assert_eq!(
             csv,

@@ -7,7 +7,7 @@ use super::figures::{DAMAGE_DRAWN_FROM, Figures, MAX_SWEEP_CHART_SERIES, group};
 use super::inputs::Inputs;
 use super::results::Results;
 use super::rows::{AttackRow, DamageRow, RoundRow};
-use super::text::{attack_label, exact, interval, thousands, versus};
+use super::text::{attack_label, exact, heatmap_extremes, interval, roll, sweep_rows, thousands};
 use super::variants::{BASELINE, best_variant, by_headline_figure, difference_text};
 use crate::encounter::Status;
 use crate::stats::Estimate;
@@ -88,6 +88,7 @@ pub(super) fn report(results: &Results, inputs: &Inputs, figures: &Figures) -> R
     if let Some(sweep) = &figures.sweep {
         let heading = format!("Chart: P(hit) against {}", sweep.field);
         sections.push(section(&heading, svg(&sweep.chart)));
+        sections.extend(sweep_table(results));
         if sweep.unchanged > 0 {
             let attacks = if sweep.unchanged == 1 {
                 "attack"
@@ -95,9 +96,9 @@ pub(super) fn report(results: &Results, inputs: &Inputs, figures: &Figures) -> R
                 "attacks"
             };
             notes.push(format!(
-                "The sweep chart leaves out the {} {attacks} whose roll is the same for every \
-                 value of {}; sweep.csv holds every row.",
-                sweep.unchanged, sweep.field
+                "The sweep chart leaves out the {} {attacks} whose roll is the same at every \
+                 sweep point; sweep.csv holds every row.",
+                sweep.unchanged
             ));
         }
         if sweep.not_drawn > 0 {
@@ -147,6 +148,7 @@ pub(super) fn summary(results: &Results, inputs: &Inputs) -> ReportInput {
     let mut sections = comparison_sections(results);
     sections.extend(results.fight.iter().flat_map(verdict_sections));
     sections.extend(tables(results));
+    sections.extend(sweep_table(results));
     let mut notes = notes(results, inputs);
     notes.push(
         match results.fight {
@@ -165,6 +167,24 @@ pub(super) fn summary(results: &Results, inputs: &Inputs) -> ReportInput {
         sections,
         ..header(results)
     }
+}
+
+/// The sweep chart's P(hit) at some of its values, as the terminal shows it (see
+/// [`sweep_rows`]), when the experiment sweeps.
+fn sweep_table(results: &Results) -> Option<PageSection> {
+    let drawing = super::figures::sweep_input(results)?;
+    let mut rows = sweep_rows(&drawing);
+    let header = rows.remove(0);
+    let table = PageTable {
+        numeric_columns: (1..header.len()).collect(),
+        header,
+        rows,
+    };
+    let heading = format!(
+        "P(hit) against {}, at some of its values",
+        drawing.chart.x_label
+    );
+    Some(section(&heading, SectionContent::Table(table)))
 }
 
 /// Title, system, seed, trials and version.
@@ -234,7 +254,9 @@ fn comparison_sections(results: &Results) -> Vec<PageSection> {
                  baseline), trial by trial, so each difference is measured on paired trials and \
                  its 95% interval is far narrower than two separate runs would give. * marks a \
                  difference whose interval excludes 0; best marks the best value for the first \
-                 side (a plan: for the attackers) among the differences marked *. variants.csv \
+                 side (a plan: for the attackers) among the differences marked *, on the \
+                 figures that are its goals: not a line's damage or the fight's length, nor \
+                 another side's chance to win, which undecided fights lower too. variants.csv \
                  holds every figure."
                     .into(),
             ),
@@ -393,6 +415,15 @@ fn notes(results: &Results, inputs: &Inputs) -> Vec<String> {
     if results.interrupted {
         notes.insert(0, super::interrupted_note(results));
     }
+    if let Some(heatmap) = &results.heatmap {
+        notes.push(format!(
+            "Heatmap (heatmap.csv): {} with {} on a square (column, row, from 0 at the top \
+             left): {}.",
+            heatmap.label,
+            heatmap.mover,
+            heatmap_extremes(heatmap)
+        ));
+    }
     let attacks = &results.summary;
     if attacks.iter().any(|a| a.save.is_some()) {
         notes.push(
@@ -432,43 +463,6 @@ fn page_table(header: &[&str], numeric_from: usize, rows: Vec<Vec<String>>) -> P
         rows,
         numeric_columns: (numeric_from..header.len()).collect(),
     }
-}
-
-/// `+3 vs AC 21, soft cover, into melee -4, 20% miss chance`: the roll and what changed
-/// it; `(plan)` marks what the plan line set in place of the map, and what it took away
-/// is named too (`no cover (plan)`).
-fn roll(attack: &AttackRow) -> String {
-    let set = attack.set_by_plan;
-    let by_plan = |part: &str, set: bool| match set {
-        true => format!("{part} (plan)"),
-        false => part.to_string(),
-    };
-    let mut parts = vec![versus(attack)];
-    match attack.flanking {
-        true => parts.push(by_plan("flanking", set.flanking)),
-        false if set.flanking => parts.push(by_plan("no flanking", true)),
-        false => {}
-    }
-    match attack.cover.as_str() {
-        "none" | "" if set.cover => parts.push(by_plan("no cover", true)),
-        "none" | "" => {}
-        "cover" => parts.push(by_plan("cover", set.cover)),
-        level => parts.push(by_plan(&format!("{level} cover"), set.cover)),
-    }
-    for (penalty, why) in [
-        (attack.range_penalty, "range"),
-        (attack.into_melee, "into melee"),
-    ] {
-        if penalty != 0 {
-            parts.push(format!("{why} {penalty:+}"));
-        }
-    }
-    match attack.miss_chance {
-        0 if set.concealment => parts.push(by_plan("no miss chance", true)),
-        0 => {}
-        miss => parts.push(by_plan(&format!("{miss}% miss chance"), set.concealment)),
-    }
-    parts.join(", ")
 }
 
 fn attacks_table(attacks: &[AttackRow]) -> PageTable {

@@ -2,6 +2,8 @@
 
 use super::charts::SweepAxis;
 use super::fight_rows::{FIGHT_ATTACKS, FightReport, NOBODY, UNDECIDED};
+use super::figures::SweepDrawing;
+use super::heatmap_rows::{Heatmap, SquareValue};
 use super::results::Results;
 use super::rows::AttackRow;
 use super::variants::{BASELINE, VARIANTS_COMPARED, comparison_lines};
@@ -35,19 +37,11 @@ pub fn summary_text(results: &Results) -> String {
         }
         out += &format!("\n{FIGHT_ATTACKS}:\n");
     }
-    let mut rows = vec![row(&[
-        "attack",
-        "roll",
-        "miss",
-        "P(hit)",
-        "P(crit)",
-        "mean damage",
-    ])];
+    let mut rows = vec![row(&["attack", "roll", "P(hit)", "P(crit)", "mean damage"])];
     for attack in &results.summary {
         rows.push(vec![
             attack_label(attack),
-            versus(attack),
-            format!("{}%", attack.miss_chance),
+            roll(attack),
             estimate(&attack.p_hit),
             estimate(&attack.p_crit),
             estimate(&attack.mean_damage),
@@ -74,14 +68,14 @@ pub fn summary_text(results: &Results) -> String {
         out += "\n";
         out += &aligned(&rows);
     }
-    out + &sweep_text(results) + &notes(results)
+    out + &sweep_text(results) + &heatmap_text(results) + &notes(results)
 }
 
-/// Most sweep values and attacks the terminal shows; the sweep tables hold them all.
+/// Most sweep values and attacks the terminal and the report show as a table; the sweep
+/// tables hold them all.
 const SWEEP_SHOWN: usize = 8;
 
-/// The sweep chart as a table: P(hit) of its first attacks at some of the values drawn
-/// (evenly spaced, the first and the last among them), and the tables that hold the rest.
+/// The tables that hold the sweep's points, then [`sweep_rows`].
 fn sweep_text(results: &Results) -> String {
     let Some(sweep) = results.sweep.as_ref() else {
         return String::new();
@@ -90,9 +84,16 @@ fn sweep_text(results: &Results) -> String {
         .map(|t| format!("{}.csv", t.name))
         .collect();
     let mut out = format!("\nSweep (every point in {}):\n", tables.join(", "));
-    let Some(drawing) = super::figures::sweep_input(results) else {
-        return out;
-    };
+    if let Some(drawing) = super::figures::sweep_input(results) {
+        out += &aligned(&sweep_rows(&drawing));
+    }
+    out
+}
+
+/// The sweep chart as a table: a header (`P(hit) at FIELD`, then the values shown) and
+/// a row per series shown, at most [`SWEEP_SHOWN`] values (evenly spaced, the first and
+/// the last among them) and series; the sweep tables hold them all.
+pub(super) fn sweep_rows(drawing: &SweepDrawing) -> Vec<Vec<String>> {
     let chart = &drawing.chart;
     let labels: Vec<String> = match &chart.x {
         SweepAxis::Numeric(v) => v.iter().map(|x| x.to_string()).collect(),
@@ -116,7 +117,42 @@ fn sweep_text(results: &Results) -> String {
         }));
         rows.push(cells);
     }
-    out += &aligned(&rows);
+    rows
+}
+
+/// Squares the heatmap names in the terminal and the report: the highest, then the
+/// lowest.
+const HEATMAP_SHOWN: usize = 3;
+
+/// `Heatmap (heatmap.csv): P(down) of Ogre (O) with Rogue (R) on a square (column, row):
+/// highest 0.6990 at (4, 4), …; lowest 0.2290 at (1, 1)`.
+fn heatmap_text(results: &Results) -> String {
+    let Some(heatmap) = &results.heatmap else {
+        return String::new();
+    };
+    format!(
+        "\nHeatmap (heatmap.csv): {} with {} on a square (column, row): {}\n",
+        heatmap.label,
+        heatmap.mover,
+        heatmap_extremes(heatmap)
+    )
+}
+
+/// `highest 0.6990 at (4, 4), …; lowest 0.2290 at (1, 1)`, or that no square has the
+/// figure.
+pub(super) fn heatmap_extremes(heatmap: &Heatmap) -> String {
+    let (highest, lowest) = heatmap.extremes(HEATMAP_SHOWN);
+    if highest.is_empty() {
+        return "no square where it is defined".into();
+    }
+    let at = |&(x, y, value): &SquareValue| format!("{value:.4} at ({x}, {y})");
+    let mut out = format!(
+        "highest {}",
+        highest.iter().map(at).collect::<Vec<_>>().join(", ")
+    );
+    if let Some(lowest) = lowest {
+        out += &format!("; lowest {}", at(&lowest));
+    }
     out
 }
 
@@ -236,6 +272,43 @@ pub(super) fn versus(attack: &AttackRow) -> String {
             attack.effective_bonus, attack.armor, attack.effective_ac
         ),
     }
+}
+
+/// `+3 vs AC 21, soft cover, into melee -4, 20% miss chance`: the roll and what changed
+/// it; `(plan)` marks what the plan line set in place of the map, and what it took away
+/// is named too (`no cover (plan)`).
+pub(super) fn roll(attack: &AttackRow) -> String {
+    let set = attack.set_by_plan;
+    let by_plan = |part: &str, set: bool| match set {
+        true => format!("{part} (plan)"),
+        false => part.to_string(),
+    };
+    let mut parts = vec![versus(attack)];
+    match attack.flanking {
+        true => parts.push(by_plan("flanking", set.flanking)),
+        false if set.flanking => parts.push(by_plan("no flanking", true)),
+        false => {}
+    }
+    match attack.cover.as_str() {
+        "none" | "" if set.cover => parts.push(by_plan("no cover", true)),
+        "none" | "" => {}
+        "cover" => parts.push(by_plan("cover", set.cover)),
+        level => parts.push(by_plan(&format!("{level} cover"), set.cover)),
+    }
+    for (penalty, why) in [
+        (attack.range_penalty, "range"),
+        (attack.into_melee, "into melee"),
+    ] {
+        if penalty != 0 {
+            parts.push(format!("{why} {penalty:+}"));
+        }
+    }
+    match attack.miss_chance {
+        0 if set.concealment => parts.push(by_plan("no miss chance", true)),
+        0 => {}
+        miss => parts.push(by_plan(&format!("{miss}% miss chance"), set.concealment)),
+    }
+    parts.join(", ")
 }
 
 /// `0.4012 ±0.0010 (0.4000)`: point, the interval's reach (see [`interval`]), exact value if

@@ -25,7 +25,10 @@ pub struct VariantRow {
     /// Shown in the comparison table, not only in the file.
     pub headline: bool,
     /// Which way is better for the first side (fights) or the attackers (plans); `None`
-    /// where neither is (a fight's length).
+    /// where the figure is not a goal of theirs, so no variant is called best on it: a
+    /// fight's length, another side's chance to win (undecided fights lower it too), and
+    /// damage dealt by an attacker or a plan line (a variant that keeps a target up
+    /// longer gives more of it).
     pub higher_is_better: Option<bool>,
     /// The figure in this variant.
     pub value: Estimate,
@@ -100,8 +103,11 @@ impl Figures for PlanFigures<'_> {
         ) || matches!(figure, Figure::LineDamage { .. })
     }
 
-    fn higher_is_better(&self, _: Figure) -> Option<bool> {
-        Some(true)
+    fn higher_is_better(&self, figure: Figure) -> Option<bool> {
+        match figure {
+            Figure::LineDamage { .. } => None,
+            _ => Some(true),
+        }
     }
 }
 
@@ -142,12 +148,11 @@ impl Figures for FightFigures<'_> {
     fn higher_is_better(&self, figure: Figure) -> Option<bool> {
         let first = |side: usize| side == 0;
         match figure {
-            Figure::SideWon { side } => Some(first(side)),
+            Figure::SideWon { side } => first(side).then_some(true),
             Figure::SideLostDown { side } | Figure::SideLostDead { side } => Some(!first(side)),
             Figure::FighterDown { fighter, .. } | Figure::FighterDead { fighter, .. } => {
                 Some(!first(self.0.fighters[fighter].side))
             }
-            Figure::DamageDealt { fighter } => Some(first(self.0.fighters[fighter].side)),
             _ => None,
         }
     }
@@ -328,4 +333,59 @@ pub fn significant(diff: &Estimate) -> bool {
 pub fn difference_text(d: &Estimate) -> String {
     let mark = if significant(d) { " *" } else { "" };
     format!("{:+.4} [{:+.4}, {:+.4}]{mark}", d.point, d.lo, d.hi)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A row of `variant` whose value is `value` and whose difference to the baseline
+    /// reaches from `lo` to `hi`.
+    fn row(
+        variant: &str,
+        higher_is_better: Option<bool>,
+        value: f64,
+        (lo, hi): (f64, f64),
+    ) -> VariantRow {
+        let at = |point: f64, lo: f64, hi: f64| Estimate {
+            point,
+            lo,
+            hi,
+            exact: None,
+        };
+        VariantRow {
+            variant: variant.into(),
+            figure: "P(win: party)".into(),
+            headline: true,
+            higher_is_better,
+            value: at(value, value - 0.01, value + 0.01),
+            diff: at((lo + hi) / 2.0, lo, hi),
+        }
+    }
+
+    /// Best is the best value among the differences whose interval excludes 0, the way
+    /// the figure is better; none on a figure that is no goal (`higher_is_better` None),
+    /// and none when no difference excludes 0.
+    #[test]
+    fn best_is_the_best_significant_value_on_a_goal() {
+        for (higher, expected) in [
+            (Some(true), Some("flank")),
+            (Some(false), Some("hide")),
+            (None, None),
+        ] {
+            let rows = [
+                row(BASELINE, higher, 0.50, (0.0, 0.0)),
+                row("flank", higher, 0.70, (0.19, 0.21)),
+                row("power", higher, 0.80, (-0.01, 0.61)),
+                row("hide", higher, 0.30, (-0.21, -0.19)),
+            ];
+            let refs: Vec<&VariantRow> = rows.iter().collect();
+            assert_eq!(best_variant(&refs), expected, "{higher:?}");
+        }
+        let unsure = [
+            row(BASELINE, Some(true), 0.5, (0.0, 0.0)),
+            row("power", Some(true), 0.8, (-0.01, 0.61)),
+        ];
+        assert_eq!(best_variant(&unsure.iter().collect::<Vec<_>>()), None);
+    }
 }

@@ -91,14 +91,19 @@ impl Validator<'_> {
         };
         self.letters_match_combatants(map, raw, combatants)?;
         let text = map.get_ref();
-        let rows: Vec<&str> = text.trim_end_matches(['\n', '\r']).lines().collect();
-        let row_starts: Vec<usize> = rows
+        let lines: Vec<&str> = text.trim_end_matches(['\n', '\r']).lines().collect();
+        let row_starts: Vec<usize> = lines
             .iter()
             .scan(0, |start, row| {
                 let here = *start;
                 *start += row.chars().count() + 1;
                 Some(here)
             })
+            .collect();
+        // Spaces an editor leaves at the end of a row are no squares (no symbol is blank).
+        let rows: Vec<&str> = lines
+            .iter()
+            .map(|row| row.trim_end_matches([' ', '\t']))
             .collect();
         let at = |e: map::MapError| {
             let index = row_starts.get(e.row).copied().unwrap_or(0) + e.col;

@@ -227,6 +227,20 @@ fn a_header_of_the_wrong_shape_says_which_to_write() {
     }
 }
 
+/// Spaces an editor leaves at the end of map rows are no squares: the map is the one
+/// without them. A blank inside a row is an error at it, saying what to write instead.
+#[test]
+fn spaces_ending_a_map_row_are_dropped_and_a_blank_inside_one_is_refused() {
+    let trailing = BASE.replacen("F..O\n\"\"\"", "F..O   \n....\t\n\"\"\"", 1);
+    let scenario = Scenario::parse("t.toml", trailing).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(scenario.map, ["F..O", "...."]);
+    let message = error_of("F..O", "F. O");
+    assert!(
+        message.starts_with("t.toml:4:3: a blank is no map symbol"),
+        "{message}"
+    );
+}
+
 #[test]
 fn combatants_must_stand_on_the_map() {
     let message = error_of("F..O", "F...");

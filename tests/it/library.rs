@@ -10,15 +10,21 @@ use d20odds::summary_text;
 
 use crate::cli::{d20odds, repo, showcase};
 
-/// Records every progress call, to check the phases a run goes through.
+/// Records every progress call, to check the phases a run goes through, and the threads
+/// each phase starts on.
 #[derive(Default)]
 struct Recorder {
     calls: Mutex<Vec<(Option<Phase>, u64)>>,
+    threads: Mutex<Vec<usize>>,
 }
 
 impl Progress for Recorder {
     fn start(&self, phase: Phase, total: u64) {
         self.calls.lock().unwrap().push((Some(phase), total));
+        self.threads
+            .lock()
+            .unwrap()
+            .push(rayon::current_num_threads());
     }
     fn advance_to(&self, _: u64) {}
     fn finish(&self) {
@@ -74,6 +80,39 @@ fn a_sweep_runs_in_one_trials_phase_and_keeps_its_rows() {
             (None, 0)
         ]
     );
+}
+
+/// starfinder-tactics is a fight with 3 variants: the exact figures of its 4 fights come
+/// first, side by side, then the trials, then its (empty) heatmap; with `--threads 1`
+/// every phase runs on one thread, the exact fights too (they used to take every core).
+#[test]
+fn a_fight_computes_its_exact_figures_first_on_the_threads_asked_for() {
+    for threads in [1, 2] {
+        let settings = Settings {
+            trials: Some(2_000),
+            threads: Some(threads),
+            ..Settings::default()
+        };
+        let path = repo().join("experiments/starfinder-tactics.toml");
+        let recorder = Recorder::default();
+        let finished = prepare(&path, &settings)
+            .unwrap()
+            .run(&settings, &recorder, &AtomicBool::new(false))
+            .unwrap();
+        assert!(finished.results.variants.len() > 4);
+        assert_eq!(
+            *recorder.calls.lock().unwrap(),
+            [
+                (Some(Phase::Exact), 4),
+                (None, 0),
+                (Some(Phase::Trials), 2_000),
+                (None, 0),
+                (Some(Phase::Squares), 0),
+                (None, 0)
+            ]
+        );
+        assert_eq!(*recorder.threads.lock().unwrap(), [threads; 3]);
+    }
 }
 
 /// A stop already set: the first chunk of the plan still runs, no sweep point and no

@@ -159,6 +159,39 @@ fn a_variant_that_changes_nothing_differs_by_exactly_zero() {
     }
 }
 
+/// `best` goes only to figures that are goals of the first side (a plan's attackers):
+/// its chance to win, each side's chance to lose a member, a combatant's or target's
+/// chance to go down or die, damage taken by a target. Not a plan line's or a
+/// combatant's damage dealt (a variant that keeps a target up gives more), the fight's
+/// length, or the second side's chance to win (undecided fights lower it as well).
+#[test]
+fn best_is_marked_only_on_the_first_sides_goals() {
+    for fight in [false, true] {
+        let text = format!(
+            "{}[[variant]]\nname = \"sharper\"\nset = {{ \"A.blade.bonus\" = 9 }}\n",
+            duel("pf1", 9, fight, [6, 16, 14, 4])
+        );
+        for row in run(&text).variants {
+            let figure = row.figure.as_str();
+            let expected = if figure.starts_with("mean damage by")
+                || figure.starts_with("mean damage dealt")
+                || figure.starts_with("mean fight length")
+                || figure == "P(win: b)"
+            {
+                None
+            } else if figure.starts_with("P(A (A)")
+                || figure == "P(a member down: a)"
+                || figure == "P(a member dead: a)"
+            {
+                Some(false)
+            } else {
+                Some(true)
+            };
+            assert_eq!(row.higher_is_better, expected, "{figure}");
+        }
+    }
+}
+
 /// A variant that changes something (A's damage +1) may still differ from the baseline
 /// in no trial on a chance: B (30 hp) cannot go down in round 1 (one attack deals at most
 /// 2 × 10 damage, or 2 × 11 with the variant) either way. That difference is 0 but not

@@ -21,6 +21,11 @@ fn drawing(
     curves.chart("t").unwrap()
 }
 
+/// The chart's series' labels, in order.
+fn labels(chart: &SweepChart) -> Vec<&str> {
+    chart.series.iter().map(|s| s.label.as_str()).collect()
+}
+
 /// A swept field typed by `values`, as the sweep writer types it.
 fn field(set: &str, values: &[Value]) -> SweptField {
     SweptField::of(&Sweep {
@@ -94,9 +99,8 @@ fn further_sweeps_split_series_and_text_values_are_categories() {
         chart.x,
         SweepAxis::Categories(vec!["1d6".into(), "1d8".into()])
     );
-    let labels: Vec<&str> = chart.series.iter().map(|s| s.label.as_str()).collect();
     assert_eq!(
-        labels,
+        labels(&chart),
         ["F → O: sword #1 (O.hp = 10)", "F → O: sword #1 (O.hp = 20)"]
     );
     assert_eq!(chart.series[1].points[1].unwrap().point, 0.3);
@@ -112,14 +116,32 @@ fn attacks_the_sweep_does_not_change_are_left_out() {
     let drawing = drawing(&table, 2, Some(2), 1);
     let chart = drawing.chart;
     assert_eq!(drawing.unchanged, 1);
-    let labels: Vec<&str> = chart.series.iter().map(|s| s.label.as_str()).collect();
-    assert_eq!(labels, ["F → O: sword #1"]);
+    assert_eq!(labels(&chart), ["F → O: sword #1"]);
     let hits: Vec<f64> = chart.series[0]
         .points
         .iter()
         .map(|p| p.unwrap().point)
         .collect();
     assert_eq!(hits, [0.0, 0.2]);
+}
+
+/// `O.ac = [16, 18]` × `O.hp = [10, 20]`, one attack whose roll `O.hp` decides, as
+/// `vs = ["eac", "kac"]` does: at hp 10 it is against AC 13 at both values of O.ac, at
+/// hp 20 against 16 then 18. Both series are drawn: the hp-10 one is the same along O.ac
+/// but not the same roll as the other (it used to be left out, with no trace on the chart).
+#[test]
+fn a_series_a_further_field_sets_apart_is_drawn_though_flat() {
+    let table = with_targets(
+        sweep_table(ints([16, 16, 18, 18]), Some(ints([10, 20, 10, 20]))),
+        &["O", "O", "O", "O"],
+        &[13, 16, 13, 18],
+    );
+    let drawn = drawing(&table, 1, Some(2), 2);
+    assert_eq!(drawn.unchanged, 0);
+    assert_eq!(
+        labels(&drawn.chart),
+        ["F → O: sword #1 (O.hp = 10)", "F → O: sword #1 (O.hp = 20)"]
+    );
 }
 
 /// A list that repeats a value (`O.ac = [16, 16, 18]`, two attacks a point, G's roll the
@@ -141,14 +163,8 @@ fn a_repeated_value_is_its_own_position_not_new_series() {
 
     let table = sweep_table(ints([16, 16, 16, 16]), Some(ints([1, 2, 1, 2])));
     let drawn = drawing(&table, 1, Some(2), 2);
-    let labels: Vec<&str> = drawn
-        .chart
-        .series
-        .iter()
-        .map(|s| s.label.as_str())
-        .collect();
     assert_eq!(
-        labels,
+        labels(&drawn.chart),
         ["F → O: sword #1 (O.hp = 1)", "F → O: sword #1 (O.hp = 2)"]
     );
     assert_eq!(drawn.values, (2, 2));
