@@ -42,7 +42,9 @@ pub fn check(
         text += "\n";
     }
     if !scenario.map.is_empty() {
-        text += "map (x → right from 0, y ↓ down from 0):\n";
+        text += "map (x → right from 0, y ↓ down from 0; the lines below run between corner \
+                 points, point (x,y) being the top-left corner of square (x,y), so a line from \
+                 a corner two squares share has no length):\n";
         for (y, row) in scenario.map.iter().enumerate() {
             text += &format!("  {y:>3} {row}\n");
         }
