@@ -223,7 +223,7 @@ impl Prepared {
             fight,
             ..
         } = &self.experiment;
-        let mut exacts = self.exact_fights(progress);
+        let mut exacts = self.exact_fights(progress, stop);
         let runs = 1 + *sweep_points as u64;
         progress.start(Phase::Trials, self.config.trials.saturating_mul(runs));
         let mut notes = Vec::new();
@@ -271,8 +271,14 @@ impl Prepared {
     }
 
     /// The exact figures of the fight as written and of each variant's fight, in that
-    /// order, computed side by side ([`Phase::Exact`]); none without a fight.
-    fn exact_fights(&self, progress: &dyn Progress) -> Vec<Result<ExactFight, String>> {
+    /// order, computed side by side ([`Phase::Exact`]), each within its own bound
+    /// ([`crate::encounter::exact_fight`]); none without a fight. Once `stop` is set, a
+    /// fight not started is left without them (one started runs to its end or bound).
+    fn exact_fights(
+        &self,
+        progress: &dyn Progress,
+        stop: &AtomicBool,
+    ) -> Vec<Result<ExactFight, String>> {
         let Some(fight) = &self.experiment.fight else {
             return Vec::new();
         };
@@ -284,7 +290,10 @@ impl Prepared {
         let done = AtomicU64::new(0);
         let exacts = (fights.par_iter())
             .map(|fight| {
-                let exact = exact_fight(fight);
+                let exact = match stop.load(Ordering::Relaxed) {
+                    true => Err(EXACT_FIGHT_STOPPED.to_string()),
+                    false => exact_fight(fight),
+                };
                 progress.advance_to(done.fetch_add(1, Ordering::Relaxed) + 1);
                 exact
             })
@@ -428,6 +437,9 @@ enum Compared<'a> {
     },
 }
 
+/// Why a fight has no exact column after a stop (Ctrl-C) came before its exact engine.
+const EXACT_FIGHT_STOPPED: &str = "the run was stopped before they were computed";
+
 /// Why a sweep point's fight has no exact column: its exact fight may take minutes.
 const SWEEP_FIGHT_SIMULATED: &str = "a sweep point's fight is simulated only";
 
@@ -528,6 +540,7 @@ fn compared<'a>(
                     .map(|_| Err(SWEEP_FIGHT_SIMULATED.to_string()))
                     .collect()
             });
+            debug_assert_eq!(exacts.len(), fights.len(), "an exact result per fight");
             Compared::Fights { fights, exacts }
         }
         None => Compared::Plans(all.map(|(plan, _)| plan).collect()),

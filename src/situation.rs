@@ -115,7 +115,7 @@ pub fn range(
     let max = rules.ranged.max_for(attack.thrown);
     if increment > i64::from(max) {
         return Err(format!(
-            "the target is {distance_ft} ft away, beyond `{}`'s reach: {max} range increments of {} ft, the most a {} weapon has ({} ft)",
+            "the target is {distance_ft} ft away, beyond `{}`'s range: {max} range increments of {} ft, the most a {} weapon has ({} ft)",
             attack.name,
             attack.range_increment,
             if attack.thrown {

@@ -331,8 +331,6 @@ pub(super) struct SweepCurves {
     /// Rows added since the latest position began: the next row's series (every position
     /// lists the same series in the same order).
     series_at: usize,
-    /// Rows a point has, one per attack: series `at` is the attack of row `at % rows`.
-    rows_per_point: usize,
     /// Every series, in table order; two words each, so that memory grows little with the
     /// number of series.
     series: Vec<SeriesRoll>,
@@ -340,11 +338,13 @@ pub(super) struct SweepCurves {
     curves: Vec<Curve>,
 }
 
-/// Whether a series' attack roll ever changes across the sweep.
+/// Whether a series' attack roll ever changes across the sweep, and its attack.
 #[derive(Debug)]
 struct SeriesRoll {
     /// The attack roll of its first row, as [`roll_fingerprint`].
     roll: u64,
+    /// Its attack: the place of its rows among the rows of a point.
+    row: u32,
     /// Some row's roll differs from the first.
     changes: bool,
 }
@@ -361,7 +361,8 @@ struct Curve {
 #[derive(Debug, Clone, PartialEq)]
 pub(super) struct SweepDrawing {
     pub(super) chart: SweepChart,
-    /// Series left out because their roll is the same at every sweep point.
+    /// Attacks left out (each with all its series) because their roll is the same at
+    /// every sweep point.
     pub(super) unchanged: usize,
     /// Series left out past [`MAX_SWEEP_CHART_SERIES`].
     pub(super) not_drawn: usize,
@@ -383,7 +384,6 @@ impl SweepCurves {
             xs: Vec::new(),
             x_index: HashMap::new(),
             series_at: 0,
-            rows_per_point: 0,
             series: Vec::new(),
             curves: Vec::new(),
         }
@@ -402,7 +402,6 @@ impl SweepCurves {
             return;
         };
         self.x_name.get_or_insert_with(|| x_field.name.clone());
-        self.rows_per_point = self.rows_per_point.max(rows.len());
         let position = self.points / self.points_per_value;
         let starts_position = self.points.is_multiple_of(self.points_per_value);
         self.points += 1;
@@ -418,7 +417,7 @@ impl SweepCurves {
             (true, Some(row)) => Some(self.x_at(x_field, &row.values[0])),
             _ => None,
         };
-        for row in rows {
+        for (place, row) in (0u32..).zip(rows) {
             let at = self.series_at;
             self.series_at += 1;
             let attack = &row.row;
@@ -431,6 +430,7 @@ impl SweepCurves {
             if at == self.series.len() {
                 self.series.push(SeriesRoll {
                     roll,
+                    row: place,
                     changes: false,
                 });
                 if at < MAX_SWEEP_CHART_SERIES {
@@ -469,12 +469,20 @@ impl SweepCurves {
     /// swept field (a series' own rolls differ) or with a further one (the first rolls of
     /// its series differ: `vs = ["eac", "kac"]` splits an attack in two series, each the
     /// same along `kac`, which are not the same attack roll).
+    /// Indexed by [`SeriesRoll::row`].
     fn attack_changes(&self) -> Vec<bool> {
-        let rows = self.rows_per_point.max(1);
+        let rows = self
+            .series
+            .iter()
+            .map(|s| s.row as usize + 1)
+            .max()
+            .unwrap_or(0);
+        let mut first_rolls: Vec<Option<u64>> = vec![None; rows];
         let mut changes = vec![false; rows];
-        for (at, series) in self.series.iter().enumerate() {
-            let first = &self.series[at % rows];
-            changes[at % rows] |= series.changes || series.roll != first.roll;
+        for series in &self.series {
+            let row = series.row as usize;
+            let first = *first_rolls[row].get_or_insert(series.roll);
+            changes[row] |= series.changes || series.roll != first;
         }
         changes
     }
@@ -486,9 +494,12 @@ impl SweepCurves {
         let x_name = self.x_name.as_ref().filter(|_| !self.xs.is_empty())?;
         let changes = self.attack_changes();
         let some_change = changes.contains(&true);
-        let drawn = |at: usize| changes[at % changes.len()] || !some_change;
+        let drawn = |at: usize| changes[self.series[at].row as usize] || !some_change;
         let kept = (0..self.series.len()).filter(|&at| drawn(at)).count();
-        let unchanged = self.series.len() - kept;
+        let unchanged = match some_change {
+            true => changes.iter().filter(|changes| !**changes).count(),
+            false => 0,
+        };
         let x = match self.xs.iter().map(|(_, number)| *number).collect() {
             Some(values) => SweepAxis::Numeric(values),
             None => SweepAxis::Categories(self.xs.iter().map(|(x, _)| x.clone()).collect()),

@@ -158,8 +158,6 @@ mod tests {
     use super::*;
     use crate::report::table::Output;
 
-    /// Two squares, one target: the CSV has `x,y,method`, then the target's eight
-    /// columns, in that order (an empty reason, last on its line, quoted by the writer).
     /// Five squares of P(down) 0.2, 0.7, 0.4, 0.7, 0.1 (in table order): the three highest
     /// are 0.7 (the first of the tie first), 0.7, 0.4, and the lowest 0.1; with room for
     /// all five, no lowest is named apart.
@@ -199,6 +197,8 @@ mod tests {
         assert_eq!(heatmap.extremes(5).1, None);
     }
 
+    /// Two squares, one target: the CSV has `x,y,method`, then the target's eight
+    /// columns, in that order (an empty reason, last on its line, quoted by the writer).
     #[test]
     fn rows_write_the_target_columns_after_the_square() {
         let cell =

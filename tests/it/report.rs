@@ -212,7 +212,7 @@ fn a_sweep_experiment_draws_its_sweep_chart() {
 
 /// A swept list may repeat a value: `T.ac = [16, 16, 18]` × `G.hp = [1, …, 6]` has
 /// 12 attacks × 6 hp values = 72 series, not one set per repeated point. The golem's 6
-/// attacks never change: 6 × 6 = 36 left out. Of the first 64 series (5 hp values × 12,
+/// attacks never change: they are left out, 6 × 6 = 36 series. Of the first 64 series (5 hp values × 12,
 /// then the troll's first 4 attacks) those kept are 5 × 6 + 4 = 34, drawn; the other
 /// 36 − 34 = 2 kept series are not drawn.
 #[test]
@@ -228,7 +228,7 @@ fn a_sweep_that_repeats_a_value_counts_its_series_once() {
     std::fs::write(&file, repeated).unwrap();
     let (_out, folder) = run(&file, "1000");
     let page = read(&folder, "report.html");
-    assert!(page.contains("leaves out the 36 attacks whose roll is the same"));
+    assert!(page.contains("leaves out the 6 attacks whose roll is the same"));
     assert!(page.contains("draws 34 series (those of the first 64 in table order it keeps) and leaves out the other 2;"));
 }
 

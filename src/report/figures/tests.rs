@@ -144,6 +144,31 @@ fn a_series_a_further_field_sets_apart_is_drawn_though_flat() {
     );
 }
 
+/// Points with different numbers of rows (`O.hp` standing in for a further field that
+/// gives an attack one iterative at one value and two at the other: +11, then +11 and
+/// +6), at two values of O.ac that change no roll: three series, s0 (+11, first row),
+/// s1 (+11, first row), s2 (+6, second row). Grouped by their row, no attack changes, so
+/// all three are drawn; grouped by index modulo the most rows a point has, s2 fell in
+/// with s0 and s1 was left out.
+#[test]
+fn series_are_grouped_by_their_row_when_points_differ_in_rows() {
+    let (fields, mut rows) = sweep_table(
+        ints([16, 16, 16, 18, 18, 18]),
+        Some(ints([1, 2, 2, 1, 2, 2])),
+    );
+    for (row, bonus) in rows.iter_mut().zip([11, 11, 6, 11, 11, 6]) {
+        row.row.effective_bonus = bonus;
+        row.row.effective_ac = 16;
+        row.row.p_hit.exact = None;
+    }
+    let mut curves = SweepCurves::new(Some(2), 2);
+    for point in [0..1, 1..3, 3..4, 4..6] {
+        curves.add_point(&fields, &rows[point]);
+    }
+    let drawn = curves.chart("t").unwrap();
+    assert_eq!((drawn.unchanged, drawn.chart.series.len()), (0, 3));
+}
+
 /// A list that repeats a value (`O.ac = [16, 16, 18]`, two attacks a point, G's roll the
 /// same everywhere) still has two series, not one per repeated point: 1 left out
 /// (the regression read "leaves out 3"); 3 positions run and drawn, 2 distinct x values.
