@@ -20,7 +20,7 @@ use crate::encounter::{
     ExactFight, Fight, FightTally, exact_fight, simulate_fight, simulate_fights_paired,
 };
 use crate::engine::{
-    EngineConfig, Figure, MAX_THREADS, SamplerKind, simulate_paired, simulate_until,
+    EngineConfig, Figure, MAX_THREADS, SamplerKind, on_threads, simulate_paired, simulate_until,
 };
 use crate::error::{Error, InputError};
 use crate::exact;
@@ -199,13 +199,8 @@ impl Prepared {
     ) -> Result<Finished, Error> {
         let run = || self.run_phases(settings, progress, stop);
         match self.config.threads {
-            Some(threads) if threads != rayon::current_num_threads() => {
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(threads)
-                    .build()
-                    .map_or_else(|_| run(), |pool| pool.install(run))
-            }
-            _ => run(),
+            Some(threads) => on_threads(threads, run),
+            None => run(),
         }
     }
 

@@ -40,7 +40,7 @@ pub use paired::{Figure, PairedTally};
 pub(crate) use paired::{Pairable, PairedModel, TrialValues};
 use plan_model::PlanModel;
 pub use runner::MAX_THREADS;
-pub(crate) use runner::{Model, run as run_model};
+pub(crate) use runner::{Model, on_threads, run as run_model};
 pub use tally::{
     MeanSample, Proportion, SlotFigures, Tally, check_tally_size, max_damage_taken, tally_cells,
 };

@@ -108,13 +108,19 @@ pub(crate) fn run<M: Model>(
         .unwrap_or_else(rayon::current_num_threads)
         .min(MAX_THREADS)
         .min(usize::try_from(by_memory).unwrap_or(MAX_THREADS));
+    on_threads(threads, run)
+}
+
+/// `run` on a rayon pool of `threads` threads: the current one when it has as many, else
+/// a new one (the current one if that cannot be built).
+pub(crate) fn on_threads<R: Send>(threads: usize, run: impl FnOnce() -> R + Send) -> R {
     if threads == rayon::current_num_threads() {
         return run();
     }
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_or_else(|_| run(), |pool| pool.install(run))
+    match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+        Ok(pool) => pool.install(run),
+        Err(_) => run(),
+    }
 }
 
 /// One block: its trials in chunks, with progress reported and the stop flag looked at
