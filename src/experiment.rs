@@ -123,12 +123,22 @@ fn plan_variant(
     let (plan, situations, fight) = build_variant(&variant.scenario).map_err(at_change)?;
     let labels =
         |plan: &Plan| -> Vec<String> { plan.targets().iter().map(|t| t.label.clone()).collect() };
-    if fight.is_none() && labels(&plan) != labels(baseline) {
-        return Err(at(&format!(
-            "its plan attacks {} where the experiment as written attacks {}: a variant of a plan must attack the same targets, to compare them",
-            labels(&plan).join(", "),
-            labels(baseline).join(", ")
-        )));
+    // A plan whose targets are not the baseline's, as the error says it.
+    let other_targets = |plan: &Plan, fight: Option<&Fight>| {
+        (fight.is_none() && labels(plan) != labels(baseline)).then(|| {
+            format!(
+                "its plan attacks {} where the experiment as written attacks {}: a variant of a plan must attack the same targets, to compare them",
+                labels(plan).join(", "),
+                labels(baseline).join(", ")
+            )
+        })
+    };
+    if let Some(why) = other_targets(&plan, fight.as_ref()) {
+        let span = variant.blame(&why, |scenario| {
+            let (plan, _, fight) = build_variant(scenario).ok()?;
+            other_targets(&plan, fight.as_ref())
+        });
+        return Err((scenario.source).error(span, format!("variant `{}`: {why}", variant.name)));
     }
     if fight.as_ref().map(|f| &f.sides) != baseline_fight.map(|f| &f.sides) {
         return Err(at(

@@ -42,9 +42,9 @@ pub fn check(
         text += "\n";
     }
     if !scenario.map.is_empty() {
-        text += "map (x → right from 0, y ↓ down from 0; the lines below run between corner \
-                 points, point (x,y) being the top-left corner of square (x,y), so a line from \
-                 a corner two squares share has no length):\n";
+        text += "map (x → right from 0, y ↓ down from 0; (x,y) is a square, p(x,y) a point: \
+                 the lines below run between points, p(x,y) being the top-left corner of \
+                 square (x,y), so a line from a corner two squares share has no length):\n";
         for (y, row) in scenario.map.iter().enumerate() {
             text += &format!("  {y:>3} {row}\n");
         }
@@ -340,7 +340,7 @@ fn lines_text(lines: &[SightLine]) -> String {
         .iter()
         .map(|l| {
             format!(
-                "      ({},{})→({},{}) {}\n",
+                "      p({},{})→p({},{}) {}\n",
                 l.from.x,
                 l.from.y,
                 l.to.x,
@@ -366,7 +366,7 @@ fn verdict_text(map: &MapSituation) -> String {
     match (&v.flanking, &map.flanking_partner) {
         (Some(f), Some(partner)) => {
             text += &format!(
-                "  flanking: with {} ({}), centres ({},{})→({},{}) cross opposite borders\n",
+                "  flanking: with {} ({}), centres p({},{})→p({},{}) cross opposite borders\n",
                 partner.name,
                 partner.token,
                 f.line.from.x2 as f64 / 2.0,
@@ -411,7 +411,7 @@ fn cover_text(v: &LineVerdict) -> String {
     let c = &v.cover_lines;
     let from = match c.corner {
         Some(p) => format!(
-            "corner ({},{}) of square ({},{})",
+            "corner p({},{}) of square ({},{})",
             p.x, p.y, c.from.x, c.from.y
         ),
         None => format!("square ({},{}) (adjacent melee)", c.from.x, c.from.y),

@@ -437,12 +437,13 @@ fn notes(results: &Results, inputs: &Inputs) -> Vec<String> {
         .enumerate()
         .filter_map(|(i, a)| Some((i, a, a.covering.as_ref()?)))
     {
-        let [p, exact_p] = measure(&attack.p_cover_hit);
-        let [damage, _] = measure(&attack.cover_mean_damage);
+        let [p, exact_p] = measure(&covering.p_hit);
+        let [damage, _] = measure(&covering.mean_damage);
         notes.push(format!(
-            "{}: the shot strikes {covering} instead ({}) with probability {p} (exact {exact_p}), \
+            "{}: the shot strikes {} instead ({}) with probability {p} (exact {exact_p}), \
              for {damage} damage per attack on average.",
             attack_label(attack),
+            covering.creature,
             inputs.why_struck(i)
         ));
     }

@@ -48,9 +48,17 @@ pub struct AttackRow {
     pub save: Option<String>,
     /// The creature struck instead of the target when the shot strikes the cover (d20
     /// Modern), with how often and for how much damage per attack.
-    pub covering: Option<String>,
-    pub p_cover_hit: Estimate,
-    pub cover_mean_damage: Estimate,
+    pub covering: Option<Covering>,
+}
+
+/// A creature an attack may strike instead of its target, and how it fares.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Covering {
+    pub creature: String,
+    /// P(the attack strikes it).
+    pub p_hit: Estimate,
+    /// Its mean damage per attack made.
+    pub mean_damage: Estimate,
 }
 
 impl Row for AttackRow {
@@ -83,12 +91,14 @@ impl Row for AttackRow {
             Column::text("square_guess", |r: &Self| r.square_guess.clone()),
             Column::text("save", |r: &Self| r.save.clone().unwrap_or_default()),
             Column::text("covering", |r: &Self| {
-                r.covering.clone().unwrap_or_default()
+                (r.covering.as_ref()).map_or_else(String::new, |c| c.creature.clone())
             }),
         ]);
-        columns.extend(Column::estimates(&[
-            ("p_cover_hit", |r: &Self| r.p_cover_hit),
-            ("cover_mean_damage", |r: &Self| r.cover_mean_damage),
+        columns.extend(Column::optional_estimates(&[
+            ("p_cover_hit", |r: &Self| Some(r.covering.as_ref()?.p_hit)),
+            ("cover_mean_damage", |r: &Self| {
+                Some(r.covering.as_ref()?.mean_damage)
+            }),
         ]));
         columns
     }
@@ -198,10 +208,12 @@ pub(super) fn attack_row(
         mean_damage: (figures.damage().estimate()).with_exact(exact.map(|e| e.mean_damage)),
         square_guess: format!("{}/{}", guess.right, guess.candidates),
         save: modifiers.save.map(|s| s.describe()),
-        covering: slot.covering.map(label),
-        p_cover_hit: (figures.struck().estimate()).with_exact(exact.map(|e| e.p_struck)),
-        cover_mean_damage: (figures.struck_damage().estimate())
-            .with_exact(exact.map(|e| e.mean_struck_damage)),
+        covering: slot.covering.map(|covering| Covering {
+            creature: label(covering),
+            p_hit: (figures.struck().estimate()).with_exact(exact.map(|e| e.p_struck)),
+            mean_damage: (figures.struck_damage().estimate())
+                .with_exact(exact.map(|e| e.mean_struck_damage)),
+        }),
     }
 }
 
@@ -286,8 +298,6 @@ impl AttackRow {
             square_guess: "1/1".into(),
             save: None,
             covering: None,
-            p_cover_hit: zero,
-            cover_mean_damage: zero,
         }
     }
 }

@@ -40,6 +40,9 @@ type Read<R, T> = Box<dyn Fn(&R) -> T>;
 /// An estimate's column name and how it is read from a row.
 pub type EstimateColumn<R> = (&'static str, fn(&R) -> Estimate);
 
+/// A figure's column name and how it is read from a row that may not have it.
+pub type OptionalEstimateColumn<R> = (&'static str, fn(&R) -> Option<Estimate>);
+
 impl<R: 'static> Column<R> {
     pub fn text(name: impl Into<String>, cell: impl Fn(&R) -> String + 'static) -> Self {
         Self::new(name, Getter::Text(Box::new(cell)))
@@ -68,15 +71,31 @@ impl<R: 'static> Column<R> {
     /// The columns `name`, `name_lo` and `name_hi` of each estimate, then `exact_name` of
     /// each, as SPEC §3 orders them.
     pub fn estimates(estimates: &[EstimateColumn<R>]) -> Vec<Self> {
+        let named = estimates.iter().map(|&(name, estimate)| {
+            let cell = move |r: &R| Some(estimate(r));
+            (name, cell)
+        });
+        Self::estimate_columns(named.collect())
+    }
+
+    /// As [`Column::estimates`], for figures some rows do not have: their cells are empty.
+    pub fn optional_estimates(estimates: &[OptionalEstimateColumn<R>]) -> Vec<Self> {
+        Self::estimate_columns(estimates.to_vec())
+    }
+
+    fn estimate_columns<F>(estimates: Vec<(&'static str, F)>) -> Vec<Self>
+    where
+        F: Fn(&R) -> Option<Estimate> + Copy + 'static,
+    {
         let intervals = estimates.iter().flat_map(|&(name, estimate)| {
             [
-                Self::float(name, move |r| Some(estimate(r).point)),
-                Self::float(format!("{name}_lo"), move |r| Some(estimate(r).lo)),
-                Self::float(format!("{name}_hi"), move |r| Some(estimate(r).hi)),
+                Self::float(name, move |r| estimate(r).map(|e| e.point)),
+                Self::float(format!("{name}_lo"), move |r| estimate(r).map(|e| e.lo)),
+                Self::float(format!("{name}_hi"), move |r| estimate(r).map(|e| e.hi)),
             ]
         });
         let exacts = estimates.iter().map(|&(name, estimate)| {
-            Self::float(format!("exact_{name}"), move |r| estimate(r).exact)
+            Self::float(format!("exact_{name}"), move |r| estimate(r)?.exact)
         });
         intervals.chain(exacts).collect()
     }
@@ -353,5 +372,34 @@ mod tests {
             "{csv}"
         );
         assert!(csv.ends_with(",0.0,0.0,0.0,0.5,\n"), "{csv}");
+    }
+
+    /// A row without the figure leaves its four cells empty; a row with it fills them.
+    #[test]
+    fn an_optional_estimate_missing_from_a_row_leaves_its_cells_empty() {
+        struct Maybe(Option<Estimate>);
+        impl Row for Maybe {
+            const NAME: &'static str = "maybe";
+            type Layout = ();
+            fn columns((): &()) -> Vec<Column<Self>> {
+                Column::optional_estimates(&[("a", |r: &Maybe| r.0)])
+            }
+        }
+        let half = Estimate::proportion(1, 2).with_exact(Some(0.5));
+        let csv = Rows::new(&(), &[Maybe(None), Maybe(Some(half))])
+            .csv()
+            .unwrap();
+        let lines: Vec<String> = String::from_utf8(csv)
+            .unwrap()
+            .lines()
+            .map(String::from)
+            .collect();
+        assert_eq!(lines[0], "a,a_lo,a_hi,exact_a");
+        assert_eq!(lines[1], ",,,");
+        assert!(
+            lines[2].starts_with("0.5,") && lines[2].ends_with(",0.5"),
+            "{}",
+            lines[2]
+        );
     }
 }

@@ -481,6 +481,25 @@ fn check_prints_the_notes_a_run_prints() {
     );
 }
 
+/// `check` writes a square as (x,y) and a point, the top-left corner of a square, as
+/// p(x,y): ogre-corridor's cleric shoots from its square (9,1)'s corner p(9,1) to the
+/// ogre's corners, and the line to p(6,3) crosses the rogue.
+#[test]
+fn check_tells_points_from_squares() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = repo().join("experiments/ogre-corridor.toml");
+    let out = d20odds(&["check", file.to_str().unwrap()], dir.path());
+    let text = String::from_utf8_lossy(&out.stdout);
+    for expected in [
+        "(x,y) is a square, p(x,y) a point",
+        "best from corner p(9,1) of square (9,1) to target square (5,2)\n",
+        "      p(9,1)→p(6,3) creature\n",
+        "centres p(4.5,2.5)→p(7.5,2.5) cross opposite borders",
+    ] {
+        assert!(text.contains(expected), "{expected} in {text}");
+    }
+}
+
 /// `check` shows each variant's plan lines that differ from the experiment's:
 /// pf1-tactics' "Rogue flanks" (R to [3, 5]) makes both F's and R's lines flanking,
 /// Power Attack changes F's line only, shooting from afar R's only.
