@@ -108,12 +108,6 @@ fn plan_variant(
     baseline_fight: Option<&Fight>,
     variant: &Variant,
 ) -> Result<PlannedVariant, InputError> {
-    let at = |why: &str| {
-        (scenario.source).error(
-            variant.span.clone(),
-            format!("variant `{}`: {why}", variant.name),
-        )
-    };
     // An error building the plan or the fight points at the change that caused it: the
     // first after which building fails the same way.
     let at_change = |why: String| {
@@ -123,27 +117,26 @@ fn plan_variant(
     let (plan, situations, fight) = build_variant(&variant.scenario).map_err(at_change)?;
     let labels =
         |plan: &Plan| -> Vec<String> { plan.targets().iter().map(|t| t.label.clone()).collect() };
-    // A plan whose targets are not the baseline's, as the error says it.
-    let other_targets = |plan: &Plan, fight: Option<&Fight>| {
-        (fight.is_none() && labels(plan) != labels(baseline)).then(|| {
-            format!(
-                "its plan attacks {} where the experiment as written attacks {}: a variant of a plan must attack the same targets, to compare them",
-                labels(plan).join(", "),
-                labels(baseline).join(", ")
-            )
-        })
+    // Why the variant cannot be compared with the baseline: a plan attacking other
+    // targets, or a fight with other sides.
+    let incomparable = |plan: &Plan, fight: Option<&Fight>| match (fight, baseline_fight) {
+        (None, _) if labels(plan) != labels(baseline) => Some(format!(
+            "its plan attacks {} where the experiment as written attacks {}: a variant of a plan must attack the same targets, to compare them",
+            labels(plan).join(", "),
+            labels(baseline).join(", ")
+        )),
+        (Some(fight), Some(written)) if !fight.has_sides_of(written) => Some(
+            "it changes the sides: a variant of a fight keeps every combatant on its side"
+                .to_string(),
+        ),
+        _ => None,
     };
-    if let Some(why) = other_targets(&plan, fight.as_ref()) {
+    if let Some(why) = incomparable(&plan, fight.as_ref()) {
         let span = variant.blame(&why, |scenario| {
             let (plan, _, fight) = build_variant(scenario).ok()?;
-            other_targets(&plan, fight.as_ref())
+            incomparable(&plan, fight.as_ref())
         });
         return Err((scenario.source).error(span, format!("variant `{}`: {why}", variant.name)));
-    }
-    if fight.as_ref().map(|f| &f.sides) != baseline_fight.map(|f| &f.sides) {
-        return Err(at(
-            "it changes the sides: a variant of a fight keeps every combatant on its side",
-        ));
     }
     Ok(PlannedVariant {
         name: variant.name.clone(),

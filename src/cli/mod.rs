@@ -331,6 +331,9 @@ struct AttackArgs {
     /// massive-damage threshold; not used in starfinder.
     #[arg(long, value_parser = hit_points)]
     con: Option<i64>,
+    /// Target's Fort save bonus: d20modern's save against massive damage (needs --con).
+    #[arg(long, value_parser = modifier)]
+    fort: Option<i32>,
     /// Rounds of attacks per trial (default 1; needs --hp: rounds only add up damage
     /// toward down and dead).
     #[arg(long, value_parser = rounds)]
@@ -559,6 +562,7 @@ fn attack_plan(args: &AttackArgs) -> Result<Plan, Error> {
     let target = plan.add_target(Target::for_system(rules, "target".into(), vitals));
     let mut defence = LineDefence::plain(target, args.ac, args.immune_to_crits);
     defence.con = args.con;
+    defence.fort = args.fort.unwrap_or(0);
     defence.armor = armor_class(args, rules)?;
     plan.add_line(
         rules,
@@ -661,6 +665,13 @@ fn rounds(text: &str) -> Result<u32, String> {
 fn check_attack_numbers(args: &AttackArgs, system: SystemId) -> Result<(), Error> {
     if args.con.is_some() && args.hp.is_none() {
         return Err(InputError::flag("--con", "needs --hp").into());
+    }
+    if args.fort.is_some() && (args.con.is_none() || system != SystemId::D20Modern) {
+        return Err(InputError::flag(
+            "--fort",
+            "is the save against d20modern's massive damage: it needs --system d20modern and --con",
+        )
+        .into());
     }
     if args.con.is_some() && system == SystemId::Starfinder {
         return Err(InputError::flag(

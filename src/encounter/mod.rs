@@ -108,18 +108,28 @@ pub struct FightAttack<'a> {
 }
 
 impl Fight {
-    /// What a fight's figures alone do not say: a note for each combatant with attacks
-    /// and no orders whose tactic can make none of them at any enemy from where it
-    /// stands (it stays in the fight and never attacks), and one when the map's
+    /// Whether `other` has the same sides with the same members: a variant of a fight
+    /// may not move a combatant to another side.
+    pub fn has_sides_of(&self, other: &Fight) -> bool {
+        self.sides == other.sides && self.side_members == other.side_members
+    }
+
+    /// What a fight's figures alone do not say: a note for each combatant without
+    /// attacks, and for each with attacks and no orders whose tactic can make none of
+    /// them at any enemy from where it stands (it stays in the fight and never attacks),
+    /// and one when the map's
     /// `improved` squares give no attack their cover.
     pub fn notes(&self) -> Vec<String> {
         (self.fighters.iter())
-            .filter(|f| !f.options.is_empty() && f.orders.is_empty() && f.tables.reaches == 0)
-            .map(|f| {
-                format!(
+            .filter_map(|f| match f.options.is_empty() {
+                true => Some(format!(
+                    "{} has no attack, so it never attacks: it stays in the fight until it is down",
+                    f.label
+                )),
+                false => (f.orders.is_empty() && f.tables.reaches == 0).then(|| format!(
                     "{} can make no attack at any enemy from where it stands (melee out of reach, ranged without line of effect; a fight plays no area attack) and so never attacks: positions do not change in a fight",
                     f.label
-                )
+                )),
             })
             .chain(self.unused_improved_cover.clone())
             .collect()

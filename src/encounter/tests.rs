@@ -1022,6 +1022,18 @@ fn a_combatant_that_reaches_no_enemy_is_noted() {
     assert!(fight(&duel("listed", "ac = 10")).notes().is_empty());
 }
 
+/// B without its club has no attack: it is noted as one that never attacks.
+#[test]
+fn a_combatant_without_attacks_is_noted() {
+    let text = duel("listed", "ac = 10");
+    let at = text.rfind("[[combatant.attack]]").expect("B's club");
+    let notes = fight(&text[..at]).notes();
+    assert_eq!(
+        notes,
+        ["B (B) has no attack, so it never attacks: it stays in the fight until it is down"]
+    );
+}
+
 /// A fight says, as a plan does, when the map's `improved` squares give no attack their
 /// cover, once (its plan, of scripted lines, does not): here the slit stands below B,
 /// beside the duellists' lines, and a fight's `check` lists no lines, so the note does

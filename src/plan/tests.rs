@@ -55,13 +55,22 @@ fn overrides_fold_into_effective_numbers() {
         ("cover = \"soft\"", "melee", 6, 16),
         ("cover = \"improved\"", "ranged", 6, 24),
         ("flanking = true", "melee", 8, 16),
-        ("flanking = true", "ranged", 6, 16),
+        ("flanking = false", "ranged", 6, 16),
         ("attack_mod = -2\nac_mod = 1", "melee", 4, 17),
     ];
     for (extra, kind, bonus, ac) in cases {
         let (_, b, a) = modifiers(extra, kind);
         assert_eq!((b, a), (bonus, ac), "{extra} {kind}");
     }
+    // Flanking helps melee only: set on a ranged line it is refused, at the key.
+    let text = scenario("", "ranged").source.text.clone() + "flanking = true\n";
+    let err = Scenario::parse("p.toml", text).unwrap_err();
+    assert!(
+        err.message
+            .starts_with("flanking gives a bonus to melee attacks only"),
+        "{}",
+        err.message
+    );
     let (m, _, _) = modifiers("concealment = 20\nflanking = true", "melee");
     assert_eq!((m.concealment, m.flanking, m.attack_mod), (20, true, 2));
     // On a map, what the line sets in place of the map is marked for the roll.

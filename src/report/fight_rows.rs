@@ -192,10 +192,11 @@ impl FightReport {
     }
 
     /// The fight in a sentence: who wins how often, and how soon it is over, e.g. "Winner
-    /// within 8 rounds: party in 99.97% of fights (monsters 0.00%, undecided 0.03%). Most
-    /// end in round 3 (38.10%); half are over by round 3." (a side's name may be singular
-    /// or plural, so it is never the subject of a verb). Each figure is its exact value
-    /// where computed, else the simulated one.
+    /// within 8 rounds: party in 99.97% of fights (monsters 0.00%, undecided 0.03%).
+    /// Fights most often end in round 3 (38.10%); half are over by round 3. These are
+    /// exact values; …" (a side's name may be singular or plural, so it is never the
+    /// subject of a verb). Each figure is its exact value where computed, else the
+    /// simulated one, and the last sentence says which.
     pub fn verdict(&self) -> String {
         let mut sides: Vec<&SideRow> = self.sides.iter().collect();
         sides.sort_by(|a, b| best(&b.p_won).total_cmp(&best(&a.p_won)));
@@ -225,7 +226,7 @@ impl FightReport {
             .filter(|l| best(&l.p_ended) > 0.0);
         if let Some(l) = likeliest {
             out += &format!(
-                " Most end in round {} ({})",
+                " Fights most often end in round {} ({})",
                 l.round,
                 percent(best(&l.p_ended))
             );
@@ -239,6 +240,10 @@ impl FightReport {
                 None => format!("; more than half are not over by round {}.", self.rounds),
             };
         }
+        out += match leader.p_won.exact {
+            Some(_) => " These are exact values; the tables give the simulated ones beside them.",
+            None => " These are simulated values.",
+        };
         out
     }
 

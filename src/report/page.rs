@@ -576,7 +576,7 @@ mod tests {
 
     /// The roll names the armor class rolled against and every modifier a reader could
     /// not tell from the map: a Starfinder laser's `EAC`, the level called plain "cover"
-    /// said once, range and shooting into melee with their penalties.
+    /// said once, range and shooting into melee with their penalties, a square guessed.
     #[test]
     fn the_roll_says_what_changed_it() {
         let mut row = AttackRow::example("A", "T", 0.5);
@@ -604,6 +604,13 @@ mod tests {
         assert_eq!(
             roll(&row),
             "+5 vs AC 14, no flanking (plan), no cover (plan), range -2, into melee -4, no miss chance (plan)"
+        );
+        // An unseen target's square guessed among 9: a hit lands 1 time in 9.
+        (row.set_by_plan, row.miss_chance) = (SetByPlan::default(), 50);
+        row.square_guess = "1/9".into();
+        assert_eq!(
+            roll(&row),
+            "+5 vs AC 14, range -2, into melee -4, 50% miss chance, square guessed, 1 in 9"
         );
     }
 

@@ -308,6 +308,11 @@ pub(super) fn roll(attack: &AttackRow) -> String {
         0 => {}
         miss => parts.push(by_plan(&format!("{miss}% miss chance"), set.concealment)),
     }
+    if let Some((right, candidates)) = attack.square_guess.split_once('/')
+        && right != candidates
+    {
+        parts.push(format!("square guessed, {right} in {candidates}"));
+    }
     parts.join(", ")
 }
 

@@ -110,6 +110,12 @@ impl Validator<'_> {
         rules: &RuleSet,
     ) -> Result<Attack, InputError> {
         let a = raw.get_ref();
+        if a.name.get_ref().trim().is_empty() {
+            return Err(self.err(
+                a.name.span(),
+                "an attack needs a name (plan lines name it): e.g. name = \"longsword\"",
+            ));
+        }
         let kind = self.keyword_or(a.kind.as_ref(), AttackKind::Melee)?;
         let damage = self.parsed::<Dice>(&a.damage, "damage")?;
         let area = kind == AttackKind::Area;

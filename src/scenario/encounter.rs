@@ -181,8 +181,21 @@ impl Validator<'_> {
                 "a fight needs two sides: give the combatants `side` names (e.g. side = \"party\" and side = \"monsters\")",
             ));
         }
-        for line in plan {
-            let attack = &combatants[line.attacker.index()].attacks[line.attack];
+        for (line, raw_line) in plan.iter().zip(&raw.plan) {
+            let (attacker, target) = (
+                &combatants[line.attacker.index()],
+                &combatants[line.target.index()],
+            );
+            if attacker.side == target.side {
+                return Err(self.err(
+                    raw_line.get_ref().target.span(),
+                    format!(
+                        "in a fight a combatant attacks only enemies: `{}` and `{}` are both on side `{}`",
+                        attacker.token, target.token, target.side
+                    ),
+                ));
+            }
+            let attack = &attacker.attacks[line.attack];
             if line.area.is_some() || line.action == Action::CoupDeGrace {
                 return Err(self.err(
                     line.span.clone(),

@@ -94,6 +94,18 @@ impl Validator<'_> {
         let action = self.keyword_or(p.action.as_ref(), Action::Single)?;
         let overrides = self.overrides(p, rules)?;
         let chosen = &combatants[attacker.index()].attacks[attack];
+        if let Some(flanking) = &p.flanking
+            && *flanking.get_ref()
+            && chosen.kind != AttackKind::Melee
+        {
+            return Err(self.err(
+                flanking.span(),
+                format!(
+                    "flanking gives a bonus to melee attacks only, and `{}` is not one: remove `flanking`",
+                    chosen.name
+                ),
+            ));
+        }
         let area = self.area_save(p, chosen, action)?;
         let origin = self.origin(p, chosen, battlefield)?;
         if origin.is_none()
@@ -162,7 +174,7 @@ impl Validator<'_> {
         Ok(Overrides {
             cover,
             concealment,
-            flanking: p.flanking,
+            flanking: p.flanking.as_ref().map(|f| *f.get_ref()),
             attack_mod: p.attack_mod,
             ac_mod: p.ac_mod,
         })

@@ -206,7 +206,7 @@ pub struct RawPlanLine {
     pub action: Option<Spanned<String>>,
     pub cover: Option<Spanned<String>>,
     pub concealment: Option<Spanned<i64>>,
-    pub flanking: Option<bool>,
+    pub flanking: Option<Spanned<bool>>,
     #[serde(default, deserialize_with = "bounded::optional_modifier")]
     pub attack_mod: Option<i32>,
     #[serde(default, deserialize_with = "bounded::optional_modifier")]

@@ -235,6 +235,46 @@ fn attack_command_prints_exact_and_simulated() {
     );
 }
 
+/// d20 Modern massive damage from `attack`: +100 vs Defense 10 hits 19 in 20, a 20
+/// confirming (1/20 · 19/20); 1d20 beats Con 12 on 13+ (8/20), a crit's 2d20 in 334 of
+/// 400. P(massive) = (0.95 − 0.0475) · 0.4 + 0.0475 · 0.835 = 0.4006625, and a failed
+/// DC 15 Fort save drops the target: at +0 on 1–14 (0.7), 0.28046375; with `--fort 5` on
+/// 1–9 (0.45), 0.180298125.
+#[test]
+fn attack_takes_the_fort_save_against_massive_damage() {
+    let dir = tempfile::tempdir().unwrap();
+    for (fort, p_down) in [("0", 0.28046375), ("5", 0.180298125)] {
+        let out = d20odds(
+            &[
+                "attack",
+                "--system",
+                "d20modern",
+                "--bonus",
+                "100",
+                "--ac",
+                "10",
+                "--damage",
+                "1d20",
+                "--hp",
+                "100",
+                "--con",
+                "12",
+                "--fort",
+                fort,
+                "--trials",
+                "1000",
+                "--json",
+            ],
+            dir.path(),
+        );
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{stderr}");
+        let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let exact = doc["rounds"][0]["exact_p_down"].as_f64().unwrap();
+        assert!((exact - p_down).abs() < 1e-12, "--fort {fort}: {exact}");
+    }
+}
+
 #[test]
 fn bad_flags_name_the_flag_and_exit_2() {
     let dir = tempfile::tempdir().unwrap();
@@ -292,6 +332,10 @@ fn bad_flags_name_the_flag_and_exit_2() {
         (
             format!("{attack} --vs eak --system starfinder"),
             "--vs: unknown armor class `eak`: expected eac or kac (did you mean `eac`?)",
+        ),
+        (
+            format!("{attack} --hp 30 --con 12 --fort 5"),
+            "--fort: is the save against d20modern's massive damage: it needs --system d20modern and --con",
         ),
     ];
     for (line, fragment) in cases {

@@ -405,3 +405,28 @@ fn the_readmes_sample_output_is_what_its_first_command_prints() {
         "README's sample output is stale: paste what `d20odds run experiments/ogre-corridor.toml` prints"
     );
 }
+
+/// Every ```` ```toml ```` block of the README that names a `system` is a whole
+/// experiment `check` accepts, so a reader can copy the annotated one and run it.
+#[test]
+fn the_readmes_experiments_are_accepted_as_written() {
+    let readme = read(&repo().join("README.md"));
+    let dir = tempfile::tempdir().unwrap();
+    let mut checked = 0;
+    for (n, block) in readme.split("```toml\n").skip(1).enumerate() {
+        let block = block.split_once("```").expect("a closed ```toml block").0;
+        if !block.lines().any(|l| l.starts_with("system")) {
+            continue;
+        }
+        let file = dir.path().join(format!("readme-{n}.toml"));
+        std::fs::write(&file, block).unwrap();
+        let out = d20odds(&["check", &file.display().to_string()], dir.path());
+        assert!(
+            out.status.success(),
+            "README's ```toml block {n}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        checked += 1;
+    }
+    assert!(checked >= 1, "no README experiment found");
+}
