@@ -132,6 +132,16 @@ impl Target {
         }
     }
 
+    /// Whether some damage taken leaves it down and alive (unconscious, so helpless):
+    /// not a creature dead once down, nor one never down.
+    pub fn can_lie_helpless(&self) -> bool {
+        let Some(at) = self.down_at else {
+            return false;
+        };
+        let first_down = at + i64::from(self.disabled_at_zero);
+        self.dead_at.is_none_or(|dead| first_down < dead)
+    }
+
     /// Damage taken and whether it is dead after the action a disabled creature took:
     /// it costs 1 hp (RULES.md §9), which leaves it dying.
     pub fn after_disabled_action(&self, taken: i64) -> (i64, bool) {

@@ -596,12 +596,12 @@ fn precision_note(
 }
 
 /// The probability of `results` with the widest 95% interval, named as the summary names
-/// it, among those `--precision` stops on: each attack's P(hit) and P(crit) and each
-/// target's P(down) and P(dead) by round; in a fight, each side's P(won) and each
-/// combatant's status at the end of the last round.
+/// it, among those `--precision` stops on: each attack's P(hit) and P(crit) (not those
+/// made only in another situation) and each target's P(down) and P(dead) by round; in a
+/// fight, each side's P(won) and each combatant's status at the end of the last round.
 fn widest_figure(results: &Results) -> Option<(String, f64)> {
     let mut figures: Vec<(String, f64)> = Vec::new();
-    for row in &results.summary {
+    for row in results.summary.iter().filter(|r| !r.situational) {
         let attack = format!(
             "{} → {}: {} #{}",
             row.attacker, row.target, row.attack, row.index

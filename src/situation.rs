@@ -134,22 +134,22 @@ pub fn range(
     }))
 }
 
-/// An ally of the attacker engaged in melee with the target: they are
+/// The allies of the attacker engaged in melee with the target, in file order: they are
 /// enemies and either threatens the other (reach and line of effect); a helpless ally
 /// does not count.
-pub fn engaged_ally(
+pub fn engaged_allies(
     scenario: &Scenario,
     field: &Battlefield,
     rules: &RuleSet,
     line: &PlanLine,
-) -> Option<CombatantId> {
+) -> Vec<CombatantId> {
     let attacker = scenario.combatant(line.attacker);
     let target = scenario.combatant(line.target);
     let to = field.space(line.target);
     scenario
         .combatant_ids()
         .zip(&scenario.combatants)
-        .find_map(|(i, ally)| {
+        .filter_map(|(i, ally)| {
             let counts = i != line.attacker
                 && i != line.target
                 && ally.side == attacker.side
@@ -161,6 +161,7 @@ pub fn engaged_ally(
                     || threatens(field, rules, target, to, from)))
             .then_some(i)
         })
+        .collect()
 }
 
 /// The penalty for shooting at a target engaged with an ally, after Precise Shot.

@@ -2,9 +2,13 @@
 //! Each slot's attacks are drawn by an [`AliasTable`] or die by die, and every outcome is
 //! applied to its target with [`Target::take`].
 //!
+//! The attacks of a round are made place by place ([`crate::plan::Place`]): where who is
+//! down changes an attack (its target helpless, its flanking partners or engaged allies
+//! down), the place makes the slot for that situation.
+//!
 //! A paired trial (the baseline's or a variant's, see [`Pairable`]) takes one word of its
-//! stream per slot and round, at a place fixed whether the attack is made or not, so the
-//! same attack reads the same word in every model; a variant whose attacks differ from
+//! stream per place and round, fixed whether the attack is made or not, so the same
+//! attack reads the same word in every model; a variant whose attacks differ from
 //! the baseline's only in their chances draws those in step with the baseline's
 //! ([`CoupledTable`]), and can tell from the words alone that a trial repeats the
 //! baseline's.
@@ -17,7 +21,7 @@ use super::runner::Model;
 use super::{AliasTable, CoupledTable, SamplerKind, Tally, tally_cells};
 use crate::attack::{AttackProfile, OutcomeEffect, OutcomeLayout};
 use crate::injury::Acting;
-use crate::plan::{Plan, Target, TargetId};
+use crate::plan::{Assumes, Place, Plan, Target, TargetId};
 
 /// How one slot's attacks are drawn: from a table of its outcomes' chances (kept beside
 /// it, to couple a variant's table to it), in step with the baseline's table (a coupled
@@ -128,13 +132,47 @@ impl TrialScratch {
     }
 }
 
-/// A plan ready to simulate: one kernel per slot.
+/// One attack of a round, and the slot each situation makes (see [`crate::plan::Place`]).
+#[derive(PartialEq)]
+struct PlaceKernel {
+    slots: [usize; Assumes::COMBINATIONS],
+    /// Whether the situation changes the slot made: else `slots[0]` always.
+    varies: bool,
+    target_down: bool,
+    partners: Vec<usize>,
+    allies: Vec<usize>,
+}
+
+impl PlaceKernel {
+    fn new(place: &Place) -> PlaceKernel {
+        PlaceKernel {
+            slots: place.slots,
+            varies: place.varies(),
+            target_down: place.target_down,
+            partners: place.partners.iter().map(|t| t.index()).collect(),
+            allies: place.allies.iter().map(|t| t.index()).collect(),
+        }
+    }
+
+    /// The slots it may make, each once.
+    fn distinct_slots(&self) -> impl Iterator<Item = usize> + '_ {
+        (self.slots.iter().enumerate())
+            .filter(|&(at, s)| !self.slots[..at].contains(s))
+            .map(|(_, &s)| s)
+    }
+}
+
+/// A plan ready to simulate: one kernel per slot, made place by place.
 pub(super) struct PlanModel<'a> {
     plan: &'a Plan,
     slots: Vec<Kernel<'a>>,
+    places: Vec<PlaceKernel>,
     targets: &'a [Target],
     /// Per target: damage taken at which it is down (`i64::MAX` = never).
     down_at: Vec<i64>,
+    /// Per target: damage taken from which it no longer acts ([`Acting::Down`]: past a
+    /// disabled 0 hp), for the situation of a place.
+    out_at: Vec<i64>,
     rounds: usize,
     /// Per target: where its rounds' down and dead start among the chances (read only
     /// for a target with hit points: the others have none).
@@ -188,14 +226,26 @@ impl<'a> PlanModel<'a> {
                 }
             })
             .collect::<Vec<_>>();
+        let places: Vec<PlaceKernel> = plan.places().iter().map(PlaceKernel::new).collect();
+        // In a single round, a target attacked once is not down before its attack; a
+        // partner or an ally may be.
         let single_draws = plan.rounds() == 1
             && plan
                 .target_ids()
-                .all(|t| plan.slots_against(t).count() == 1)
+                .all(|t| plan.places_against(t).count() == 1)
             && slots.iter().all(|k| k.cover.is_none() && k.period == 1)
-            && acts_before_attacked(&slots);
+            && places
+                .iter()
+                .all(|p| p.partners.is_empty() && p.allies.is_empty())
+            && acts_before_attacked(&slots, &places);
         let down_at: Vec<i64> = (plan.targets().iter())
             .map(|t| t.down_at.unwrap_or(i64::MAX))
+            .collect();
+        let out_at = (plan.targets().iter())
+            .map(|t| match t.down_at {
+                Some(at) => at.saturating_add(i64::from(t.disabled_at_zero)),
+                None => i64::MAX,
+            })
             .collect();
         let rounds = plan.rounds() as usize;
         let mut target_chances = Vec::with_capacity(down_at.len());
@@ -209,8 +259,10 @@ impl<'a> PlanModel<'a> {
         Self {
             plan,
             slots,
+            places,
             targets: plan.targets(),
             down_at,
+            out_at,
             rounds,
             target_chances,
             chances: next,
@@ -221,7 +273,7 @@ impl<'a> PlanModel<'a> {
     }
 
     /// The word at a place of a paired trial started at `start` (the `k`-th word drawn
-    /// from it, the trial's `k`-th slot and round), from the place's `jump`, the
+    /// from it, the trial's `k`-th place and round), from the place's `jump`, the
     /// generator's multiplier to the power k + 1: the state that word is made from is the
     /// start's times the jump, so it is had without drawing those before it. The word is
     /// made from the state as `Pcg64Mcg` makes it (XSL RR: the high half xor the low,
@@ -275,12 +327,17 @@ impl<'a> PlanModel<'a> {
         let start = rng.clone();
         let mut rest = None;
         for round in 0..self.rounds {
-            for kernel in &self.slots {
+            for place in &self.places {
                 let word = PAIRED.then(|| rng.next_u64());
-                let t = kernel.target;
-                if harm[t].dead || (kernel.period > 1 && (round + 1) % kernel.period != 0) {
+                let first = &self.slots[place.slots[0]];
+                let t = first.target;
+                if harm[t].dead || (first.period > 1 && (round + 1) % first.period != 0) {
                     continue;
                 }
+                let kernel = match place.varies {
+                    true => &self.slots[place.slots[self.situation(place, harm)]],
+                    false => first,
+                };
                 let disabled = match kernel.attacker {
                     Some(a) => match self.targets[a].acting(harm[a].taken, harm[a].dead) {
                         Acting::Acts => None,
@@ -340,15 +397,27 @@ impl<'a> PlanModel<'a> {
         }
     }
 
-    /// The next of a paired trial's words after every slot's (the trial started at
+    /// The next of a paired trial's words after every place's (the trial started at
     /// `start`): `rest` is the stream from there on, made when first needed.
     fn rest_word(&self, rest: &mut Option<Pcg64Mcg>, start: &Pcg64Mcg) -> u64 {
         rest.get_or_insert_with(|| {
             let mut rest = start.clone();
-            rest.advance((self.rounds * self.slots.len()) as u128);
+            rest.advance((self.rounds * self.places.len()) as u128);
             rest
         })
         .next_u64()
+    }
+
+    /// The combination of [`Assumes`] that holds at `place` (its bits), from `harm`: its
+    /// target down and alive, every partner down or dead, every ally down or dead.
+    #[inline(always)]
+    fn situation(&self, place: &PlaceKernel, harm: &[Harm]) -> usize {
+        let down = |t: usize| harm[t].dead || harm[t].taken >= self.out_at[t];
+        let all_down = |who: &[usize]| !who.is_empty() && who.iter().all(|&t| down(t));
+        let t = self.slots[place.slots[0]].target;
+        usize::from(place.target_down && down(t) && !harm[t].dead)
+            | usize::from(all_down(&place.partners)) << 1
+            | usize::from(all_down(&place.allies)) << 2
     }
 
     /// Target `t`, harmed as `harm`, takes `damage` ([`Target::take`]).
@@ -363,7 +432,9 @@ impl<'a> PlanModel<'a> {
     /// to a target is that one attack's damage, so drawing each slot `trials` times and
     /// deriving the per-target tallies from the outcome counts is the same experiment.
     fn run_single_draws(&self, tally: &mut Tally, rng: &mut Pcg64Mcg, trials: u64) {
-        for (s, kernel) in self.slots.iter().enumerate() {
+        for place in &self.places {
+            let s = place.slots[0];
+            let kernel = &self.slots[s];
             let counts = &mut tally.outcomes[s];
             match &kernel.draw {
                 Draw::Table(table, _) => {
@@ -405,11 +476,12 @@ fn has_hp(down_at: i64) -> bool {
 
 /// Whether every attacker that is attacked too makes its attacks before any is made on it,
 /// so that in a single round none can be skipped.
-fn acts_before_attacked(slots: &[Kernel]) -> bool {
-    slots.iter().enumerate().all(|(s, kernel)| {
+fn acts_before_attacked(slots: &[Kernel], places: &[PlaceKernel]) -> bool {
+    let made: Vec<&Kernel> = places.iter().map(|p| &slots[p.slots[0]]).collect();
+    made.iter().enumerate().all(|(s, kernel)| {
         kernel
             .attacker
-            .is_none_or(|a| slots[..s].iter().all(|earlier| earlier.target != a))
+            .is_none_or(|a| made[..s].iter().all(|earlier| earlier.target != a))
     })
 }
 
@@ -482,6 +554,7 @@ impl Pairable for PlanModel<'_> {
     fn couple(&mut self, baseline: &Self) -> bool {
         let same_fight = self.rounds == baseline.rounds
             && self.targets == baseline.targets
+            && self.places == baseline.places
             && self.slots.len() == baseline.slots.len()
             && (self.slots.iter().zip(&baseline.slots)).all(|(k, b)| k.same_but_chances(b));
         if !same_fight {
@@ -497,23 +570,30 @@ impl Pairable for PlanModel<'_> {
                 _ => return false,
             });
         }
-        let slots = self.slots.len();
-        let mut places = Vec::new();
-        for (slot, (kernel, coupled)) in self.slots.iter_mut().zip(coupled).enumerate() {
+        for (kernel, coupled) in self.slots.iter_mut().zip(coupled) {
             if let Some(coupled) = coupled {
                 kernel.draw = Draw::Coupled(coupled);
-                places.extend((0..self.rounds).map(|round| CoupledPlace {
-                    jump: Self::jump_to(round * slots + slot),
-                    slot,
-                }));
             }
         }
-        self.coupled = Some(places);
+        let count = self.places.len();
+        let mut words = Vec::new();
+        for (at, place) in self.places.iter().enumerate() {
+            for slot in place.distinct_slots() {
+                if matches!(self.slots[slot].draw, Draw::Coupled(_)) {
+                    words.extend((0..self.rounds).map(|round| CoupledPlace {
+                        jump: Self::jump_to(round * count + at),
+                        slot,
+                    }));
+                }
+            }
+        }
+        self.coupled = Some(words);
         true
     }
 
-    /// The trial repeats the baseline's when every coupled slot keeps the baseline's
-    /// outcome from its word in every round: every other slot is the baseline's own.
+    /// The trial repeats the baseline's when every coupled slot a place may make keeps
+    /// the baseline's outcome from the place's word in every round: every other slot is
+    /// the baseline's own, and the same outcomes so far make the same situation.
     fn repeats_baseline(&self, start: &Pcg64Mcg) -> bool {
         let Some(places) = &self.coupled else {
             return false;

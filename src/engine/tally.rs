@@ -4,7 +4,7 @@
 //! as a [`Proportion`] or a [`MeanSample`] that [`Estimate`] turns into an interval.
 
 use crate::attack::OutcomeLayout;
-use crate::plan::{LineId, Plan, TargetId};
+use crate::plan::{LineId, Plan, Slot, TargetId};
 use crate::stats::Estimate;
 
 /// How often something happened, out of how many chances.
@@ -227,10 +227,11 @@ impl Tally {
     }
 
     /// The widest 95% half-width among the probabilities a report shows: what
-    /// `--precision` stops on.
+    /// `--precision` stops on. An attack made only in a situation (at a target that is down…) is shown but
+    /// not waited for: it may be rare.
     pub fn widest_half_width(&self, plan: &Plan) -> f64 {
         let mut widest: f64 = 0.0;
-        for slot in 0..plan.slots().len() {
+        for slot in (0..plan.slots().len()).filter(|&s| plan.slots()[s].assumes.is_nothing()) {
             let attacks = self.slot(plan, slot);
             widest = widest
                 .max(attacks.hit().estimate().half_width())
@@ -318,24 +319,29 @@ pub fn tally_cells(plan: &Plan) -> u64 {
 /// attacker pays for its action.
 pub fn max_damage_taken(plan: &Plan, target: TargetId) -> i64 {
     let mut can_drop = false;
-    let per_round: i64 = plan
-        .slots()
-        .iter()
-        .map(|s| {
-            let layout = s.profile.layout();
-            let own = if s.target == target {
-                can_drop |= layout.can_drop();
-                layout.max_damage()
-            } else {
-                0
-            };
-            let as_cover = if s.covering == Some(target) {
-                can_drop |= layout.can_drop();
-                layout.max_struck_damage()
-            } else {
-                0
-            };
-            own.saturating_add(as_cover)
+    let mut most = |s: &Slot| {
+        let layout = s.profile.layout();
+        let own = if s.target == target {
+            can_drop |= layout.can_drop();
+            layout.max_damage()
+        } else {
+            0
+        };
+        let as_cover = if s.covering == Some(target) {
+            can_drop |= layout.can_drop();
+            layout.max_struck_damage()
+        } else {
+            0
+        };
+        own.saturating_add(as_cover)
+    };
+    // Each place makes one of its slots: the most of any.
+    let per_round: i64 = (plan.places().iter())
+        .map(|place| {
+            (place.slots.iter())
+                .map(|&s| most(&plan.slots()[s]))
+                .max()
+                .unwrap_or(0)
         })
         .fold(0, i64::saturating_add);
     let drop = plan

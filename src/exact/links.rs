@@ -39,40 +39,48 @@ pub(super) fn linked_targets(plan: &Plan) -> Vec<Vec<TargetId>> {
 /// - the attacker of an attack, for the attack's target and the creature struck instead,
 ///   when the attacker may already be hurt when the attack comes (it may not act);
 /// - the target of a disabled attacker's attack, for the attacker, when the target may
-///   already be dead (then no attack is made and the attacker pays no hit point).
+///   already be dead (then no attack is made and the attacker pays no hit point);
+/// - the flanking partners and engaged allies whose fall changes an attack, for its
+///   target (see [`crate::plan::Place`]).
 fn parents(plan: &Plan) -> Vec<Vec<usize>> {
     let first_hit = first_hits(plan);
     let hurt_before =
-        |x: usize, s: usize| first_hit[x].is_some_and(|first| plan.rounds() > 1 || first < s);
+        |x: usize, p: usize| first_hit[x].is_some_and(|first| plan.rounds() > 1 || first < p);
     let mut parents = vec![Vec::new(); plan.targets().len()];
-    for (s, slot) in plan.slots().iter().enumerate() {
+    for (p, place) in plan.places().iter().enumerate() {
+        let slot = &plan.slots()[place.first()];
         let t = slot.target.index();
+        for watched in place.partners.iter().chain(&place.allies) {
+            parents[t].push(watched.index());
+        }
         let covering = slot.covering.map(TargetId::index);
         if let Some(c) = covering {
             parents[c].push(t);
             parents[t].push(c);
         }
         let attacker = slot.attacker.map(TargetId::index);
-        let Some(a) = attacker.filter(|&a| a != t && hurt_before(a, s)) else {
+        let Some(a) = attacker.filter(|&a| a != t && hurt_before(a, p)) else {
             continue;
         };
         parents[t].push(a);
         if let Some(c) = covering {
             parents[c].push(a);
         }
-        if plan.targets()[a].disabled_at_zero && hurt_before(t, s) {
+        if plan.targets()[a].disabled_at_zero && hurt_before(t, p) {
             parents[a].push(t);
         }
     }
     parents
 }
 
-/// For each target, the first slot that can damage it (as its target or struck instead).
+/// For each target, the first place (in the order attacks are made) that can damage it,
+/// as its target or struck instead.
 fn first_hits(plan: &Plan) -> Vec<Option<usize>> {
     let mut first = vec![None; plan.targets().len()];
-    for (s, slot) in plan.slots().iter().enumerate() {
+    for (p, place) in plan.places().iter().enumerate() {
+        let slot = &plan.slots()[place.first()];
         for x in std::iter::once(slot.target).chain(slot.covering) {
-            first[x.index()].get_or_insert(s);
+            first[x.index()].get_or_insert(p);
         }
     }
     first

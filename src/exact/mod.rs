@@ -22,7 +22,7 @@
 use crate::attack::OutcomeTable;
 use crate::engine::max_damage_taken;
 use crate::injury::Acting;
-use crate::plan::{Plan, Target, TargetId};
+use crate::plan::{Assumes, Plan, Target, TargetId};
 
 mod links;
 
@@ -133,8 +133,16 @@ struct Step {
     covering: Option<usize>,
     /// The attack is made only at the end of every `period`-th round.
     period: u32,
-    /// (damage, probability, effect), merged by damage and effect.
-    outcomes: Vec<(usize, f64, Effect)>,
+    /// Per slot the place may make: (damage, probability, effect), merged by damage and
+    /// effect.
+    outcomes: Vec<Vec<(usize, f64, Effect)>>,
+    /// Per combination of [`crate::plan::Assumes`]: which of `outcomes` is made.
+    situations: [usize; Assumes::COMBINATIONS],
+    /// Whether the target being down changes the attack (see [`crate::plan::Place`]).
+    target_down: bool,
+    /// Positions of the partners and of the allies whose fall changes the attack.
+    partners: Vec<usize>,
+    allies: Vec<usize>,
 }
 
 /// Computes every exact figure within the work bound.
@@ -241,31 +249,50 @@ fn group_exact(
         .collect())
 }
 
-/// The attack slots made on a group's members or by them, in plan order, with members as
-/// positions within the group.
+/// The attacks made on a group's members or by them, in the order they are made, with
+/// members as positions within the group.
 fn group_steps(
     plan: &Plan,
     group: &[TargetId],
     tables: &[Option<crate::attack::OutcomeTable>],
 ) -> Result<Vec<Step>, String> {
     let position = |t: TargetId| group.iter().position(|&g| g == t);
-    plan.slots()
-        .iter()
-        .enumerate()
-        .filter(|(_, slot)| {
+    let positions =
+        |who: &[TargetId]| -> Vec<usize> { who.iter().filter_map(|&t| position(t)).collect() };
+    (plan.places().iter())
+        .filter(|place| {
+            let slot = &plan.slots()[place.first()];
             position(slot.target).is_some() || slot.attacker.and_then(position).is_some()
         })
-        .map(|(s, slot)| {
+        .map(|place| {
+            let slot = &plan.slots()[place.first()];
             let target = position(slot.target);
+            let made: Vec<usize> = (place.slots.iter().enumerate())
+                .filter(|&(at, s)| !place.slots[..at].contains(s))
+                .map(|(_, &s)| s)
+                .collect();
+            let outcomes = match target {
+                Some(_) => (made.iter())
+                    .map(|&s| step_outcomes(tables[s].as_ref()))
+                    .collect::<Result<_, _>>()?,
+                None => vec![vec![(0, 1.0, Effect::Damage)]],
+            };
+            let situations = match target {
+                Some(_) => place
+                    .slots
+                    .map(|s| made.iter().position(|&m| m == s).unwrap_or(0)),
+                None => [0; Assumes::COMBINATIONS],
+            };
             Ok(Step {
                 target,
                 attacker: slot.attacker.and_then(position),
                 covering: slot.covering.and_then(position),
                 period: slot.period,
-                outcomes: match target {
-                    Some(_) => step_outcomes(tables[s].as_ref())?,
-                    None => vec![(0, 1.0, Effect::Damage)],
-                },
+                outcomes,
+                situations,
+                target_down: place.target_down,
+                partners: positions(&place.partners),
+                allies: positions(&place.allies),
             })
         })
         .collect()
@@ -300,8 +327,8 @@ impl JointState {
     /// Refuses a group whose states or steps pass the exact engine's bounds.
     fn check_bounds(&self, steps: &[Step], rounds: u32) -> Result<(), String> {
         let states = self.states;
-        let work =
-            steps.iter().map(|s| s.outcomes.len() as u64).sum::<u64>() * states * u64::from(rounds);
+        let most_outcomes = |s: &Step| s.outcomes.iter().map(Vec::len).max().unwrap_or(0) as u64;
+        let work = steps.iter().map(most_outcomes).sum::<u64>() * states * u64::from(rounds);
         if states > MAX_EXACT_STATES {
             return Err(format!(
                 "needs {states} states of damage taken, more than the bound of {MAX_EXACT_STATES}"
@@ -344,7 +371,11 @@ impl JointState {
                 }
                 None => None,
             };
-            for &(damage, q, effect) in &step.outcomes {
+            let made = match step.situations.iter().all(|&s| s == step.situations[0]) {
+                true => step.situations[0],
+                false => step.situations[self.situation(state, step, members)],
+            };
+            for &(damage, q, effect) in &step.outcomes[made] {
                 let mut after = self.outcome(state, step, damage, effect, members);
                 if let Some(a) = disabled {
                     let (taken, dead) = members[a].after_disabled_action(self.taken(after, a));
@@ -354,6 +385,22 @@ impl JointState {
             }
         }
         next
+    }
+
+    /// The combination of [`Assumes`] that holds for `step` in `state` (its bits): its
+    /// target down and alive, every partner down or dead, every ally down or dead.
+    fn situation(&self, state: usize, step: &Step, members: &[&Target]) -> usize {
+        let down = |k: usize| {
+            let d = self.digit(state, k);
+            members[k].acting((d / 2) as i64, d % 2 == 1) == Acting::Down
+        };
+        let all_down = |who: &[usize]| !who.is_empty() && who.iter().all(|&k| down(k));
+        let target_down = step
+            .target
+            .is_some_and(|t| step.target_down && down(t) && self.digit(state, t).is_multiple_of(2));
+        usize::from(target_down)
+            | usize::from(all_down(&step.partners)) << 1
+            | usize::from(all_down(&step.allies)) << 2
     }
 
     /// The state after one outcome of `step` from `state`.

@@ -13,8 +13,8 @@ use crate::scenario::{AreaSave, Evasion, SaveKind};
 use crate::situation::Perception;
 
 use super::{
-    Grappler, Line, LineAttack, LineDefence, LineId, Modifiers, PlanBuilder, SaveRoll, SetByPlan,
-    Situation, Slot, StruckInstead, TargetId,
+    Assumes, Grappler, Line, LineAttack, LineDefence, LineId, Modifiers, Place, PlanBuilder,
+    SaveRoll, SetByPlan, Situation, Slot, StruckInstead, TargetId,
 };
 
 /// A line's attacks against one defender, before they become slots.
@@ -72,7 +72,12 @@ impl PlanBuilder {
                 covering: rolled.covering.map(|(target, _)| target),
                 period: rolled.period,
                 attacker: None,
+                assumes: Assumes::NOTHING,
+                modifiers: None,
             });
+            self.plan
+                .places
+                .push(Place::plain(self.plan.slots.len() - 1));
         }
         self.plan.lines.push(Line {
             attacker: attack.attacker,
@@ -290,7 +295,12 @@ impl PlanBuilder {
             covering: None,
             period: 1,
             attacker: None,
+            assumes: Assumes::NOTHING,
+            modifiers: None,
         });
+        self.plan
+            .places
+            .push(Place::plain(self.plan.slots.len() - 1));
         self.plan.lines.push(Line {
             attacker: attack.attacker,
             target: defence.target,

@@ -191,10 +191,12 @@ pub struct MapSituation {
     pub into_melee: Option<IntoMelee>,
 }
 
-/// Shooting into melee: the ally engaged with the target and the penalty after Precise Shot.
+/// Shooting into melee: the ally engaged with the target (the first, if several), every
+/// one of them, and the penalty after Precise Shot.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct IntoMelee {
     pub ally: Named,
+    pub allies: Vec<CombatantId>,
     pub penalty: i32,
 }
 
@@ -210,13 +212,15 @@ impl MapSituation {
         let attack = &attacker.attacks[line.attack];
         let verdict = line_verdict(scenario, field, rules, line);
         let named = |c: CombatantId| Named::of(scenario.combatant(c));
-        let into_melee = (attack.kind == AttackKind::Ranged)
-            .then(|| situation::engaged_ally(scenario, field, rules, line))
-            .flatten()
-            .map(|ally| IntoMelee {
-                ally: named(ally),
-                penalty: situation::into_melee_penalty(rules, attacker, attack),
-            });
+        let allies = match attack.kind {
+            AttackKind::Ranged => situation::engaged_allies(scenario, field, rules, line),
+            _ => Vec::new(),
+        };
+        let into_melee = allies.first().map(|&ally| IntoMelee {
+            ally: named(ally),
+            allies: allies.clone(),
+            penalty: situation::into_melee_penalty(rules, attacker, attack),
+        });
         MapSituation {
             flanking_partner: verdict.flanking.map(|f| named(f.partner)),
             covering: verdict.covering.map(named),

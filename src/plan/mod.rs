@@ -19,7 +19,7 @@ use crate::error::InputError;
 pub use crate::injury::Target;
 use crate::injury::Vitals;
 use crate::rules::SystemId;
-use crate::scenario::{CombatantId, Scenario};
+use crate::scenario::{CombatantId, PlanLine, Scenario};
 
 pub use judged::{IntoMelee, LineSituation, MapSituation, Planned};
 pub use modifiers::{Modifiers, SaveRoll, SetByPlan, StruckInstead};
@@ -35,6 +35,9 @@ pub struct Plan {
     targets: Vec<Target>,
     lines: Vec<Line>,
     slots: Vec<Slot>,
+    /// The attacks of a round, in the order they are made: each the slot its situation
+    /// picks.
+    places: Vec<Place>,
     notes: Vec<String>,
 }
 
@@ -95,6 +98,135 @@ pub struct Slot {
     /// The target id of the attacker, when it is attacked too: once it is down it makes
     /// no more attacks (RULES.md §9).
     pub attacker: Option<TargetId>,
+    /// What the attack assumes of the creatures its numbers depend on: nothing for the
+    /// attack as the map stands, else one made instead of it (see [`Place`]).
+    pub assumes: Assumes,
+    /// The modifiers it was folded with, where they are not its line's (an attack made
+    /// in another situation).
+    pub modifiers: Option<Box<Modifiers>>,
+}
+
+impl Slot {
+    /// The modifiers its numbers were folded with.
+    pub fn modifiers<'p>(&'p self, plan: &'p Plan) -> &'p Modifiers {
+        (self.modifiers.as_deref()).unwrap_or(&plan.line(self.line).modifiers)
+    }
+}
+
+/// What a slot made instead of another assumes has happened since the map was drawn
+/// (a bit each): its target is down and so helpless, every flanking partner is down
+/// (no flanking), every ally engaged with the target is down (no penalty for shooting
+/// into melee). RULES.md §5, §10; SPEC §5.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+pub struct Assumes(u8);
+
+impl Assumes {
+    /// Nothing: the attack as the map stands.
+    pub const NOTHING: Assumes = Assumes(0);
+    pub const TARGET_DOWN: Assumes = Assumes(1);
+    pub const PARTNERS_DOWN: Assumes = Assumes(2);
+    pub const ALLIES_DOWN: Assumes = Assumes(4);
+    /// How many combinations there are.
+    pub const COMBINATIONS: usize = 8;
+
+    /// The combination numbered `bits`.
+    pub fn from_bits(bits: usize) -> Assumes {
+        Assumes(bits as u8 & 7)
+    }
+
+    /// Its number among the combinations.
+    pub fn bits(self) -> usize {
+        usize::from(self.0)
+    }
+
+    pub fn is_nothing(self) -> bool {
+        self.0 == 0
+    }
+
+    pub fn contains(self, other: Assumes) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    /// What a report adds to the attack's name: ` (target down, flanking partners down)`.
+    pub fn label(self) -> String {
+        let parts: Vec<&str> = [
+            (Assumes::TARGET_DOWN, "target down, helpless"),
+            (Assumes::PARTNERS_DOWN, "flanking partners down"),
+            (Assumes::ALLIES_DOWN, "allies in melee down"),
+        ]
+        .into_iter()
+        .filter(|&(bit, _)| self.contains(bit))
+        .map(|(_, text)| text)
+        .collect();
+        match parts.is_empty() {
+            true => String::new(),
+            false => format!(" ({})", parts.join("; ")),
+        }
+    }
+}
+
+/// One attack of a round (an iterative of a line), and the slot made for it in each
+/// situation: the engines check, as it comes, whether its target is down and helpless,
+/// whether every flanking partner it watches is down and whether every ally engaged
+/// with the target is, and make the slot `slots[that combination]`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Place {
+    /// Per combination of [`Assumes`] (by its bits): the slot made.
+    pub slots: [usize; Assumes::COMBINATIONS],
+    /// Whether a target that is down changes the attack (`slots` differ on it).
+    pub target_down: bool,
+    /// The flanking partners the map's flanking comes from, when every one of them is
+    /// a target that can go down and flanking changes the attack; else empty.
+    pub partners: Vec<TargetId>,
+    /// The allies engaged with the target, when every one is a target that can go
+    /// down and the penalty changes the attack; else empty.
+    pub allies: Vec<TargetId>,
+}
+
+/// Whose state decides a line's situation: its target (when it can lie down alive and
+/// so helpless), its flanking partners and the allies engaged with its target (when
+/// every one of them is a target that can go down).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Watch {
+    pub target_down: bool,
+    pub partners: Vec<TargetId>,
+    pub allies: Vec<TargetId>,
+}
+
+impl Watch {
+    /// The combinations of [`Assumes`] that can happen, nothing first.
+    pub(crate) fn situations(&self) -> impl Iterator<Item = Assumes> + use<> {
+        let can = Assumes::from_bits(
+            usize::from(self.target_down)
+                | usize::from(!self.partners.is_empty()) << 1
+                | usize::from(!self.allies.is_empty()) << 2,
+        );
+        (0..Assumes::COMBINATIONS)
+            .map(Assumes::from_bits)
+            .filter(move |a| can.contains(*a))
+    }
+}
+
+impl Place {
+    /// A place made the same way in every situation.
+    pub(super) fn plain(slot: usize) -> Place {
+        Place {
+            slots: [slot; Assumes::COMBINATIONS],
+            target_down: false,
+            partners: Vec::new(),
+            allies: Vec::new(),
+        }
+    }
+
+    /// Whether its situation changes which slot is made.
+    pub fn varies(&self) -> bool {
+        self.slots.iter().any(|&s| s != self.slots[0])
+    }
+
+    /// The slot made as the map stands.
+    pub fn first(&self) -> usize {
+        self.slots[0]
+    }
 }
 
 impl Plan {
@@ -158,9 +290,16 @@ impl Plan {
         &self.lines[id.0]
     }
 
-    /// Every attack of a round, in the order they are made.
+    /// Every attack of a round (its slots for each situation, see [`Plan::places`]),
+    /// in the order of their lines.
     pub fn slots(&self) -> &[Slot] {
         &self.slots
+    }
+
+    /// Every attack of a round, in the order they are made, with the slot each
+    /// situation makes.
+    pub fn places(&self) -> &[Place] {
+        &self.places
     }
 
     /// What planning changed from the file as written (a crit spec the system does not
@@ -169,12 +308,17 @@ impl Plan {
         &self.notes
     }
 
-    /// Slots that attack one target, in order.
+    /// Places that attack one target, in order.
+    pub fn places_against(&self, target: TargetId) -> impl Iterator<Item = &Place> {
+        (self.places.iter()).filter(move |p| self.slots[p.first()].target == target)
+    }
+
+    /// Slots made as the map stands that attack one target, in order.
     pub fn slots_against(&self, target: TargetId) -> impl Iterator<Item = (usize, &Slot)> {
         self.slots
             .iter()
             .enumerate()
-            .filter(move |(_, s)| s.target == target)
+            .filter(move |(_, s)| s.target == target && s.assumes.is_nothing())
     }
 }
 
@@ -217,9 +361,77 @@ impl PlanBuilder {
                 targets: Vec::new(),
                 lines: Vec::new(),
                 slots: Vec::new(),
+                places: Vec::new(),
                 notes: Vec::new(),
             },
         }
+    }
+
+    /// A builder with the same targets and no lines, to fold a line in another
+    /// situation and take its attacks ([`PlanBuilder::add_situation`]).
+    pub(crate) fn sketch(&self) -> PlanBuilder {
+        let mut sketch = PlanBuilder::new(&self.plan.title, self.plan.system, self.plan.rounds);
+        sketch.plan.targets = self.plan.targets.clone();
+        sketch
+    }
+
+    /// Adds the attacks of line `line` made instead of its own when `assumes` holds:
+    /// `sketch`'s only line, folded in that situation. An attack the same as one its
+    /// place already makes is not added again. Call in increasing order of
+    /// [`Assumes::bits`], so that each situation ends with its own slot.
+    /// `watch` says whose state decides the situation. False when the sketch's attacks
+    /// cannot stand in for the line's (another routine, creature struck or period).
+    pub(crate) fn add_situation(
+        &mut self,
+        line: LineId,
+        assumes: Assumes,
+        sketch: &PlanBuilder,
+        watch: &Watch,
+    ) -> bool {
+        let mine: Vec<usize> = (0..self.plan.slots.len())
+            .filter(|&s| self.plan.slots[s].line == line && self.plan.slots[s].assumes.is_nothing())
+            .collect();
+        let theirs = &sketch.plan.slots;
+        let fits = theirs.len() == mine.len()
+            && mine.iter().zip(theirs).all(|(&s, t)| {
+                let m = &self.plan.slots[s];
+                (m.index, m.covering, m.period) == (t.index, t.covering, t.period)
+            });
+        if !fits {
+            return false;
+        }
+        for (&first, theirs) in mine.iter().zip(theirs) {
+            let place = (self.plan.places.iter())
+                .position(|p| p.first() == first)
+                .expect("every slot made as the map stands has its place");
+            let same = (self.plan.places[place].slots.iter().copied())
+                .find(|&s| self.plan.slots[s].profile == theirs.profile);
+            let slot = match same {
+                Some(slot) => slot,
+                None => {
+                    let mut slot = self.plan.slots[first].clone();
+                    slot.profile = theirs.profile.clone();
+                    slot.assumes = assumes;
+                    slot.modifiers = Some(Box::new(sketch.plan.lines[0].modifiers.clone()));
+                    self.plan.slots.push(slot);
+                    self.plan.slots.len() - 1
+                }
+            };
+            let p = &mut self.plan.places[place];
+            for (bits, s) in p.slots.iter_mut().enumerate() {
+                if Assumes::from_bits(bits).contains(assumes) {
+                    *s = slot;
+                }
+            }
+            p.target_down |= watch.target_down && assumes.contains(Assumes::TARGET_DOWN);
+            if assumes.contains(Assumes::PARTNERS_DOWN) {
+                p.partners = watch.partners.clone();
+            }
+            if assumes.contains(Assumes::ALLIES_DOWN) {
+                p.allies = watch.allies.clone();
+            }
+        }
+        true
     }
 
     /// Adds a creature lines may attack or strike instead.
@@ -282,6 +494,17 @@ impl Planned {
             });
             lines.push(LineSituation::new(scenario, line, map, made));
         }
+        // A plan's lines go on at a target that is down, and lose flanking and the
+        // penalty for shooting into melee once the creatures that gave them are down (a
+        // fight chooses its targets and keeps its partners for itself). Their attacks in
+        // those situations come after every line's own, which keep their places.
+        if scenario.encounter.is_none() {
+            for (line, situation) in scenario.plan.iter().zip(&lines) {
+                if let Ok(made) = &situation.made {
+                    targets.add_situations(line, *made, situation.map.as_ref());
+                }
+            }
+        }
         for (line, situation) in scenario.plan.iter().zip(&lines) {
             if let (Ok(made), Some(attacker)) = (&situation.made, targets.existing(line.attacker)) {
                 targets.builder.attacker_is_target(*made, attacker);
@@ -312,6 +535,104 @@ struct Targets<'a> {
 }
 
 impl Targets<'_> {
+    /// Line `made` (the scenario's `line`, judged on the map as `map`) in every situation
+    /// its watch can see (see [`Place`]): each planned on the scenario with those
+    /// creatures down. A situation in which the line cannot be made as a stand-in for
+    /// its attacks keeps them.
+    fn add_situations(&mut self, line: &PlanLine, made: LineId, map: Option<&MapSituation>) {
+        let (watch, down) = self.watch(line, made, map);
+        let rules = self.scenario.system.rules();
+        for assumes in watch.situations().filter(|a| !a.is_nothing()) {
+            let bits = [
+                Assumes::TARGET_DOWN,
+                Assumes::PARTNERS_DOWN,
+                Assumes::ALLIES_DOWN,
+            ];
+            let fallen: Vec<CombatantId> = (bits.into_iter().zip(&down))
+                .filter(|(bit, _)| assumes.contains(*bit))
+                .flat_map(|(_, who)| who.iter().copied())
+                .collect();
+            let scenario = self.scenario.with_down(&fallen);
+            let map = (scenario.battlefield.as_ref())
+                .map(|field| MapSituation::judge(&scenario, field, rules, line));
+            let target = self.of(line.target);
+            let parts =
+                file_line::line_parts(&scenario, line, map.as_ref(), target, &mut |c| self.of(c));
+            let Ok((attack, defence, situation)) = parts else {
+                continue;
+            };
+            let mut sketch = self.builder.sketch();
+            if sketch
+                .add_line(rules, attack, defence, situation, None)
+                .is_ok()
+            {
+                self.builder.add_situation(made, assumes, &sketch, &watch);
+            }
+        }
+    }
+
+    /// Whose fall changes `line`'s attacks, as target ids and as combatants (target,
+    /// partners, allies): its target when it can lie down alive; its map flanking
+    /// partners and the allies engaged with its target, when every one of them is a
+    /// target that can go down.
+    fn watch(
+        &self,
+        line: &PlanLine,
+        made: LineId,
+        map: Option<&MapSituation>,
+    ) -> (Watch, [Vec<CombatantId>; 3]) {
+        let plan = &self.builder.plan;
+        // A creature can be down at one of the line's attacks when an attack before it,
+        // or one in an earlier round, can hurt it.
+        let last = (plan.places.iter())
+            .rposition(|p| plan.slots[p.first()].line == made)
+            .expect("a line made has an attack");
+        let hurt_before_last = |t: TargetId| {
+            plan.rounds > 1
+                || (plan.places[..last].iter()).any(|p| {
+                    let slot = &plan.slots[p.first()];
+                    slot.target == t || slot.covering == Some(t)
+                })
+        };
+        let downed = |who: &[CombatantId]| -> Vec<TargetId> {
+            let ids: Vec<Option<TargetId>> = who.iter().map(|&c| self.existing(c)).collect();
+            let all = ids.iter().all(|t| {
+                t.is_some_and(|t| plan.targets[t.index()].down_at.is_some() && hurt_before_last(t))
+            });
+            match all {
+                true => ids.into_iter().flatten().collect(),
+                false => Vec::new(),
+            }
+        };
+        let partners: Vec<CombatantId> = map
+            .filter(|m| m.verdict.flanking.is_some() && line.overrides.flanking.is_none())
+            .map(|m| m.verdict.flank_partners.clone())
+            .unwrap_or_default();
+        let allies: Vec<CombatantId> = (map.and_then(|m| m.into_melee.as_ref()))
+            .map(|i| i.allies.clone())
+            .unwrap_or_default();
+        let target = self
+            .existing(line.target)
+            .expect("a line's target is a target");
+        let target_down =
+            plan.targets[target.index()].can_lie_helpless() && hurt_before_last(target);
+        let watch = Watch {
+            target_down,
+            partners: downed(&partners),
+            allies: downed(&allies),
+        };
+        let kept = |watched: &[TargetId], who: Vec<CombatantId>| match watched.is_empty() {
+            true => Vec::new(),
+            false => who,
+        };
+        let down = [
+            Vec::from_iter(target_down.then_some(line.target)),
+            kept(&watch.partners, partners),
+            kept(&watch.allies, allies),
+        ];
+        (watch, down)
+    }
+
     /// The target id of a combatant that is a target.
     fn existing(&self, combatant: CombatantId) -> Option<TargetId> {
         (self.combatants.iter().position(|&c| c == combatant)).map(TargetId)

@@ -37,11 +37,28 @@ fn modifiers(plan_extra: &str, kind: &str) -> (Modifiers, i32, i32) {
     (plan.lines()[0].modifiers.clone(), p.bonus, p.ac)
 }
 
+/// Both iteratives at B (AC 16); once B is down (it can be after the first, 12 hp and
+/// dead at −10), both again at it helpless: Dex 0 counts −5 and melee gets +4, AC 7.
 #[test]
 fn full_attack_makes_every_iterative_against_the_same_target() {
     let plan = Plan::from_scenario(&scenario("", "melee")).unwrap();
-    let bonuses: Vec<i32> = plan.slots().iter().map(|s| s.profile.bonus).collect();
-    assert_eq!(bonuses, vec![6, 1]);
+    let slots: Vec<(i32, i32, Assumes)> = (plan.slots().iter())
+        .map(|s| (s.profile.bonus, s.profile.ac, s.assumes))
+        .collect();
+    let down = Assumes::TARGET_DOWN;
+    assert_eq!(
+        slots,
+        [
+            (6, 16, Assumes::NOTHING),
+            (1, 16, Assumes::NOTHING),
+            (6, 7, down),
+            (1, 7, down)
+        ]
+    );
+    let places: Vec<[usize; 2]> = (plan.places().iter())
+        .map(|p| [p.slots[0], p.slots[down.bits()]])
+        .collect();
+    assert_eq!(places, [[0, 2], [1, 3]]);
     assert_eq!(plan.targets()[0].down_at, Some(12));
     assert_eq!(plan.targets()[0].dead_at, Some(22));
 }

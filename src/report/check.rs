@@ -252,7 +252,7 @@ fn ranged_text(rules: &RuleSet, map: &MapSituation) -> String {
             r.distance_ft, r.increment_ft, r.increment, r.penalty
         );
     }
-    if let Some(IntoMelee { ally, penalty }) = &map.into_melee {
+    if let Some(IntoMelee { ally, penalty, .. }) = &map.into_melee {
         text += &format!(
             "  shooting into melee: {} ({}) is engaged with the target: {}\n",
             ally.name,

@@ -417,6 +417,9 @@ impl SweepCurves {
             (true, Some(row)) => Some(self.x_at(x_field, &row.values[0])),
             _ => None,
         };
+        // An attack made only in another situation (its target down…) is in the sweep's
+        // tables, not its chart.
+        let rows = rows.iter().filter(|r| !r.row.situational);
         for (place, row) in (0u32..).zip(rows) {
             let at = self.series_at;
             self.series_at += 1;

@@ -39,6 +39,9 @@ pub struct AttackRow {
     pub miss_chance: u8,
     /// Attacks made in the trials (an attack is not made once its target is dead).
     pub made: u64,
+    /// Made only in a situation the map does not show (its target down, its flanking
+    /// partners down…), in place of the attack as the map stands.
+    pub situational: bool,
     pub p_hit: Estimate,
     pub p_crit: Estimate,
     pub mean_damage: Estimate,
@@ -179,12 +182,12 @@ pub(super) fn attack_row(
     let label = |target: TargetId| plan.target(target).label.clone();
     let slot = &plan.slots()[slot];
     let line = plan.line(slot.line);
-    let modifiers = &line.modifiers;
+    let modifiers = slot.modifiers(plan);
     let guess = slot.profile.guess;
     AttackRow {
         attacker: line.attacker.clone(),
         target: label(slot.target),
-        attack: line.attack.clone(),
+        attack: line.attack.clone() + &slot.assumes.label(),
         index: slot.index + 1,
         bonus: slot.base_bonus,
         cover: modifiers.cover.key().to_string(),
@@ -200,6 +203,7 @@ pub(super) fn attack_row(
         armor: line.armor,
         miss_chance: slot.profile.miss_chance,
         made: figures.made(),
+        situational: !slot.assumes.is_nothing(),
         p_hit: figures.hit().estimate().with_exact(exact.map(|e| e.p_hit)),
         p_crit: figures
             .crit()
@@ -287,6 +291,7 @@ impl AttackRow {
             armor: "AC",
             miss_chance: 0,
             made: 0,
+            situational: false,
             p_hit: Estimate {
                 point: p_hit,
                 lo: p_hit - 0.01,

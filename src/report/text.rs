@@ -38,7 +38,9 @@ pub fn summary_text(results: &Results) -> String {
         out += &format!("\n{FIGHT_ATTACKS}:\n");
     }
     let mut rows = vec![row(&["attack", "roll", "P(hit)", "P(crit)", "mean damage"])];
-    for attack in &results.summary {
+    let (shown, rare): (Vec<&AttackRow>, Vec<&AttackRow>) = (results.summary.iter())
+        .partition(|a| !a.situational || a.made.saturating_mul(100) >= results.trials);
+    for attack in shown {
         rows.push(vec![
             attack_label(attack),
             roll(attack),
@@ -48,6 +50,12 @@ pub fn summary_text(results: &Results) -> String {
         ]);
     }
     out += &aligned(&rows);
+    if !rare.is_empty() {
+        out += &format!(
+            "({} more attacks, made in rarer situations fewer than once per 100 trials, are in summary.csv and the report)\n",
+            rare.len()
+        );
+    }
     if !results.rounds.is_empty() && results.fight.is_none() {
         let mut rows = vec![row(&[
             "target",

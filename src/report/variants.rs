@@ -160,8 +160,9 @@ impl Figures for FightFigures<'_> {
 
 /// The exact value of `plan`'s figure, where the exact engine reached its target. A
 /// line's damage is exact where none of its attacks can be skipped (its target never
-/// dies, its attacker, when attacked too, never goes down): each slot is made once every
-/// `period` rounds, with its outcome table's mean damage.
+/// dies, its attacker, when attacked too, never goes down) or made in another situation
+/// (its target never down, nor all its partners or allies): each slot is made once
+/// every `period` rounds, with its outcome table's mean damage.
 pub fn plan_exact(plan: &Plan, exact: &Exact, figure: Figure) -> Option<f64> {
     let round = |target: usize, round: usize| {
         exact.targets[target]
@@ -178,8 +179,25 @@ pub fn plan_exact(plan: &Plan, exact: &Exact, figure: Figure) -> Option<f64> {
             let never = |target: usize, of: fn(&crate::exact::RoundExact) -> f64| {
                 round(target, last).is_some_and(|x| of(&x) == 0.0)
             };
-            let slots = (plan.slots().iter().enumerate()).filter(|(_, s)| s.line.index() == line);
-            slots
+            // Each attack is made as the map stands whenever no place of the line can
+            // see its situation change: its target never down, or never all of its
+            // partners, or of its allies.
+            let any_never = |who: &[crate::plan::TargetId]| {
+                who.is_empty() || who.iter().any(|t| never(t.index(), |x| x.p_down))
+            };
+            let places =
+                (plan.places().iter()).filter(|p| plan.slots()[p.first()].line.index() == line);
+            let as_drawn = places.clone().all(|p| {
+                let target = plan.slots()[p.first()].target.index();
+                (!p.target_down || never(target, |x| x.p_down))
+                    && any_never(&p.partners)
+                    && any_never(&p.allies)
+            });
+            if !as_drawn {
+                return None;
+            }
+            places
+                .map(|p| (p.first(), &plan.slots()[p.first()]))
                 .map(|(s, slot)| {
                     let made = plan.rounds() / slot.period.max(1);
                     let unskipped = never(slot.target.index(), |x| x.p_dead)

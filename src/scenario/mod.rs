@@ -135,6 +135,45 @@ impl Scenario {
         (0..self.combatants.len()).map(CombatantId::at)
     }
 
+    /// The battle as it stands once `down` have fallen: each gets the system's
+    /// `unconscious` condition (helpless: it threatens nothing and is easier to hit),
+    /// unless a condition it has makes it helpless already (their effects would add up).
+    /// Only what planning a line reads is kept: no sweeps, variants or heatmap.
+    pub(crate) fn with_down(&self, down: &[CombatantId]) -> Scenario {
+        let rules = self.system.rules();
+        let unconscious = (rules.condition("unconscious"))
+            .expect("every system has the unconscious condition")
+            .name;
+        let mut combatants = self.combatants.clone();
+        for &c in down {
+            let conditions = &mut combatants[c.index()].conditions;
+            let helpless =
+                (conditions.iter()).any(|name| rules.condition(name).is_some_and(|c| c.helpless));
+            if !helpless {
+                conditions.push(unconscious);
+            }
+        }
+        Scenario {
+            source: self.source.clone(),
+            title: self.title.clone(),
+            system: self.system,
+            trials: self.trials,
+            seed: self.seed,
+            rounds: self.rounds,
+            map: Vec::new(),
+            battlefield: self.battlefield.clone(),
+            heatmap: None,
+            legend: Vec::new(),
+            combatants,
+            plan: Vec::new(),
+            sweeps: Vec::new(),
+            sweep_base: None,
+            variants: Vec::new(),
+            options: self.options,
+            encounter: self.encounter,
+        }
+    }
+
     /// Reads and validates an experiment file: at most [`MAX_FILE_BYTES`] of UTF-8 text.
     pub fn load(path: &Path) -> Result<Scenario, Error> {
         let unreadable = |e: std::io::Error| {

@@ -823,3 +823,100 @@ plan = [{ attacker = "A", target = "R", attack = "pistol" }]"#,
         },
     ]);
 }
+
+/// A plan line goes on as written while the creatures it depends on fall: at a target
+/// that is down (unconscious, so helpless), without the flanking of a partner that is
+/// down, without the penalty for shooting into melee once the engaged ally is down
+/// (RULES.md §5, §10). Each such attack is a slot of its own after the plan's (`Hit(1)`,
+/// `Hit(2)`…), made only in its situation.
+#[test]
+fn plan_lines_follow_who_is_down() {
+    check_cases(&[
+        Case {
+            // Round 1 at AC 20: a natural 20 hits (1/20), confirmed on a 20 (1/400, 4
+            // damage: −3 hp), else 2 (−1 hp); down either way, dead at −4. Round 2 the
+            // target is helpless: Dex 0 counts −5 and melee gets +4, AC 11: hits on 11+
+            // (1/2), confirmed crits 1/40. Dead by round 2: from −1 only a crit (−5),
+            // from −3 any hit: 19/400 · 1/40 + 1/400 · 1/2 = 39/16000.
+            name: "target-down-is-helpless",
+            system: "pf1",
+            rounds: 2,
+            body: r#"map = "AT"
+combatant = [
+  { token = "A", side = "a", ac = 15, attack = [{ name = "sword", bonus = 0, damage = "2" }] },
+  { token = "T", side = "t", ac = 20, hp = 1, con = 4 },
+]
+plan = [{ attacker = "A", target = "T", attack = "sword" }]"#,
+            expect: &[
+                (Hit(0), 1, 20),
+                (Hit(1), 1, 2),
+                (Crit(1), 1, 40),
+                (Down('T', 1), 1, 20),
+                (Dead('T', 2), 39, 16000),
+            ],
+        },
+        Case {
+            // d20 Modern: a helpless defender's Defense is 5 + its size modifier (5): +0
+            // hits on 5+ (4/5), a 20 confirmed on 5+ (1/25); it was hit on a 20 alone.
+            name: "target-down-is-helpless-d20modern",
+            system: "d20modern",
+            rounds: 2,
+            body: r#"map = "AT"
+combatant = [
+  { token = "A", side = "a", ac = 15, attack = [{ name = "bat", bonus = 0, damage = "2" }] },
+  { token = "T", side = "t", ac = 20, hp = 1, con = 10 },
+]
+plan = [{ attacker = "A", target = "T", attack = "bat" }]"#,
+            expect: &[(Hit(0), 1, 20), (Hit(1), 4, 5), (Crit(1), 1, 25)],
+        },
+        Case {
+            // M kills P (AC 5, 1 hp) unless it rolls a 1: 19/20. A flanks T with P while
+            // P stands: +2 vs AC 12 hits on 10+ (11/20); once P is dead, on 12+ (9/20).
+            // T (1 hp) is down after any hit: 1/20 · 11/20 + 19/20 · 9/20 = 91/200.
+            name: "flanking-partner-down",
+            system: "pf1",
+            rounds: 1,
+            body: r#"map = """
+.....
+.ATP.
+..M..
+"""
+combatant = [
+  { token = "A", side = "p", ac = 15, attack = [{ name = "sword", bonus = 0, damage = "2" }] },
+  { token = "P", side = "p", ac = 5, hp = 1, attack = [{ name = "club", bonus = 0, damage = "1" }] },
+  { token = "T", side = "m", ac = 12, hp = 1, con = 10 },
+  { token = "M", side = "m", ac = 10, attack = [{ name = "claw", bonus = 100, damage = "10" }] },
+]
+plan = [
+  { attacker = "M", target = "P", attack = "claw" },
+  { attacker = "A", target = "T", attack = "sword" },
+]"#,
+            expect: &[
+                (Hit(0), 19, 20),
+                (Hit(1), 11, 20),
+                (Hit(2), 9, 20),
+                (Down('T', 1), 91, 200),
+            ],
+        },
+        Case {
+            // F fights T beside it; S shoots T from 35 ft, into melee (−4): hits on 16+
+            // (1/4); once M has killed F (19/20), on 12+ (9/20). T down: 1/20 · 1/4 +
+            // 19/20 · 9/20 = 11/25.
+            name: "ally-in-melee-down",
+            system: "pf1",
+            rounds: 1,
+            body: r#"map = "S......TFM"
+combatant = [
+  { token = "S", side = "p", ac = 15, attack = [{ name = "crossbow", kind = "ranged", bonus = 0, damage = "2", range_increment = 100 }] },
+  { token = "F", side = "p", ac = 5, hp = 1, attack = [{ name = "club", bonus = 0, damage = "1" }] },
+  { token = "T", side = "m", ac = 12, hp = 1, con = 10 },
+  { token = "M", side = "m", ac = 10, attack = [{ name = "claw", bonus = 100, damage = "10" }] },
+]
+plan = [
+  { attacker = "M", target = "F", attack = "claw" },
+  { attacker = "S", target = "T", attack = "crossbow" },
+]"#,
+            expect: &[(Hit(1), 1, 4), (Hit(2), 9, 20), (Down('T', 1), 11, 25)],
+        },
+    ]);
+}
