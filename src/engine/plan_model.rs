@@ -138,17 +138,22 @@ struct PlaceKernel {
     slots: [usize; Assumes::COMBINATIONS],
     /// Whether the situation changes the slot made: else `slots[0]` always.
     varies: bool,
-    target_down: bool,
+    /// Damage taken from which its target, alive, is down and so helpless, where that
+    /// changes the attack (`i64::MAX`: never).
+    target_down_from: i64,
     partners: Vec<usize>,
     allies: Vec<usize>,
 }
 
 impl PlaceKernel {
-    fn new(place: &Place) -> PlaceKernel {
+    fn new(place: &Place, out_at: &[i64], target: usize) -> PlaceKernel {
         PlaceKernel {
             slots: place.slots,
             varies: place.varies(),
-            target_down: place.target_down,
+            target_down_from: match place.target_down {
+                true => out_at[target],
+                false => i64::MAX,
+            },
             partners: place.partners.iter().map(|t| t.index()).collect(),
             allies: place.allies.iter().map(|t| t.index()).collect(),
         }
@@ -226,7 +231,15 @@ impl<'a> PlanModel<'a> {
                 }
             })
             .collect::<Vec<_>>();
-        let places: Vec<PlaceKernel> = plan.places().iter().map(PlaceKernel::new).collect();
+        let out_at: Vec<i64> = (plan.targets().iter())
+            .map(|t| match t.down_at {
+                Some(at) => at.saturating_add(i64::from(t.disabled_at_zero)),
+                None => i64::MAX,
+            })
+            .collect();
+        let places: Vec<PlaceKernel> = (plan.places().iter())
+            .map(|p| PlaceKernel::new(p, &out_at, slots[p.first()].target))
+            .collect();
         // In a single round, a target attacked once is not down before its attack; a
         // partner or an ally may be.
         let single_draws = plan.rounds() == 1
@@ -240,12 +253,6 @@ impl<'a> PlanModel<'a> {
             && acts_before_attacked(&slots, &places);
         let down_at: Vec<i64> = (plan.targets().iter())
             .map(|t| t.down_at.unwrap_or(i64::MAX))
-            .collect();
-        let out_at = (plan.targets().iter())
-            .map(|t| match t.down_at {
-                Some(at) => at.saturating_add(i64::from(t.disabled_at_zero)),
-                None => i64::MAX,
-            })
             .collect();
         let rounds = plan.rounds() as usize;
         let mut target_chances = Vec::with_capacity(down_at.len());
@@ -334,17 +341,17 @@ impl<'a> PlanModel<'a> {
                 if harm[t].dead || (first.period > 1 && (round + 1) % first.period != 0) {
                     continue;
                 }
-                let kernel = match place.varies {
-                    true => &self.slots[place.slots[self.situation(place, harm)]],
-                    false => first,
-                };
-                let disabled = match kernel.attacker {
+                let disabled = match first.attacker {
                     Some(a) => match self.targets[a].acting(harm[a].taken, harm[a].dead) {
                         Acting::Acts => None,
                         Acting::Disabled => Some(a),
                         Acting::Down => continue,
                     },
                     None => None,
+                };
+                let kernel = match place.varies {
+                    true => &self.slots[place.slots[self.situation(place, t, harm)]],
+                    false => first,
                 };
                 let outcome = match word {
                     Some(word) => kernel.pick(word, || self.rest_word(&mut rest, &start)),
@@ -411,11 +418,11 @@ impl<'a> PlanModel<'a> {
     /// The combination of [`Assumes`] that holds at `place` (its bits), from `harm`: its
     /// target down and alive, every partner down or dead, every ally down or dead.
     #[inline(always)]
-    fn situation(&self, place: &PlaceKernel, harm: &[Harm]) -> usize {
+    fn situation(&self, place: &PlaceKernel, target: usize, harm: &[Harm]) -> usize {
         let down = |t: usize| harm[t].dead || harm[t].taken >= self.out_at[t];
         let all_down = |who: &[usize]| !who.is_empty() && who.iter().all(|&t| down(t));
-        let t = self.slots[place.slots[0]].target;
-        usize::from(place.target_down && down(t) && !harm[t].dead)
+        // The target is alive here: a dead one is attacked no more.
+        usize::from(harm[target].taken >= place.target_down_from)
             | usize::from(all_down(&place.partners)) << 1
             | usize::from(all_down(&place.allies)) << 2
     }
