@@ -349,8 +349,13 @@ impl<'a> PlanModel<'a> {
                     },
                     None => None,
                 };
+                // A branch, not an index: predicted, it lets the draw start before the
+                // damage so far is known, which an index would wait for.
                 let kernel = match place.varies {
-                    true => &self.slots[place.slots[self.situation(place, t, harm)]],
+                    true => match self.situation(place, t, harm) {
+                        0 => first,
+                        situation => &self.slots[place.slots[situation]],
+                    },
                     false => first,
                 };
                 let outcome = match word {
