@@ -7,8 +7,8 @@ use rand_pcg::Pcg64Mcg;
 
 use super::turn::ordered_bits;
 use super::{
-    ALONE, ALONE_FLAT_FOOTED, AttackAt, FLAT_FOOTED, Fight, Fighter, Order, PLAIN, Profile,
-    ProfileId, SlotSource, Tables,
+    ALONE, AttackAt, CLEAR, FLAT_FOOTED, Fight, Fighter, Order, PLAIN, Profile, ProfileId,
+    SITUATIONS, SlotSource, Tables,
 };
 use crate::attack::OutcomeEffect;
 use crate::error::InputError;
@@ -40,23 +40,38 @@ impl Fight {
             }
         }
         let lines = every_line(scenario);
-        let ff = rules.injury.flat_footed_until_first_turn;
-        let both = |lines: &[PlanLine]| {
-            let plain = planned(scenario, lines, false);
-            let flat = if ff {
-                planned(scenario, lines, true)
-            } else {
-                plain.clone()
-            };
-            (plain, flat)
-        };
-        let (plain, flat) = both(&lines);
+        let plain = planned(scenario, &lines, false);
         let partners: Vec<u64> = plain.lines.iter().map(flank_partners).collect();
-        let (alone, alone_flat) = if partners.iter().any(|&p| p != 0) {
-            both(&without_partners(&lines, &partners))
-        } else {
-            (plain.clone(), flat.clone())
-        };
+        let allies: Vec<u64> = plain.lines.iter().map(melee_allies).collect();
+        // A situation's bit that changes no attack (no flat-footed rule, no partners, no
+        // allies in melee): the situation is the one without it, planned once.
+        let unchanged = [
+            (!rules.injury.flat_footed_until_first_turn, FLAT_FOOTED),
+            (partners.iter().all(|&p| p == 0), ALONE),
+            (allies.iter().all(|&a| a == 0), CLEAR),
+        ]
+        .into_iter()
+        .filter_map(|(unchanged, bit)| unchanged.then_some(bit))
+        .fold(0, |bits, bit| bits | bit);
+        let mut situations: Vec<Planned> = vec![plain];
+        for situation in 1..SITUATIONS {
+            let next = match situation & unchanged {
+                0 => {
+                    let mut lines = lines.clone();
+                    // Once every partner is down, no flanking; once every ally, no
+                    // penalty for shooting into melee.
+                    if situation & ALONE != 0 {
+                        lines = once_down(&lines, &partners, |o| o.flanking = Some(false));
+                    }
+                    if situation & CLEAR != 0 {
+                        lines = once_down(&lines, &allies, |o| o.into_melee = Some(false));
+                    }
+                    planned(scenario, &lines, situation & FLAT_FOOTED != 0)
+                }
+                _ => situations[situation & !unchanged].clone(),
+            };
+            situations.push(next);
+        }
         let mut fight = Fight {
             title: scenario.title.clone(),
             system: scenario.system,
@@ -70,14 +85,9 @@ impl Fight {
             profiles: Vec::new(),
             dying: rules.injury.dying,
             flat_footed_until_first_turn: rules.injury.flat_footed_until_first_turn,
-            plans: [
-                plain.plan.clone(),
-                flat.plan.clone(),
-                alone.plan.clone(),
-                alone_flat.plan.clone(),
-            ],
+            plans: std::array::from_fn(|situation| situations[situation].plan.clone()),
             unused_improved_cover: (scenario.battlefield.as_ref())
-                .and_then(|field| plain.unused_improved_cover(field, false)),
+                .and_then(|field| situations[PLAIN].unused_improved_cover(field, false)),
         };
         let n = scenario.combatants.len();
         for id in scenario.combatant_ids() {
@@ -110,46 +120,39 @@ impl Fight {
                 tables: Tables::default(),
             });
         }
-        let situations = [&plain, &flat, &alone, &alone_flat];
         for (i, line) in lines.iter().enumerate() {
-            let made = situations.map(|planned| planned.lines[i].made.as_ref().ok().copied());
-            let [
-                Some(plain_line),
-                Some(flat_line),
-                Some(alone_line),
-                Some(alone_flat_line),
-            ] = made
-            else {
+            let made: Option<Vec<LineId>> = (situations.iter())
+                .map(|planned| planned.lines[i].made.as_ref().ok().copied())
+                .collect();
+            let Some(made) = made else {
                 continue;
             };
-            let iteratives = (slot_ids(&plain, plain_line).zip(slot_ids(&flat, flat_line)))
-                .zip(slot_ids(&alone, alone_line).zip(slot_ids(&alone_flat, alone_flat_line)))
-                .map(
-                    |((normal, flat_footed), (alone_normal, alone_flat_footed))| {
-                        let normal = fight.add_profile(normal, &plain, PLAIN);
-                        let flat_footed = fight.add_profile(flat_footed, &flat, FLAT_FOOTED);
-                        match partners[i] {
-                            0 => AttackAt {
-                                normal,
-                                flat_footed,
-                                alone: normal,
-                                alone_flat_footed: flat_footed,
-                                partners: 0,
-                            },
-                            partners => AttackAt {
-                                normal,
-                                flat_footed,
-                                alone: fight.add_profile(alone_normal, &alone, ALONE),
-                                alone_flat_footed: fight.add_profile(
-                                    alone_flat_footed,
-                                    &alone_flat,
-                                    ALONE_FLAT_FOOTED,
-                                ),
-                                partners,
-                            },
-                        }
-                    },
-                )
+            let slots: Vec<Vec<usize>> = (situations.iter().zip(&made))
+                .map(|(planned, &line)| slot_ids(planned, line).collect())
+                .collect();
+            // A bit this line does not depend on: its profile is the one without it.
+            let same = (if partners[i] == 0 { ALONE } else { 0 })
+                | (if allies[i] == 0 { CLEAR } else { 0 });
+            let count = slots.iter().map(Vec::len).min().unwrap_or(0);
+            let iteratives = (0..count)
+                .map(|iterative| {
+                    let mut profiles = [0; SITUATIONS];
+                    for situation in 0..SITUATIONS {
+                        profiles[situation] = match situation & same {
+                            0 => fight.add_profile(
+                                slots[situation][iterative],
+                                &situations[situation],
+                                situation,
+                            ),
+                            _ => profiles[situation & !same],
+                        };
+                    }
+                    AttackAt {
+                        profiles,
+                        partners: partners[i],
+                        allies: allies[i],
+                    }
+                })
                 .collect::<Vec<_>>();
             let attacker = &mut fight.fighters[line.attacker.index()];
             if i < scenario.plan.len() {
@@ -205,7 +208,7 @@ impl Fight {
                         expected[Tables::expected_index(stride, n, a, t, i, flat)] = its
                             .iter()
                             .skip(i)
-                            .map(|at| self.profiles[at.profile(flat, true)].expected)
+                            .map(|at| self.profiles[at.profile(flat, true, true)].expected)
                             .sum();
                     }
                 }
@@ -363,14 +366,26 @@ fn flank_partners(line: &LineSituation) -> u64 {
     }
 }
 
-/// `lines` with the map's flanking turned off where it depends on partners (`partners`,
-/// per line): what they are once every partner is down.
-fn without_partners(lines: &[PlanLine], partners: &[u64]) -> Vec<PlanLine> {
-    (lines.iter().zip(partners))
-        .map(|(line, &partners)| {
+/// The attacker's allies (bit `i` for combatant `i`) engaged in melee with the target of a
+/// planned ranged line, which give it its penalty for shooting into melee; 0 when it has
+/// none (Precise Shot, or no ally engaged).
+fn melee_allies(line: &LineSituation) -> u64 {
+    (line.map.as_ref())
+        .and_then(|map| map.into_melee.as_ref())
+        .filter(|melee| melee.penalty != 0)
+        .map_or(0, |melee| {
+            bits(melee.allies.iter().map(|ally| ally.index()))
+        })
+}
+
+/// `lines` with `turn_off` applied to each that depends on someone (`who`, per line: a
+/// bit per combatant, 0 for nobody): what they are once all of those are down.
+fn once_down(lines: &[PlanLine], who: &[u64], turn_off: fn(&mut Overrides)) -> Vec<PlanLine> {
+    (lines.iter().zip(who))
+        .map(|(line, &who)| {
             let mut line = line.clone();
-            if partners != 0 {
-                line.overrides.flanking = Some(false);
+            if who != 0 {
+                turn_off(&mut line.overrides);
             }
             line
         })

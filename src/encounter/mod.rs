@@ -59,10 +59,11 @@ pub struct Fight {
     dying: DyingRule,
     /// Attacks against a combatant that has not had a turn yet use its flat-footed profile.
     flat_footed_until_first_turn: bool,
-    /// Every attack planned as written ([`PLAIN`]), with every combatant flat-footed
-    /// ([`FLAT_FOOTED`]), and both again without the flanking the map gives ([`ALONE`],
-    /// [`ALONE_FLAT_FOOTED`]): where each profile's situation is described.
-    plans: [Plan; 4],
+    /// Every attack planned in each situation, by its bits: as written ([`PLAIN`]), with
+    /// every combatant flat-footed ([`FLAT_FOOTED`]), without the flanking the map gives
+    /// ([`ALONE`]), without the penalty for shooting into melee ([`CLEAR`]), and each
+    /// combination: where each profile's situation is described.
+    plans: [Plan; SITUATIONS],
     /// The map's `improved` squares on none of the lines deciding an attack's cover
     /// ([`crate::plan::Planned::unused_improved_cover`]).
     unused_improved_cover: Option<String>,
@@ -70,12 +71,15 @@ pub struct Fight {
 
 /// [`Fight::plans`]' plan as written.
 const PLAIN: usize = 0;
-/// [`Fight::plans`]' plan with every combatant flat-footed.
+/// The bit of a situation ([`Fight::plans`]' index) where every combatant is flat-footed.
 const FLAT_FOOTED: usize = 1;
-/// [`Fight::plans`]' plan as written, with no flanking partner able to threaten.
+/// The bit where no flanking partner is able to threaten.
 const ALONE: usize = 2;
-/// [`Fight::plans`]' plan with every combatant flat-footed and no flanking partner.
-const ALONE_FLAT_FOOTED: usize = 3;
+/// The bit where no ally engaged in melee with the target is conscious, so a ranged
+/// attack has no penalty for shooting into melee (RULES.md §10).
+const CLEAR: usize = 4;
+/// How many situations there are: every combination of the bits.
+const SITUATIONS: usize = 8;
 
 /// Where a profile was planned: slot `slot` of `Fight::plans[plan]`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -103,6 +107,9 @@ pub struct FightAttack<'a> {
     pub flat_footed: bool,
     /// Made without the flanking the map gives: every partner was down.
     pub partners_down: bool,
+    /// Made without the penalty for shooting into melee: every ally engaged with the
+    /// target was down.
+    pub allies_down: bool,
     /// Its exact per-attack figures, when its outcome table could be computed.
     pub exact: Option<SlotExact>,
 }
@@ -160,8 +167,9 @@ impl Fight {
                 plan: &self.plans[p.source.plan],
                 slot: p.source.slot,
                 target: p.target,
-                flat_footed: matches!(p.source.plan, FLAT_FOOTED | ALONE_FLAT_FOOTED),
-                partners_down: matches!(p.source.plan, ALONE | ALONE_FLAT_FOOTED),
+                flat_footed: p.source.plan & FLAT_FOOTED != 0,
+                partners_down: p.source.plan & ALONE != 0,
+                allies_down: p.source.plan & CLEAR != 0,
                 exact: p.exact,
             })
             .collect();
@@ -170,6 +178,7 @@ impl Fight {
             (
                 slot.line.index(),
                 a.partners_down,
+                a.allies_down,
                 a.flat_footed,
                 slot.index,
             )
@@ -178,18 +187,21 @@ impl Fight {
     }
 }
 
-/// One attack of a routine against one target: its profile while the target has not
-/// acted yet (flat-footed) and after, each also without the flanking the map gives.
+/// One attack of a routine against one target: its profile in each situation (by
+/// [`turn::situation`]): while the target has not acted yet (flat-footed) and after,
+/// each also without the flanking the map gives, and without the penalty for shooting
+/// into melee.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct AttackAt {
-    normal: ProfileId,
-    flat_footed: ProfileId,
-    alone: ProfileId,
-    alone_flat_footed: ProfileId,
+    profiles: [ProfileId; SITUATIONS],
     /// The combatants (bit `i` for fighter `i`) whose threat gives the attack the map's
     /// flanking: it is flanking while one of them threatens; 0 when it does not depend on
     /// anyone (no flanking, or the plan line sets `flanking` itself).
     partners: u64,
+    /// The attacker's allies engaged in melee with the target (a bit each), which give a
+    /// ranged attack its penalty for shooting into melee while one of them is conscious;
+    /// 0 when it has no such penalty.
+    allies: u64,
 }
 
 /// A combatant of a fight.

@@ -13,7 +13,7 @@
 use super::turn::{
     Chances, Dealt, Retarget, Standing, Status, lowest, members, ordered_bits, situation,
 };
-use super::{AttackAt, Fight, Tables};
+use super::{AttackAt, Fight, SITUATIONS, Tables};
 use crate::scenario::Tactic;
 
 /// Room for every combatant (a fight has at most 52, one per token letter): per-combatant
@@ -42,17 +42,20 @@ pub(super) struct Board {
 #[derive(Debug, Clone, Copy, Default)]
 struct At {
     /// Its profiles, by [`situation`].
-    profiles: [u32; 4],
-    /// The partners whose threat gives it the map's flanking (see [`AttackAt`]).
+    profiles: [u32; SITUATIONS],
+    /// The partners whose threat gives it the map's flanking, and the allies whose
+    /// engagement gives it the penalty for shooting into melee (see [`AttackAt`]).
     partners: u64,
+    allies: u64,
 }
 
 impl From<&AttackAt> for At {
     fn from(at: &AttackAt) -> At {
         let id = |p: usize| u32::try_from(p).expect("fewer profiles than 2^32");
         At {
-            profiles: at.profiles().map(id),
+            profiles: at.profiles.map(id),
             partners: at.partners,
+            allies: at.allies,
         }
     }
 }
@@ -351,10 +354,11 @@ impl<'f> Layout<'f> {
                 }
             };
             let board = &mut *play.board;
-            let flanked = self
-                .fight
-                .flanked(&board.standings[..self.fighters], at.partners);
-            let profile = at.profiles[situation(self.flat(board, target), flanked)] as usize;
+            let standings = &board.standings[..self.fighters];
+            let flanked = self.fight.flanked(standings, at.partners);
+            let engaged = self.fight.engaged(standings, at.allies);
+            let situation = situation(self.flat(board, target), flanked, engaged);
+            let profile = at.profiles[situation] as usize;
             let effect = play.chances.attack(profile);
             if self.adds_only & 1 << target != 0 && !effect.drops && !effect.slays {
                 // Up, so alive: the damage only adds up.

@@ -634,21 +634,15 @@ immune_to_crits = true
     assert!(close(weakest.taken[0][2], 5.0 / 20.0));
 }
 
-/// A flanking partner that drops no longer flanks. F and R flank O on the map. O acts
-/// first (listed) and, by `weakest`, clubs R (1 hp, AC 10): a hit on 10+ (11/20) leaves R
-/// dying, threatening nobody. Then F swings at O (AC 10, immune to crits) for 5: flanked
-/// (+2) while R stands, a hit on 8+ (13/20), else on 10+ (11/20). F's damage dealt:
-/// 5 · (9/20 · 13/20 + 11/20 · 11/20) = 5 · 238/400 = 2.975; its flanked attack is made
-/// in 9/20 of fights, the one without its partner in 11/20.
-#[test]
-fn a_flanking_partner_that_drops_no_longer_flanks() {
-    let f = fight(
+/// A one-round pf1 fight on `map` in listed order: O (AC 10, 1000 hp, immune to crits)
+/// acts first and by `weakest` clubs R (AC 10, 1 hp, Con 10) for 5; then the combatant and
+/// plan line `attacker` act, then R.
+fn o_clubs_r(map: &str, attacker: &str) -> Fight {
+    fight(&format!(
         r#"
 system = "pf1"
 map = """
-.F.
-.O.
-.R.
+{map}
 """
 [encounter]
 initiative = "listed"
@@ -664,15 +658,7 @@ tactic = "weakest"
 name = "club"
 bonus = 0
 damage = "5"
-[[combatant]]
-token = "F"
-side = "party"
-ac = 30
-hp = 100
-[[combatant.attack]]
-name = "sword"
-bonus = 0
-damage = "5"
+{attacker}
 [[combatant]]
 token = "R"
 side = "party"
@@ -683,6 +669,56 @@ con = 10
 name = "dagger"
 bonus = 0
 damage = "1"
+"#
+    ))
+}
+
+/// Asserts that `attacker` made two attacks in the exact fight `e`: one as the map draws
+/// it, unmarked and with `before.0` in the roll (`roll` gives an attack's mark and that
+/// part of its roll), in `before.1` of fights; the other, once a creature it depended on
+/// dropped, marked and with `after.0`, in `after.1`.
+fn made_before_and_after<T: PartialEq + std::fmt::Debug>(
+    f: &Fight,
+    e: &ExactFight,
+    attacker: &str,
+    roll: impl Fn(&FightAttack) -> (bool, T),
+    before: (T, f64),
+    after: (T, f64),
+) {
+    let made: Vec<_> = (f.attacks().into_iter())
+        .filter(|a| a.plan.line(a.plan.slots()[a.slot].line).attacker == attacker)
+        .filter(|a| e.made[a.id] > 0.0)
+        .map(|a| (roll(&a), e.made[a.id]))
+        .collect();
+    assert_eq!(made.len(), 2, "{made:?}");
+    let found = |marked: bool, (part, p): &(T, f64)| {
+        made.iter()
+            .any(|((mark, got), made)| *mark == marked && got == part && close(*made, *p))
+    };
+    assert!(found(false, &before), "{made:?}");
+    assert!(found(true, &after), "{made:?}");
+}
+
+/// A flanking partner that drops no longer flanks. F and R flank O on the map. O acts
+/// first (listed) and, by `weakest`, clubs R (1 hp, AC 10): a hit on 10+ (11/20) leaves R
+/// dying, threatening nobody. Then F swings at O (AC 10, immune to crits) for 5: flanked
+/// (+2) while R stands, a hit on 8+ (13/20), else on 10+ (11/20). F's damage dealt:
+/// 5 · (9/20 · 13/20 + 11/20 · 11/20) = 5 · 238/400 = 2.975; its flanked attack is made
+/// in 9/20 of fights, the one without its partner in 11/20.
+#[test]
+fn a_flanking_partner_that_drops_no_longer_flanks() {
+    let f = o_clubs_r(
+        ".F.\n.O.\n.R.",
+        r#"
+[[combatant]]
+token = "F"
+side = "party"
+ac = 30
+hp = 100
+[[combatant.attack]]
+name = "sword"
+bonus = 0
+damage = "5"
 [[plan]]
 attacker = "F"
 target = "O"
@@ -691,29 +727,18 @@ attack = "sword"
     );
     let e = exact_fight(&f).unwrap();
     assert!(close(e.dealt[0][1], 2.975), "{:?}", e.dealt[0]);
-    let swords: Vec<_> = (f.attacks().into_iter())
-        .filter(|a| a.plan.line(a.plan.slots()[a.slot].line).attacker == "F (F)")
-        .filter(|a| e.made[a.id] > 0.0)
-        .map(|a| {
-            (
-                a.partners_down,
-                a.plan.line(a.plan.slots()[a.slot].line).modifiers.flanking,
-                e.made[a.id],
-            )
-        })
-        .collect();
-    assert_eq!(swords.len(), 2, "{swords:?}");
-    assert!(
-        swords
-            .iter()
-            .any(|&(down, flanking, made)| !down && flanking && close(made, 9.0 / 20.0)),
-        "{swords:?}"
-    );
-    assert!(
-        swords
-            .iter()
-            .any(|&(down, flanking, made)| down && !flanking && close(made, 11.0 / 20.0)),
-        "{swords:?}"
+    // Flanked while R stands (9/20), without it once R is down (11/20).
+    let flanking = |a: &FightAttack| {
+        let line = a.plan.line(a.plan.slots()[a.slot].line);
+        (a.partners_down, line.modifiers.flanking)
+    };
+    made_before_and_after(
+        &f,
+        &e,
+        "F (F)",
+        flanking,
+        (true, 9.0 / 20.0),
+        (false, 11.0 / 20.0),
     );
     let config = EngineConfig::new(3, 20_000);
     let tally = simulate_fight(&f, &config, &|_| (), &AtomicBool::new(false));
@@ -1063,4 +1088,53 @@ fn improved_squares_no_attack_passes_are_noted_in_a_fight() {
         notes[0].starts_with("A (A) can make no attack"),
         "{notes:?}"
     );
+}
+
+/// An ally that drops no longer makes a shot one into melee (RULES.md §10: an unconscious
+/// friend is engaged with nobody). R stands beside O; C shoots at O from afar. O acts
+/// first (listed) and, by `weakest`, clubs R (1 hp, AC 10): a hit on 10+ (11/20) leaves R
+/// dying. Then C shoots at O (AC 10, immune to crits) for 5: into melee (−4) while R
+/// stands, a hit on 14+ (7/20), else on 10+ (11/20). C's damage dealt:
+/// 5 · (9/20 · 7/20 + 11/20 · 11/20) = 5 · 184/400 = 2.3; its shot into melee is made in
+/// 9/20 of fights, the one with R down in 11/20.
+#[test]
+fn an_ally_that_drops_no_longer_makes_a_shot_into_melee() {
+    let f = o_clubs_r(
+        "C....\n.....\n..O..\n..R..",
+        r#"
+[[combatant]]
+token = "C"
+side = "party"
+ac = 30
+hp = 100
+[[combatant.attack]]
+name = "crossbow"
+kind = "ranged"
+bonus = 0
+damage = "5"
+range_increment = 100
+[[plan]]
+attacker = "C"
+target = "O"
+attack = "crossbow"
+"#,
+    );
+    let e = exact_fight(&f).unwrap();
+    assert!(close(e.dealt[0][1], 2.3), "{:?}", e.dealt[0]);
+    // Into melee (−4) while R stands (9/20), without it once R is down (11/20).
+    let into_melee = |a: &FightAttack| {
+        let line = a.plan.line(a.plan.slots()[a.slot].line);
+        (a.allies_down, line.modifiers.into_melee)
+    };
+    made_before_and_after(
+        &f,
+        &e,
+        "C (C)",
+        into_melee,
+        (-4, 9.0 / 20.0),
+        (0, 11.0 / 20.0),
+    );
+    let config = EngineConfig::new(3, 20_000);
+    let tally = simulate_fight(&f, &config, &|_| (), &AtomicBool::new(false));
+    agrees(&f, &tally, &e, "ally in melee");
 }

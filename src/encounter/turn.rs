@@ -295,27 +295,20 @@ impl<'a> Line<'a> {
 
 impl AttackAt {
     /// The profile to roll: the flat-footed one while the target is flat-footed, the
-    /// one without the map's flanking once no partner threatens (`flanked` false).
-    pub(super) fn profile(self, flat_footed: bool, flanked: bool) -> ProfileId {
-        self.profiles()[situation(flat_footed, flanked)]
-    }
-
-    /// Its four profiles, each at its [`situation`].
-    pub(super) fn profiles(self) -> [ProfileId; 4] {
-        [
-            self.normal,
-            self.flat_footed,
-            self.alone,
-            self.alone_flat_footed,
-        ]
+    /// one without the map's flanking once no partner threatens (`flanked` false), the
+    /// one without the penalty for shooting into melee once no ally is engaged with the
+    /// target (`engaged` false).
+    pub(super) fn profile(self, flat_footed: bool, flanked: bool, engaged: bool) -> ProfileId {
+        self.profiles[situation(flat_footed, flanked, engaged)]
     }
 }
 
 /// Where [`AttackAt::profiles`] keeps the profile of an attack at a target that is
-/// flat-footed or not, flanked or not (every partner down).
+/// flat-footed or not, flanked or not (every partner down), engaged with an ally or not
+/// (every ally down): the bits of [`super::Fight::plans`]' index.
 #[inline(always)]
-pub(super) fn situation(flat_footed: bool, flanked: bool) -> usize {
-    usize::from(flat_footed) | usize::from(!flanked) << 1
+pub(super) fn situation(flat_footed: bool, flanked: bool, engaged: bool) -> usize {
+    usize::from(flat_footed) | usize::from(!flanked) << 1 | usize::from(!engaged) << 2
 }
 
 impl Dealt {
@@ -633,6 +626,7 @@ impl Fight {
             profile: at.profile(
                 self.flat_footed(&standings[target]),
                 self.flanked(standings, at.partners),
+                self.engaged(standings, at.allies),
             ),
         })
     }
@@ -911,9 +905,21 @@ impl Fight {
     /// dying, stable or dead creature threatens nobody).
     #[inline(always)]
     pub(super) fn flanked(&self, standings: &[Standing], partners: u64) -> bool {
-        partners == 0
-            || members(partners)
-                .any(|p| matches!(self.status(p, &standings[p]), Status::Up | Status::Disabled))
+        partners == 0 || self.any_conscious(standings, partners)
+    }
+
+    /// Whether a ranged attack whose target is engaged in melee with `allies` (a bit per
+    /// fighter; 0: with none) still shoots into melee: one of them is conscious, up or
+    /// disabled (an unconscious or dead ally is engaged with nobody, RULES.md §10).
+    #[inline(always)]
+    pub(super) fn engaged(&self, standings: &[Standing], allies: u64) -> bool {
+        allies == 0 || self.any_conscious(standings, allies)
+    }
+
+    /// Whether one of `who` (a bit per fighter) is up or disabled.
+    #[inline(always)]
+    fn any_conscious(&self, standings: &[Standing], who: u64) -> bool {
+        members(who).any(|p| matches!(self.status(p, &standings[p]), Status::Up | Status::Disabled))
     }
 
     /// A combatant whose turn starts, in standing `s`, is flat-footed no more.

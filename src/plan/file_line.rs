@@ -145,7 +145,10 @@ fn fill_from_map(
         });
         let range = (map.range.clone()).map_err(|m| scenario.source.error(line.span.clone(), m))?;
         situation.range_penalty = range.map_or(0, |r| r.penalty);
-        situation.into_melee = map.into_melee.as_ref().map_or(0, |m| m.penalty);
+        situation.into_melee = match line.overrides.into_melee {
+            Some(false) => 0,
+            _ => map.into_melee.as_ref().map_or(0, |m| m.penalty),
+        };
     }
     situation.adjacent = v.adjacent;
     situation.cover = situation.cover.or(Some(v.cover));

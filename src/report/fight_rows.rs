@@ -66,6 +66,10 @@ pub const FLAT_FOOTED_TARGET: &str = " (flat-footed target)";
 /// Marks an attack of a fight made without the map's flanking: every partner was down.
 pub const PARTNERS_DOWN: &str = " (flanking partners down)";
 
+/// Marks an attack of a fight made without the penalty for shooting into melee: every
+/// ally engaged with the target was down.
+pub const ALLIES_DOWN: &str = " (allies in melee down)";
+
 /// The name of the rows of fights nobody won (no side left able to act).
 pub const NOBODY: &str = "nobody";
 /// The name of the rows of fights not over yet.
@@ -167,6 +171,9 @@ impl FightReport {
                         row.attack += PARTNERS_DOWN;
                         // The fight took the map's flanking away, not the plan line.
                         row.set_by_plan.flanking = false;
+                    }
+                    if a.allies_down {
+                        row.attack += ALLIES_DOWN;
                     }
                     if a.flat_footed {
                         row.attack += FLAT_FOOTED_TARGET;

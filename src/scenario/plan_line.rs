@@ -33,6 +33,10 @@ pub struct Overrides {
     pub flanking: Option<bool>,
     pub attack_mod: Option<i32>,
     pub ac_mod: Option<i32>,
+    /// `Some(false)`: no penalty for shooting into melee, whatever the map says. No key
+    /// sets it: a fight plans its lines so for when every ally engaged with the target is
+    /// down.
+    pub into_melee: Option<bool>,
 }
 
 /// One line of the plan, with combatants as ids and attacks as indices.
@@ -177,6 +181,7 @@ impl Validator<'_> {
             flanking: p.flanking.as_ref().map(|f| *f.get_ref()),
             attack_mod: p.attack_mod,
             ac_mod: p.ac_mod,
+            into_melee: None,
         })
     }
 
