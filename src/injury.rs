@@ -132,14 +132,20 @@ impl Target {
         }
     }
 
+    /// The damage taken from which it no longer acts ([`Acting::Down`], as
+    /// [`Target::acting`] tells): past 0 hp where 0 hp disables, else at it; `None`: never
+    /// down.
+    pub fn out_at(&self) -> Option<i64> {
+        (self.down_at).map(|at| at.saturating_add(i64::from(self.disabled_at_zero)))
+    }
+
     /// Whether some damage taken leaves it down and alive (unconscious, so helpless):
     /// not a creature dead once down, nor one never down.
     pub fn can_lie_helpless(&self) -> bool {
-        let Some(at) = self.down_at else {
+        let Some(out) = self.out_at() else {
             return false;
         };
-        let first_down = at + i64::from(self.disabled_at_zero);
-        self.dead_at.is_none_or(|dead| first_down < dead)
+        self.dead_at.is_none_or(|dead| out < dead)
     }
 
     /// Damage taken and whether it is dead after the action a disabled creature took:

@@ -158,13 +158,6 @@ impl PlaceKernel {
             allies: place.allies.iter().map(|t| t.index()).collect(),
         }
     }
-
-    /// The slots it may make, each once.
-    fn distinct_slots(&self) -> impl Iterator<Item = usize> + '_ {
-        (self.slots.iter().enumerate())
-            .filter(|&(at, s)| !self.slots[..at].contains(s))
-            .map(|(_, &s)| s)
-    }
 }
 
 /// A plan ready to simulate: one kernel per slot, made place by place.
@@ -232,10 +225,7 @@ impl<'a> PlanModel<'a> {
             })
             .collect::<Vec<_>>();
         let out_at: Vec<i64> = (plan.targets().iter())
-            .map(|t| match t.down_at {
-                Some(at) => at.saturating_add(i64::from(t.disabled_at_zero)),
-                None => i64::MAX,
-            })
+            .map(|t| t.out_at().unwrap_or(i64::MAX))
             .collect();
         let places: Vec<PlaceKernel> = (plan.places().iter())
             .map(|p| PlaceKernel::new(p, &out_at, slots[p.first()].target))
@@ -589,7 +579,7 @@ impl Pairable for PlanModel<'_> {
         }
         let count = self.places.len();
         let mut words = Vec::new();
-        for (at, place) in self.places.iter().enumerate() {
+        for (at, place) in self.plan.places().iter().enumerate() {
             for slot in place.distinct_slots() {
                 if matches!(self.slots[slot].draw, Draw::Coupled(_)) {
                     words.extend((0..self.rounds).map(|round| CoupledPlace {

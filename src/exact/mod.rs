@@ -267,10 +267,7 @@ fn group_steps(
         .map(|place| {
             let slot = &plan.slots()[place.first()];
             let target = position(slot.target);
-            let made: Vec<usize> = (place.slots.iter().enumerate())
-                .filter(|&(at, s)| !place.slots[..at].contains(s))
-                .map(|(_, &s)| s)
-                .collect();
+            let made: Vec<usize> = place.distinct_slots().collect();
             let outcomes = match target {
                 Some(_) => (made.iter())
                     .map(|&s| step_outcomes(tables[s].as_ref()))

@@ -227,6 +227,13 @@ impl Place {
     pub fn first(&self) -> usize {
         self.slots[0]
     }
+
+    /// The slots it may make, each once, in the order of the situations first making them.
+    pub fn distinct_slots(&self) -> impl Iterator<Item = usize> + '_ {
+        (self.slots.iter().enumerate())
+            .filter(|&(at, s)| !self.slots[..at].contains(s))
+            .map(|(_, &s)| s)
+    }
 }
 
 impl Plan {
