@@ -417,9 +417,11 @@ impl<'a> PlanModel<'a> {
         let down = |t: usize| harm[t].dead || harm[t].taken >= self.out_at[t];
         let all_down = |who: &[usize]| !who.is_empty() && who.iter().all(|&t| down(t));
         // The target is alive here: a dead one is attacked no more.
-        usize::from(harm[target].taken >= place.target_down_from)
-            | usize::from(all_down(&place.partners)) << 1
-            | usize::from(all_down(&place.allies)) << 2
+        Assumes::bits_of(
+            harm[target].taken >= place.target_down_from,
+            all_down(&place.partners),
+            all_down(&place.allies),
+        )
     }
 
     /// Target `t`, harmed as `harm`, takes `damage` ([`Target::take`]).

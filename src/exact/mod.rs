@@ -138,6 +138,8 @@ struct Step {
     outcomes: Vec<Vec<(usize, f64, Effect)>>,
     /// Per combination of [`crate::plan::Assumes`]: which of `outcomes` is made.
     situations: [usize; Assumes::COMBINATIONS],
+    /// Whether the situation changes which is made ([`crate::plan::Place::varies`]).
+    varies: bool,
     /// Whether the target being down changes the attack (see [`crate::plan::Place`]).
     target_down: bool,
     /// Positions of the partners and of the allies whose fall changes the attack.
@@ -287,6 +289,7 @@ fn group_steps(
                 period: slot.period,
                 outcomes,
                 situations,
+                varies: target.is_some() && place.varies(),
                 target_down: place.target_down,
                 partners: positions(&place.partners),
                 allies: positions(&place.allies),
@@ -368,9 +371,9 @@ impl JointState {
                 }
                 None => None,
             };
-            let made = match step.situations.iter().all(|&s| s == step.situations[0]) {
-                true => step.situations[0],
-                false => step.situations[self.situation(state, step, members)],
+            let made = match step.varies {
+                false => step.situations[0],
+                true => step.situations[self.situation(state, step, members)],
             };
             for &(damage, q, effect) in &step.outcomes[made] {
                 let mut after = self.outcome(state, step, damage, effect, members);
@@ -395,9 +398,11 @@ impl JointState {
         let target_down = step
             .target
             .is_some_and(|t| step.target_down && down(t) && self.digit(state, t).is_multiple_of(2));
-        usize::from(target_down)
-            | usize::from(all_down(&step.partners)) << 1
-            | usize::from(all_down(&step.allies)) << 2
+        Assumes::bits_of(
+            target_down,
+            all_down(&step.partners),
+            all_down(&step.allies),
+        )
     }
 
     /// The state after one outcome of `step` from `state`.

@@ -129,6 +129,13 @@ impl Assumes {
     /// How many combinations there are.
     pub const COMBINATIONS: usize = 8;
 
+    /// The number of the combination that holds: the target down (and alive), every
+    /// flanking partner down, every engaged ally down. Each engine tells those its way.
+    #[inline(always)]
+    pub fn bits_of(target_down: bool, partners_down: bool, allies_down: bool) -> usize {
+        usize::from(target_down) | usize::from(partners_down) << 1 | usize::from(allies_down) << 2
+    }
+
     /// The combination numbered `bits`.
     pub fn from_bits(bits: usize) -> Assumes {
         Assumes(bits as u8 & 7)
