@@ -172,6 +172,7 @@ pub static D20MODERN: RuleSet = RuleSet {
     interpretations: &[
         "cover degrees from the 4 corner lines: 1 blocked one-quarter, 2 one-half, 3 three-quarters, 4 (with line of effect) nine-tenths",
         "a creature in the line (soft cover) is one-half cover (+4 Defense)",
+        "a creature in the line gives that cover standing or dropped (dying, stable or dead): the text names creatures without exception",
         "helpless defenders have Defense 5 + size modifier against every attack (Ambiguity 14)",
         "expanded threat ranges: a roll in range that does not hit is not a threat (Ambiguity 17)",
         "flanking partners must be allies of the attacker (Ambiguity 10)",

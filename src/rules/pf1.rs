@@ -61,6 +61,7 @@ pub static PF1: RuleSet = RuleSet {
         "a critical hit rolls the damage expression `multiplier` times, constants included",
         "minimum damage applies to the total of a hit, after the multiplier",
         "soft cover (a creature in the line) counts against ranged attacks only (Ambiguity 6)",
+        "a creature in the line gives soft cover standing or dropped (dying, stable or dead): soft cover names creatures without exception, where shooting into melee excepts an unconscious friend",
         "several concealment sources: the highest miss chance, never a sum (Ambiguity 23)",
         "helpless: Dex contribution -5 and -4 AC against melee, never also +4 to hit (Ambiguity 11)",
         "pinned: -4 AC against melee only and denied Dex, as in the table (Ambiguity 12)",

@@ -59,6 +59,7 @@ pub static PF1_VARIANT: RuleSet = RuleSet {
         "a melee attack made with reach (Large natural reach or a reach weapon) judges cover as a ranged attack, even against an adjacent target",
         "cover from the 4 corner lines: 1-2 blocked lines cover, 3-4 improved; no partial level",
         "soft cover (+2 AC / +1 Reflex) applies to every attack, melee included",
+        "a creature in the line gives soft cover standing or dropped (dying, stable or dead): soft cover names creatures without exception, where shooting into melee excepts an unconscious friend",
         "concealment d% is rolled before the attack roll: at or under the miss chance no attack roll is made (no natural 20, no threat)",
         "higher ground: +1 on melee and ranged attacks when the attacker stands at least half the target's height higher (Ambiguity 21)",
         "flanking partners need only be enemies of the defender (Ambiguity 10)",

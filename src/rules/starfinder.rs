@@ -197,6 +197,7 @@ pub static STARFINDER: RuleSet = RuleSet {
         "paralyzed is not helpless: Dex -5 only",
         "no higher-ground bonus; an unseen (invisible) attacker makes the target flat-footed, -2 AC (Ambiguity 19)",
         "pinned replaces grappled: -4 attack, -6 AC in all",
+        "a creature in the line gives soft cover standing or dropped (dying, stable or dead): the text names creatures without exception",
     ],
     armor_classes: ArmorClasses::EnergyAndKinetic,
 };
