@@ -43,9 +43,8 @@ pub(super) fn linked_targets(plan: &Plan) -> Vec<Vec<TargetId>> {
 /// - the flanking partners and engaged allies whose fall changes an attack, for its
 ///   target (see [`crate::plan::Place`]).
 fn parents(plan: &Plan) -> Vec<Vec<usize>> {
-    let first_hit = first_hits(plan);
-    let hurt_before =
-        |x: usize, p: usize| first_hit[x].is_some_and(|first| plan.rounds() > 1 || first < p);
+    let first_hits = plan.first_hits();
+    let hurt_before = |x: usize, p: usize| first_hits.before(x, p);
     let mut parents = vec![Vec::new(); plan.targets().len()];
     for (p, place) in plan.places().iter().enumerate() {
         let slot = &plan.slots()[place.first()];
@@ -71,17 +70,4 @@ fn parents(plan: &Plan) -> Vec<Vec<usize>> {
         }
     }
     parents
-}
-
-/// For each target, the first place (in the order attacks are made) that can damage it,
-/// as its target or struck instead.
-fn first_hits(plan: &Plan) -> Vec<Option<usize>> {
-    let mut first = vec![None; plan.targets().len()];
-    for (p, place) in plan.places().iter().enumerate() {
-        let slot = &plan.slots()[place.first()];
-        for x in std::iter::once(slot.target).chain(slot.covering) {
-            first[x.index()].get_or_insert(p);
-        }
-    }
-    first
 }

@@ -334,6 +334,37 @@ impl Plan {
             .enumerate()
             .filter(move |(_, s)| s.target == target && s.assumes.is_nothing())
     }
+
+    /// Per target, the first place (in the order attacks are made) that can damage it, as
+    /// its target or struck instead.
+    pub(crate) fn first_hits(&self) -> FirstHits {
+        let mut first = vec![None; self.targets.len()];
+        for (p, place) in self.places.iter().enumerate() {
+            let slot = &self.slots[place.first()];
+            for x in std::iter::once(slot.target).chain(slot.covering) {
+                first[x.index()].get_or_insert(p);
+            }
+        }
+        FirstHits {
+            first,
+            many_rounds: self.rounds > 1,
+        }
+    }
+}
+
+/// Per target, the first place that can damage it ([`Plan::first_hits`]): whether it can
+/// already be hurt when a place's attack comes.
+pub(crate) struct FirstHits {
+    first: Vec<Option<usize>>,
+    many_rounds: bool,
+}
+
+impl FirstHits {
+    /// Whether the target of index `target` can be hurt before the attack at place
+    /// `place` (in an earlier round, or by an earlier place of the round).
+    pub(crate) fn before(&self, target: usize, place: usize) -> bool {
+        self.first[target].is_some_and(|first| self.many_rounds || first < place)
+    }
 }
 
 #[cfg(test)]
@@ -601,13 +632,8 @@ impl Targets<'_> {
         let last = (plan.places.iter())
             .rposition(|p| plan.slots[p.first()].line == made)
             .expect("a line made has an attack");
-        let hurt_before_last = |t: TargetId| {
-            plan.rounds > 1
-                || (plan.places[..last].iter()).any(|p| {
-                    let slot = &plan.slots[p.first()];
-                    slot.target == t || slot.covering == Some(t)
-                })
-        };
+        let first_hits = plan.first_hits();
+        let hurt_before_last = |t: TargetId| first_hits.before(t.index(), last);
         let downed = |who: &[CombatantId]| -> Vec<TargetId> {
             let ids: Vec<Option<TargetId>> = who.iter().map(|&c| self.existing(c)).collect();
             let all = ids.iter().all(|t| {
