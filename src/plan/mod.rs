@@ -230,6 +230,15 @@ impl Place {
         self.slots.iter().any(|&s| s != self.slots[0])
     }
 
+    /// Whether `fallen` (one bit of [`Assumes`]) changes which slot is made, in some
+    /// situation of the others.
+    fn differs_on(&self, fallen: Assumes) -> bool {
+        (0..Assumes::COMBINATIONS).any(|bits| {
+            let without = bits & !fallen.bits();
+            self.slots[bits] != self.slots[without]
+        })
+    }
+
     /// The slot made as the map stands.
     pub fn first(&self) -> usize {
         self.slots[0]
@@ -468,13 +477,17 @@ impl PlanBuilder {
                     *s = slot;
                 }
             }
-            p.target_down |= watch.target_down && assumes.contains(Assumes::TARGET_DOWN);
-            if assumes.contains(Assumes::PARTNERS_DOWN) {
-                p.partners = watch.partners.clone();
-            }
-            if assumes.contains(Assumes::ALLIES_DOWN) {
-                p.allies = watch.allies.clone();
-            }
+            // Only a fall that changes the attack is watched: another creature whose
+            // state the engines follow costs the exact engine a larger joint state.
+            p.target_down = watch.target_down && p.differs_on(Assumes::TARGET_DOWN);
+            p.partners = match p.differs_on(Assumes::PARTNERS_DOWN) {
+                true => watch.partners.clone(),
+                false => Vec::new(),
+            };
+            p.allies = match p.differs_on(Assumes::ALLIES_DOWN) {
+                true => watch.allies.clone(),
+                false => Vec::new(),
+            };
         }
         true
     }

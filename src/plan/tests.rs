@@ -434,3 +434,68 @@ attack = "bow"
         "{set_by_the_line}"
     );
 }
+
+/// C shoots at O, who is in melee with C's ally F and clubs F in round 1, so F can be
+/// down at C's shot in round 2. Without Precise Shot the shot takes −4 while F stands and
+/// none once F is down, so the place watches F; with it the shot is the same either way,
+/// so nothing is watched (the exact engine then follows O without F).
+#[test]
+fn a_fall_that_changes_no_attack_is_not_watched() {
+    let allies_watched = |precise_shot: bool| {
+        let text = format!(
+            r#"
+system = "pf1"
+rounds = 2
+map = "C..FO"
+[[combatant]]
+token = "C"
+side = "party"
+ac = 15
+precise_shot = {precise_shot}
+[[combatant.attack]]
+name = "bow"
+kind = "ranged"
+bonus = 6
+damage = "1d8"
+range_increment = 100
+[[combatant]]
+token = "F"
+side = "party"
+ac = 15
+hp = 8
+con = 10
+[[combatant.attack]]
+name = "sword"
+kind = "melee"
+bonus = 5
+damage = "1d8"
+[[combatant]]
+token = "O"
+side = "monsters"
+ac = 14
+hp = 30
+con = 10
+[[combatant.attack]]
+name = "club"
+kind = "melee"
+bonus = 5
+damage = "1d10"
+[[plan]]
+attacker = "O"
+target = "F"
+attack = "club"
+[[plan]]
+attacker = "C"
+target = "O"
+attack = "bow"
+"#
+        );
+        let plan = Plan::from_scenario(&Scenario::parse("p.toml", text).unwrap()).unwrap();
+        let shot = (plan.places().iter())
+            .find(|p| plan.lines()[plan.slots()[p.first()].line.index()].attack == "bow")
+            .unwrap();
+        shot.allies.len()
+    };
+    assert_eq!(allies_watched(false), 1);
+    assert_eq!(allies_watched(true), 0);
+}
