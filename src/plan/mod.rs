@@ -129,8 +129,9 @@ impl Assumes {
     /// How many combinations there are.
     pub const COMBINATIONS: usize = 8;
 
-    /// The number of the combination that holds: the target down (and alive), every
-    /// flanking partner down, every engaged ally down. Each engine tells those its way.
+    /// The number of the combination made of these three facts: the target down (and
+    /// alive), every flanking partner down, every engaged ally down. Each engine tells
+    /// which hold its way; a [`Watch`] tells which can.
     #[inline(always)]
     pub fn bits_of(target_down: bool, partners_down: bool, allies_down: bool) -> usize {
         usize::from(target_down) | usize::from(partners_down) << 1 | usize::from(allies_down) << 2
@@ -203,11 +204,11 @@ pub(crate) struct Watch {
 impl Watch {
     /// The combinations of [`Assumes`] that can happen, nothing first.
     pub(crate) fn situations(&self) -> impl Iterator<Item = Assumes> + use<> {
-        let can = Assumes::from_bits(
-            usize::from(self.target_down)
-                | usize::from(!self.partners.is_empty()) << 1
-                | usize::from(!self.allies.is_empty()) << 2,
-        );
+        let can = Assumes::from_bits(Assumes::bits_of(
+            self.target_down,
+            !self.partners.is_empty(),
+            !self.allies.is_empty(),
+        ));
         (0..Assumes::COMBINATIONS)
             .map(Assumes::from_bits)
             .filter(move |a| can.contains(*a))
