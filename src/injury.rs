@@ -46,6 +46,61 @@ pub enum Acting {
     Down,
 }
 
+/// A [`Target`]'s thresholds in damage taken as plain numbers, where "never" is the
+/// number no total reaches (`i64::MAX`, or `i64::MIN` for a floor): the rules of
+/// [`Target::take`] and [`Target::acting`] are written here once, without a branch on
+/// which thresholds the creature has, since both engines apply them at every attack.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Thresholds {
+    /// d20 Modern: damage taken after a failed massive-damage save, at the least.
+    dropped_to: i64,
+    /// Dead once damage taken reaches this.
+    dead_at: i64,
+    /// Starfinder, with Resolve: dies when one hit leaves this much past 0 HP.
+    overflow_kills: i64,
+    /// Damage taken at 0 hp (0 HP in Starfinder).
+    zero: i64,
+    /// No longer acts from this damage taken on ([`Target::out_at`]).
+    out_at: i64,
+    /// Disabled, still acting once, at exactly this damage taken.
+    disabled_at: i64,
+}
+
+impl Thresholds {
+    /// Damage taken and whether dead after `damage` more, with `taken` already taken;
+    /// `dropped`: a failed massive-damage save.
+    #[inline(always)]
+    pub fn take(self, taken: i64, damage: i64, dropped: bool) -> (i64, bool) {
+        let added = taken + damage;
+        let after = if dropped {
+            added.max(self.dropped_to)
+        } else {
+            added
+        };
+        let past_threshold = after >= self.dead_at;
+        let overflow = after - taken.max(self.zero) >= self.overflow_kills;
+        (after, past_threshold | overflow)
+    }
+
+    /// [`Target::after_disabled_action`]: the action costs 1 hp.
+    #[inline(always)]
+    pub fn after_disabled_action(self, taken: i64) -> (i64, bool) {
+        self.take(taken, 1, false)
+    }
+
+    /// What it can do on its turn with `taken` damage taken, `dead` or not.
+    #[inline(always)]
+    pub fn acting(self, taken: i64, dead: bool) -> Acting {
+        if dead || taken >= self.out_at {
+            Acting::Down
+        } else if taken == self.disabled_at {
+            Acting::Disabled
+        } else {
+            Acting::Acts
+        }
+    }
+}
+
 /// The numbers of a combatant that decide when it goes down and dies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Vitals {
@@ -106,29 +161,31 @@ impl Target {
     }
 
     /// Damage taken and whether the target is dead after an outcome dealing `damage` to
-    /// it with `taken` already taken; `dropped`: it failed a massive-damage save. Always
-    /// inlined: the plan engine's trial and a fight's hurt apply it at every attack.
+    /// it with `taken` already taken; `dropped`: it failed a massive-damage save.
     #[inline(always)]
     pub fn take(&self, taken: i64, damage: i64, dropped: bool) -> (i64, bool) {
-        let mut after = taken + damage;
-        if dropped && let Some(floor) = self.dropped_to {
-            after = after.max(floor);
-        }
-        let past_threshold = self.dead_at.is_some_and(|at| after >= at);
-        let overflow = match (self.overflow_kills, self.down_at) {
-            (Some(max_hp), Some(zero)) => after - taken.max(zero) >= max_hp,
-            _ => false,
-        };
-        (after, past_threshold || overflow)
+        self.thresholds().take(taken, damage, dropped)
     }
 
     /// What it can do on its turn with `taken` damage taken.
     pub fn acting(&self, taken: i64, dead: bool) -> Acting {
-        match self.down_at {
-            _ if dead => Acting::Down,
-            Some(at) if taken > at || (taken == at && !self.disabled_at_zero) => Acting::Down,
-            Some(at) if taken == at => Acting::Disabled,
-            _ => Acting::Acts,
+        self.thresholds().acting(taken, dead)
+    }
+
+    /// Its thresholds as plain numbers, for an engine's inner loop.
+    #[inline(always)]
+    pub fn thresholds(&self) -> Thresholds {
+        let overflow = self.overflow_kills.filter(|_| self.down_at.is_some());
+        Thresholds {
+            dropped_to: self.dropped_to.unwrap_or(i64::MIN),
+            dead_at: self.dead_at.unwrap_or(i64::MAX),
+            overflow_kills: overflow.unwrap_or(i64::MAX),
+            zero: self.down_at.unwrap_or(0),
+            out_at: self.out_at().unwrap_or(i64::MAX),
+            disabled_at: match self.disabled_at_zero {
+                true => self.down_at.unwrap_or(i64::MIN),
+                false => i64::MIN,
+            },
         }
     }
 
@@ -151,7 +208,7 @@ impl Target {
     /// Damage taken and whether it is dead after the action a disabled creature took:
     /// it costs 1 hp (RULES.md §9), which leaves it dying.
     pub fn after_disabled_action(&self, taken: i64) -> (i64, bool) {
-        self.take(taken, 1, false)
+        self.thresholds().after_disabled_action(taken)
     }
 }
 

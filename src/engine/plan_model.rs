@@ -18,9 +18,10 @@ use rand_pcg::Pcg64Mcg;
 
 use super::paired::{Figure, Pairable, TrialValues};
 use super::runner::Model;
+use super::tally::RoundTally;
 use super::{AliasTable, CoupledTable, SamplerKind, Tally, tally_cells};
 use crate::attack::{AttackProfile, OutcomeEffect, OutcomeLayout};
-use crate::injury::Acting;
+use crate::injury::{Acting, Thresholds};
 use crate::plan::{Assumes, Place, Plan, Target, TargetId};
 
 /// How one slot's attacks are drawn: from a table of its outcomes' chances (kept beside
@@ -100,7 +101,7 @@ impl Kernel<'_> {
 /// Damage taken and deaths per target within one trial, the attacks made since the last
 /// [`TrialScratch::settle`], and the trial's value of each [`Pairable::figures`] figure.
 pub(super) struct TrialScratch {
-    harm: Vec<Harm>,
+    harm: ByTarget<Harm>,
     /// Every slot's outcome counts side by side (a slot's from its `Kernel::first_outcome`):
     /// a draw counts in one flat array, added to the tally's per-slot counts once per
     /// `simulate` call (a chunk of trials) by [`TrialScratch::settle`].
@@ -110,6 +111,44 @@ pub(super) struct TrialScratch {
     /// damage.
     chances: Vec<u8>,
     amounts: Vec<i64>,
+    /// Per round, per target (round by round): the counts of trials since the last
+    /// [`TrialScratch::settle`], in one flat array so the end of a round walks a row.
+    rounds: Vec<RoundTally>,
+}
+
+/// Room for every target (one per token letter, at most 52): per-target numbers the
+/// trial reads are kept in rows of this many, indexed by the target's number masked to
+/// fit, so a lookup needs no bounds check.
+const LANES: usize = 64;
+
+/// One number per target, in a row of [`LANES`].
+#[derive(Clone, Copy)]
+struct ByTarget<T>([T; LANES]);
+
+impl<T: Copy> ByTarget<T> {
+    /// `values` in the first lanes, `fill` in the rest.
+    fn new(values: impl IntoIterator<Item = T>, fill: T) -> ByTarget<T> {
+        let mut row = [fill; LANES];
+        for (lane, value) in row.iter_mut().zip(values) {
+            *lane = value;
+        }
+        ByTarget(row)
+    }
+}
+
+impl<T> std::ops::Index<usize> for ByTarget<T> {
+    type Output = T;
+    #[inline(always)]
+    fn index(&self, target: usize) -> &T {
+        &self.0[target % LANES]
+    }
+}
+
+impl<T> std::ops::IndexMut<usize> for ByTarget<T> {
+    #[inline(always)]
+    fn index_mut(&mut self, target: usize) -> &mut T {
+        &mut self.0[target % LANES]
+    }
 }
 
 /// One target's damage taken and death within a trial, side by side.
@@ -122,6 +161,11 @@ struct Harm {
 impl TrialScratch {
     /// Adds the attacks counted since the last call to `tally`'s per-slot counts.
     fn settle(&mut self, model: &PlanModel, tally: &mut Tally) {
+        let targets = model.down_at.len();
+        for (at, mine) in self.rounds.iter_mut().enumerate() {
+            let (round, target) = (at / targets, at % targets);
+            tally.rounds[target][round].add(std::mem::take(mine));
+        }
         for (kernel, counts) in model.slots.iter().zip(tally.outcomes.iter_mut()) {
             let first = kernel.first_outcome;
             let mine = &mut self.outcomes[first..first + counts.len()];
@@ -136,6 +180,11 @@ impl TrialScratch {
 #[derive(PartialEq)]
 struct PlaceKernel {
     slots: [usize; Assumes::COMBINATIONS],
+    /// What every one of its slots shares (its first's [`Kernel`] fields), read before
+    /// the slot is chosen: its target, attacker and period.
+    target: usize,
+    attacker: Option<usize>,
+    period: usize,
     /// Whether the situation changes the slot made: else `slots[0]` always.
     varies: bool,
     /// Damage taken from which its target, alive, is down and so helpless, where that
@@ -146,9 +195,13 @@ struct PlaceKernel {
 }
 
 impl PlaceKernel {
-    fn new(place: &Place, out_at: &[i64], target: usize) -> PlaceKernel {
+    fn new(place: &Place, out_at: &ByTarget<i64>, first: &Kernel) -> PlaceKernel {
+        let target = first.target;
         PlaceKernel {
             slots: place.slots,
+            target,
+            attacker: first.attacker,
+            period: first.period,
             varies: place.varies(),
             target_down_from: match place.target_down {
                 true => out_at[target],
@@ -166,11 +219,13 @@ pub(super) struct PlanModel<'a> {
     slots: Vec<Kernel<'a>>,
     places: Vec<PlaceKernel>,
     targets: &'a [Target],
+    /// Per target: its [`Target::thresholds`].
+    thresholds: ByTarget<Thresholds>,
     /// Per target: damage taken at which it is down (`i64::MAX` = never).
     down_at: Vec<i64>,
     /// Per target: damage taken from which it no longer acts ([`Acting::Down`]: past a
     /// disabled 0 hp), for the situation of a place.
-    out_at: Vec<i64>,
+    out_at: ByTarget<i64>,
     rounds: usize,
     /// Per target: where its rounds' down and dead start among the chances (read only
     /// for a target with hit points: the others have none).
@@ -224,11 +279,13 @@ impl<'a> PlanModel<'a> {
                 }
             })
             .collect::<Vec<_>>();
-        let out_at: Vec<i64> = (plan.targets().iter())
-            .map(|t| t.out_at().unwrap_or(i64::MAX))
-            .collect();
+        assert!(plan.targets().len() <= LANES, "at most {LANES} targets");
+        let out_at = ByTarget::new(
+            (plan.targets().iter()).map(|t| t.out_at().unwrap_or(i64::MAX)),
+            i64::MAX,
+        );
         let places: Vec<PlaceKernel> = (plan.places().iter())
-            .map(|p| PlaceKernel::new(p, &out_at, slots[p.first()].target))
+            .map(|p| PlaceKernel::new(p, &out_at, &slots[p.first()]))
             .collect();
         // In a single round, a target attacked once is not down before its attack; a
         // partner or an ally may be.
@@ -258,6 +315,10 @@ impl<'a> PlanModel<'a> {
             slots,
             places,
             targets: plan.targets(),
+            thresholds: ByTarget::new(
+                plan.targets().iter().map(Target::thresholds),
+                Target::new(String::new(), None, None).thresholds(),
+            ),
             down_at,
             out_at,
             rounds,
@@ -314,8 +375,10 @@ impl<'a> PlanModel<'a> {
             outcomes,
             chances,
             amounts,
+            rounds,
         } = scratch;
-        harm.fill(Harm::default());
+        let targets = self.down_at.len();
+        harm.0[..targets].fill(Harm::default());
         let (round_damage, line_damage) = amounts.split_at_mut(self.line_amounts);
         if PAIRED {
             line_damage.fill(0);
@@ -326,13 +389,12 @@ impl<'a> PlanModel<'a> {
         for round in 0..self.rounds {
             for place in &self.places {
                 let word = PAIRED.then(|| rng.next_u64());
-                let first = &self.slots[place.slots[0]];
-                let t = first.target;
-                if harm[t].dead || (first.period > 1 && (round + 1) % first.period != 0) {
+                let t = place.target;
+                if harm[t].dead || (place.period > 1 && (round + 1) % place.period != 0) {
                     continue;
                 }
-                let disabled = match first.attacker {
-                    Some(a) => match self.targets[a].acting(harm[a].taken, harm[a].dead) {
+                let disabled = match place.attacker {
+                    Some(a) => match self.thresholds[a].acting(harm[a].taken, harm[a].dead) {
                         Acting::Acts => None,
                         Acting::Disabled => Some(a),
                         Acting::Down => continue,
@@ -341,6 +403,7 @@ impl<'a> PlanModel<'a> {
                 };
                 // A branch, not an index: predicted, it lets the draw start before the
                 // damage so far is known, which an index would wait for.
+                let first = &self.slots[place.slots[0]];
                 let kernel = match place.varies {
                     true => match self.situation(place, t, harm) {
                         0 => first,
@@ -368,14 +431,15 @@ impl<'a> PlanModel<'a> {
                     harm[c] = self.take(c, harm[c], effect.struck_damage, effect.struck_drops);
                 }
                 if let Some(a) = disabled {
-                    let (taken, dead) = self.targets[a].after_disabled_action(harm[a].taken);
+                    let (taken, dead) = self.thresholds[a].after_disabled_action(harm[a].taken);
                     harm[a] = Harm { taken, dead };
                 }
             }
-            for (t, &Harm { taken, dead }) in harm.iter().enumerate() {
-                let down = dead || taken >= self.down_at[t];
+            let row = &mut rounds[round * targets..][..targets];
+            let of_targets = harm.0.iter().zip(&self.down_at).zip(row.iter_mut());
+            for (t, ((&Harm { taken, dead }, &down_at), r)) in of_targets.enumerate() {
+                let down = dead || taken >= down_at;
                 if COUNTED {
-                    let r = &mut tally.rounds[t][round];
                     r.down += u64::from(down);
                     r.dead += u64::from(dead);
                     let d = taken as u128;
@@ -383,7 +447,7 @@ impl<'a> PlanModel<'a> {
                     r.damage_squares += d * d;
                 }
                 if PAIRED {
-                    if has_hp(self.down_at[t]) {
+                    if has_hp(down_at) {
                         let at = self.target_chances[t] + 2 * round;
                         chances[at] = u8::from(down);
                         chances[at + 1] = u8::from(dead);
@@ -393,7 +457,7 @@ impl<'a> PlanModel<'a> {
             }
         }
         if COUNTED {
-            for (histogram, h) in tally.damage.iter_mut().zip(harm.iter()) {
+            for (histogram, h) in tally.damage.iter_mut().zip(harm.0.iter()) {
                 histogram[h.taken as usize] += 1;
             }
         }
@@ -413,7 +477,7 @@ impl<'a> PlanModel<'a> {
     /// The combination of [`Assumes`] that holds at `place` (its bits), from `harm`: its
     /// target down and alive, every partner down or dead, every ally down or dead.
     #[inline(always)]
-    fn situation(&self, place: &PlaceKernel, target: usize, harm: &[Harm]) -> usize {
+    fn situation(&self, place: &PlaceKernel, target: usize, harm: &ByTarget<Harm>) -> usize {
         let down = |t: usize| harm[t].dead || harm[t].taken >= self.out_at[t];
         let all_down = |who: &[usize]| !who.is_empty() && who.iter().all(|&t| down(t));
         // The target is alive here: a dead one is attacked no more.
@@ -427,7 +491,7 @@ impl<'a> PlanModel<'a> {
     /// Target `t`, harmed as `harm`, takes `damage` ([`Target::take`]).
     #[inline(always)]
     fn take(&self, t: usize, harm: Harm, damage: i64, dropped: bool) -> Harm {
-        let (taken, dead) = self.targets[t].take(harm.taken, damage, dropped);
+        let (taken, dead) = self.thresholds[t].take(harm.taken, damage, dropped);
         Harm { taken, dead }
     }
 
@@ -528,10 +592,11 @@ impl Pairable for PlanModel<'_> {
 
     fn scratch(&self) -> TrialScratch {
         TrialScratch {
-            harm: vec![Harm::default(); self.down_at.len()],
+            harm: ByTarget::new([], Harm::default()),
             outcomes: vec![0; self.slots.iter().map(|k| k.effects.len()).sum()],
             chances: vec![0; self.chances],
             amounts: vec![0; self.line_amounts + self.plan.lines().len()],
+            rounds: vec![RoundTally::default(); self.rounds * self.down_at.len()],
         }
     }
 

@@ -140,6 +140,16 @@ pub(super) struct RoundTally {
     pub(super) damage_squares: u128,
 }
 
+impl RoundTally {
+    /// Adds the counts of other trials.
+    pub(super) fn add(&mut self, other: RoundTally) {
+        self.down += other.down;
+        self.dead += other.dead;
+        self.damage_sum += other.damage_sum;
+        self.damage_squares += other.damage_squares;
+    }
+}
+
 /// Everything counted over some trials of a plan. Only the engine writes the counters.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Tally {
@@ -177,11 +187,8 @@ impl Tally {
         add_all(&mut self.outcomes, &other.outcomes);
         add_all(&mut self.damage, &other.damage);
         for (mine, theirs) in self.rounds.iter_mut().zip(&other.rounds) {
-            for (m, t) in mine.iter_mut().zip(theirs) {
-                m.down += t.down;
-                m.dead += t.dead;
-                m.damage_sum += t.damage_sum;
-                m.damage_squares += t.damage_squares;
+            for (m, &t) in mine.iter_mut().zip(theirs) {
+                m.add(t);
             }
         }
         self
