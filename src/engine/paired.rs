@@ -260,21 +260,20 @@ impl<M: Pairable> PairedModel<M> {
                 .collect(),
             _ => Vec::new(),
         };
-        let of_kind = |chance: bool| -> Vec<usize> {
-            (figures.iter().enumerate())
+        // Where the figures of one kind (chances or amounts) stand in a list of figures.
+        let of_kind = |list: &[Figure], chance: bool| -> Vec<usize> {
+            (list.iter().enumerate())
                 .filter(|(_, f)| f.is_chance() == chance)
                 .map(|(at, _)| at)
                 .collect()
         };
-        let (chances, amounts) = (of_kind(true), of_kind(false));
+        let (chances, amounts) = (of_kind(&figures, true), of_kind(&figures, false));
         let positions = (own.iter())
             .map(|theirs| {
                 let at = |compared: &[usize], chance: bool| -> Vec<usize> {
-                    let kind: Vec<Figure> = (theirs.iter().copied())
-                        .filter(|f| f.is_chance() == chance)
-                        .collect();
+                    let kind = of_kind(theirs, chance);
                     (compared.iter())
-                        .map(|&c| kind.iter().position(|g| *g == figures[c]))
+                        .map(|&c| kind.iter().position(|&k| theirs[k] == figures[c]))
                         .map(|at| at.expect("filtered above"))
                         .collect()
                 };
