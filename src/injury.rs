@@ -67,6 +67,17 @@ pub struct Thresholds {
 }
 
 impl Thresholds {
+    /// A creature never down nor dead, whatever it takes (what fills an engine's row of
+    /// thresholds past the last target).
+    pub const NEVER_DOWN: Thresholds = Thresholds {
+        dropped_to: i64::MIN,
+        dead_at: i64::MAX,
+        overflow_kills: i64::MAX,
+        zero: 0,
+        out_at: i64::MAX,
+        disabled_at: i64::MIN,
+    };
+
     /// Damage taken and whether dead after `damage` more, with `taken` already taken;
     /// `dropped`: a failed massive-damage save.
     #[inline(always)]
@@ -227,6 +238,17 @@ mod tests {
         stamina: 0,
         resolve: false,
     };
+
+    /// The row filler is the thresholds of a creature without hit points: it takes
+    /// 1,000,000 damage and acts on.
+    #[test]
+    fn never_down_is_a_creature_without_hit_points() {
+        let none = Target::new("T".into(), None, None);
+        assert_eq!(none.thresholds(), Thresholds::NEVER_DOWN);
+        let never = Thresholds::NEVER_DOWN;
+        assert_eq!(never.take(0, 1_000_000, true), (1_000_000, false));
+        assert_eq!(never.acting(1_000_000, false), Acting::Acts);
+    }
 
     #[test]
     fn thresholds_per_system() {

@@ -317,7 +317,7 @@ impl<'a> PlanModel<'a> {
             targets: plan.targets(),
             thresholds: ByTarget::new(
                 plan.targets().iter().map(Target::thresholds),
-                Target::new(String::new(), None, None).thresholds(),
+                Thresholds::NEVER_DOWN,
             ),
             down_at,
             out_at,
