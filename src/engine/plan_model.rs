@@ -195,7 +195,7 @@ struct PlaceKernel {
 }
 
 impl PlaceKernel {
-    fn new(place: &Place, out_at: &ByTarget<i64>, first: &Kernel) -> PlaceKernel {
+    fn new(place: &Place, targets: &[Target], first: &Kernel) -> PlaceKernel {
         let target = first.target;
         PlaceKernel {
             slots: place.slots,
@@ -204,7 +204,7 @@ impl PlaceKernel {
             period: first.period,
             varies: place.varies(),
             target_down_from: match place.target_down {
-                true => out_at[target],
+                true => targets[target].out_at().unwrap_or(i64::MAX),
                 false => i64::MAX,
             },
             partners: place.partners.iter().map(|t| t.index()).collect(),
@@ -223,9 +223,6 @@ pub(super) struct PlanModel<'a> {
     thresholds: ByTarget<Thresholds>,
     /// Per target: damage taken at which it is down (`i64::MAX` = never).
     down_at: Vec<i64>,
-    /// Per target: damage taken from which it no longer acts ([`Acting::Down`]: past a
-    /// disabled 0 hp), for the situation of a place.
-    out_at: ByTarget<i64>,
     rounds: usize,
     /// Per target: where its rounds' down and dead start among the chances (read only
     /// for a target with hit points: the others have none).
@@ -280,12 +277,8 @@ impl<'a> PlanModel<'a> {
             })
             .collect::<Vec<_>>();
         assert!(plan.targets().len() <= LANES, "at most {LANES} targets");
-        let out_at = ByTarget::new(
-            (plan.targets().iter()).map(|t| t.out_at().unwrap_or(i64::MAX)),
-            i64::MAX,
-        );
         let places: Vec<PlaceKernel> = (plan.places().iter())
-            .map(|p| PlaceKernel::new(p, &out_at, &slots[p.first()]))
+            .map(|p| PlaceKernel::new(p, plan.targets(), &slots[p.first()]))
             .collect();
         // In a single round, a target attacked once is not down before its attack; a
         // partner or an ally may be.
@@ -320,7 +313,6 @@ impl<'a> PlanModel<'a> {
                 Thresholds::NEVER_DOWN,
             ),
             down_at,
-            out_at,
             rounds,
             target_chances,
             chances: next,
@@ -478,7 +470,8 @@ impl<'a> PlanModel<'a> {
     /// target down and alive, every partner down or dead, every ally down or dead.
     #[inline(always)]
     fn situation(&self, place: &PlaceKernel, target: usize, harm: &ByTarget<Harm>) -> usize {
-        let down = |t: usize| harm[t].dead || harm[t].taken >= self.out_at[t];
+        let down =
+            |t: usize| self.thresholds[t].acting(harm[t].taken, harm[t].dead) == Acting::Down;
         let all_down = |who: &[usize]| !who.is_empty() && who.iter().all(|&t| down(t));
         // The target is alive here: a dead one is attacked no more.
         Assumes::bits_of(
