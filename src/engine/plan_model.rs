@@ -19,7 +19,7 @@ use rand_pcg::Pcg64Mcg;
 use super::paired::{Figure, Pairable, TrialValues};
 use super::runner::Model;
 use super::tally::RoundTally;
-use super::{AliasTable, CoupledTable, SamplerKind, Tally, tally_cells};
+use super::{AliasTable, CoupledTable, SamplerKind, Tally, max_damage_taken, tally_cells};
 use crate::attack::{AttackProfile, OutcomeEffect, OutcomeLayout};
 use crate::injury::{Acting, Thresholds};
 use crate::plan::{Assumes, Place, Plan, Target, TargetId};
@@ -113,7 +113,20 @@ pub(super) struct TrialScratch {
     amounts: Vec<i64>,
     /// Per round, per target (round by round): the counts of trials since the last
     /// [`TrialScratch::settle`], in one flat array so the end of a round walks a row.
-    rounds: Vec<RoundTally>,
+    rounds: Vec<RoundCounts>,
+    /// Trials counted in `rounds` since they were last added to the tally.
+    unsettled: u64,
+}
+
+/// [`RoundTally`]'s counts over the trials since the last settle, in 64 bits: one add or
+/// multiply each, where the tally's 128-bit sums take two or three. No more than
+/// [`PlanModel::settle_every`] trials are summed, so the sums cannot wrap.
+#[derive(Clone, Copy, Default)]
+struct RoundCounts {
+    down: u64,
+    dead: u64,
+    damage_sum: u64,
+    damage_squares: u64,
 }
 
 /// Room for every target (one per token letter, at most 52): per-target numbers the
@@ -159,13 +172,9 @@ struct Harm {
 }
 
 impl TrialScratch {
-    /// Adds the attacks counted since the last call to `tally`'s per-slot counts.
+    /// Adds the attacks and the rounds counted since the last call to `tally`'s counts.
     fn settle(&mut self, model: &PlanModel, tally: &mut Tally) {
-        let targets = model.down_at.len();
-        for (at, mine) in self.rounds.iter_mut().enumerate() {
-            let (round, target) = (at / targets, at % targets);
-            tally.rounds[target][round].add(std::mem::take(mine));
-        }
+        settle_rounds(&mut self.rounds, &mut self.unsettled, tally);
         for (kernel, counts) in model.slots.iter().zip(tally.outcomes.iter_mut()) {
             let first = kernel.first_outcome;
             let mine = &mut self.outcomes[first..first + counts.len()];
@@ -174,6 +183,26 @@ impl TrialScratch {
             }
         }
     }
+}
+
+/// Adds the `rounds` counted over `unsettled` trials to `tally`'s, and starts them over.
+fn settle_rounds(rounds: &mut [RoundCounts], unsettled: &mut u64, tally: &mut Tally) {
+    let targets = tally.rounds.len();
+    for (at, mine) in rounds.iter_mut().enumerate() {
+        let RoundCounts {
+            down,
+            dead,
+            damage_sum,
+            damage_squares,
+        } = std::mem::take(mine);
+        tally.rounds[at % targets][at / targets].add(RoundTally {
+            down,
+            dead,
+            damage_sum: damage_sum.into(),
+            damage_squares: damage_squares.into(),
+        });
+    }
+    *unsettled = 0;
 }
 
 /// One attack of a round, and the slot each situation makes (see [`crate::plan::Place`]).
@@ -224,6 +253,9 @@ pub(super) struct PlanModel<'a> {
     /// Per target: damage taken at which it is down (`i64::MAX` = never).
     down_at: Vec<i64>,
     rounds: usize,
+    /// The most trials whose [`RoundCounts`] cannot wrap: their sums of squares of the
+    /// most damage any target can take fit in 64 bits.
+    settle_every: u64,
     /// Per target: where its rounds' down and dead start among the chances (read only
     /// for a target with hit points: the others have none).
     target_chances: Vec<usize>,
@@ -295,6 +327,10 @@ impl<'a> PlanModel<'a> {
             .map(|t| t.down_at.unwrap_or(i64::MAX))
             .collect();
         let rounds = plan.rounds() as usize;
+        let most_taken = (plan.target_ids())
+            .map(|t| max_damage_taken(plan, t).max(1) as u64)
+            .max()
+            .unwrap_or(1);
         let mut target_chances = Vec::with_capacity(down_at.len());
         let mut next = 0;
         for &d in &down_at {
@@ -314,6 +350,7 @@ impl<'a> PlanModel<'a> {
             ),
             down_at,
             rounds,
+            settle_every: (u64::MAX / most_taken.saturating_mul(most_taken)).max(1),
             target_chances,
             chances: next,
             line_amounts: rounds * plan.targets().len(),
@@ -368,6 +405,7 @@ impl<'a> PlanModel<'a> {
             chances,
             amounts,
             rounds,
+            unsettled,
         } = scratch;
         let targets = self.down_at.len();
         harm.0[..targets].fill(Harm::default());
@@ -434,7 +472,7 @@ impl<'a> PlanModel<'a> {
                 if COUNTED {
                     r.down += u64::from(down);
                     r.dead += u64::from(dead);
-                    let d = taken as u128;
+                    let d = taken as u64;
                     r.damage_sum += d;
                     r.damage_squares += d * d;
                 }
@@ -451,6 +489,10 @@ impl<'a> PlanModel<'a> {
         if COUNTED {
             for (histogram, h) in tally.damage.iter_mut().zip(harm.0.iter()) {
                 histogram[h.taken as usize] += 1;
+            }
+            *unsettled += 1;
+            if *unsettled == self.settle_every {
+                settle_rounds(rounds, unsettled, tally);
             }
         }
     }
@@ -589,7 +631,8 @@ impl Pairable for PlanModel<'_> {
             outcomes: vec![0; self.slots.iter().map(|k| k.effects.len()).sum()],
             chances: vec![0; self.chances],
             amounts: vec![0; self.line_amounts + self.plan.lines().len()],
-            rounds: vec![RoundTally::default(); self.rounds * self.down_at.len()],
+            rounds: vec![RoundCounts::default(); self.rounds * self.down_at.len()],
+            unsettled: 0,
         }
     }
 
@@ -729,5 +772,35 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The rounds counted in 64 bits and added to the tally every `settle_every` trials
+    /// give the tally counted in one go: here settled every 3 trials of 1,000 (the
+    /// showcase's bound, u64::MAX over its most damage taken squared, is never reached).
+    #[test]
+    fn rounds_settled_often_are_the_rounds_settled_once() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/experiments/ogre-corridor.toml"
+        );
+        let text = std::fs::read_to_string(path).unwrap();
+        let scenario = crate::scenario::Scenario::parse("ogre-corridor.toml", text).unwrap();
+        let plan = Plan::from_scenario(&scenario).unwrap();
+        let once = PlanModel::new(&plan, SamplerKind::Table);
+        let most = plan.target_ids().map(|t| max_damage_taken(&plan, t)).max();
+        let most = most.unwrap() as u64;
+        assert_eq!(once.settle_every, u64::MAX / (most * most));
+        let often = PlanModel {
+            settle_every: 3,
+            ..PlanModel::new(&plan, SamplerKind::Table)
+        };
+        let tally_of = |model: &PlanModel| {
+            let mut tally = Tally::zero(&plan);
+            model.run_trials(&mut tally, &mut Pcg64Mcg::seed_from_u64(11), 1000);
+            tally
+        };
+        let (settled_once, settled_often) = (tally_of(&once), tally_of(&often));
+        assert!(settled_once.rounds[0][2].damage_squares > 0);
+        assert_eq!(settled_once, settled_often);
     }
 }
