@@ -320,26 +320,15 @@ impl Prepared {
             let points = (first..experiment.sweep_points.min(first + SWEEP_CHUNK))
                 .map(|index| experiment.sweep_point(index))
                 .collect::<Result<Vec<_>, _>>()?;
-            let names: Vec<String> = std::iter::once(BASELINE.to_string())
-                .chain(
-                    points
-                        .iter()
-                        .map(|(assignments, ..)| point_name(assignments)),
-                )
-                .collect();
             let others = (points.iter()).map(|(_, plan, fight)| (plan, fight.as_ref()));
             let compared = compared(experiment, others, None);
             let count = points.len() as u64;
             let advance = |n: u64| progress.advance_to(done + n * count);
-            let (rows, results) = run_paired(
-                compared,
-                &names,
-                1..names.len(),
-                &self.config,
-                &advance,
-                stop,
-            );
-            let per_model = rows.len() / names.len();
+            let names = (points.iter()).map(|(assignments, ..)| point_name(assignments));
+            let models = 1 + points.len();
+            let (rows, results) =
+                run_paired(compared, names, 1..models, &self.config, &advance, stop);
+            let per_model = rows.len() / models;
             for (point, ((assignments, ..), (results, note))) in
                 points.iter().zip(results).enumerate()
             {
@@ -438,19 +427,23 @@ const EXACT_FIGHT_STOPPED: &str = "the run was stopped before they were computed
 /// Why a sweep point's fight has no exact column: its exact fight may take minutes.
 const SWEEP_FIGHT_SIMULATED: &str = "a sweep point's fight is simulated only";
 
-/// Runs `compared` on common random numbers (`names` theirs, the baseline's first): the
-/// rows comparing each model to the baseline (the baseline's own rows first, then each
-/// model's in `names` order, as many per model), and the results of the models in
-/// `built` (the caller's only: the baseline for variants, the points for a sweep), each
-/// with the note when `config.precision` was not reached.
+/// Runs `compared` on common random numbers (`others` the names of the models after the
+/// baseline, which is named [`BASELINE`]): the rows comparing each model to the baseline
+/// (the baseline's own rows first, then each model's in order, as many per model), and
+/// the results of the models in `built` (the caller's only: the baseline for variants,
+/// the points for a sweep), each with the note when `config.precision` was not reached.
 fn run_paired(
     compared: Compared,
-    names: &[String],
+    others: impl Iterator<Item = String>,
     built: Range<usize>,
     config: &EngineConfig,
     progress: &(dyn Fn(u64) + Sync),
     stop: &AtomicBool,
 ) -> (Vec<VariantRow>, Vec<(Results, Option<String>)>) {
+    let names: Vec<String> = std::iter::once(BASELINE.to_string())
+        .chain(others)
+        .collect();
+    let names = names.as_slice();
     let exact_values = |figures: &[Figure], exact: &dyn Fn(usize, Figure) -> Option<f64>| {
         (0..names.len())
             .map(|model| figures.iter().map(|&f| exact(model, f)).collect())
@@ -552,12 +545,10 @@ fn run_variants(
     progress: &(dyn Fn(u64) + Sync),
     stop: &AtomicBool,
 ) -> (Results, Option<String>) {
-    let names: Vec<String> = std::iter::once(BASELINE.to_string())
-        .chain(experiment.variants.iter().map(|v| v.name.clone()))
-        .collect();
+    let names = experiment.variants.iter().map(|v| v.name.clone());
     let variants = (experiment.variants.iter()).map(|v| (&v.plan, v.fight.as_ref()));
     let compared = compared(experiment, variants, Some(exacts));
-    let (rows, results) = run_paired(compared, &names, 0..1, config, progress, stop);
+    let (rows, results) = run_paired(compared, names, 0..1, config, progress, stop);
     let (mut results, note) = (results.into_iter().next()).expect("the baseline is built");
     results.variants = rows;
     (results, note)
