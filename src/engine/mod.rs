@@ -93,7 +93,7 @@ pub fn simulate(plan: &Plan, config: &EngineConfig, progress: &(dyn Fn(u64) + Sy
 }
 
 /// [`simulate`], stopping early once `stop` is set (by a Ctrl-C handler): blocks not yet
-/// started are skipped and running ones end after their current chunk of 256 trials, so
+/// started are skipped and running ones end after their current chunk of 4,096 trials, so
 /// the tally holds the trials that completed. The first chunk always completes, so an
 /// interrupted tally is never empty.
 pub fn simulate_until(
