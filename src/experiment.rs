@@ -42,6 +42,19 @@ pub struct PlannedVariant {
 }
 
 impl Experiment {
+    /// The experiment as written, then each variant in file order: its plan and, in an
+    /// encounter, its fight. The one list a run with variants compares and computes the
+    /// exact fights of, in the same order.
+    pub fn models(&self) -> impl Iterator<Item = (&Plan, Option<&Fight>)> {
+        let variants = (self.variants.iter()).map(|v| (&v.plan, v.fight.as_ref()));
+        std::iter::once(self.as_written()).chain(variants)
+    }
+
+    /// The experiment as written: its plan and, in an encounter, its fight.
+    pub fn as_written(&self) -> (&Plan, Option<&Fight>) {
+        (&self.plan, self.fight.as_ref())
+    }
+
     /// Every note a run prints about the experiment as written: its plan's, and in an
     /// encounter its fight's ([`Fight::run_notes`]).
     pub fn notes(&self) -> Vec<String> {

@@ -274,12 +274,11 @@ impl Prepared {
         progress: &dyn Progress,
         stop: &AtomicBool,
     ) -> Vec<Result<ExactFight, String>> {
-        let Some(fight) = &self.experiment.fight else {
+        if self.experiment.fight.is_none() {
             return Vec::new();
-        };
-        let variants = self.experiment.variants.iter();
-        let fights: Vec<&Fight> = std::iter::once(fight)
-            .chain(variants.filter_map(|v| v.fight.as_ref()))
+        }
+        let fights: Vec<&Fight> = (self.experiment.models())
+            .filter_map(|(_, fight)| fight)
             .collect();
         progress.start(Phase::Exact, fights.len() as u64);
         let done = AtomicU64::new(0);
@@ -321,7 +320,8 @@ impl Prepared {
                 .map(|index| experiment.sweep_point(index))
                 .collect::<Result<Vec<_>, _>>()?;
             let others = (points.iter()).map(|(_, plan, fight)| (plan, fight.as_ref()));
-            let compared = compared(experiment, others, None);
+            let all = std::iter::once(experiment.as_written()).chain(others);
+            let compared = compared(experiment, all, None);
             let count = points.len() as u64;
             let advance = |n: u64| progress.advance_to(done + n * count);
             let names = (points.iter()).map(|(assignments, ..)| point_name(assignments));
@@ -509,15 +509,14 @@ fn run_paired(
     }
 }
 
-/// The experiment as written and `others` (each with its plan, and its fight in a
+/// `all`, the experiment as written first (each with its plan, and its fight in a
 /// fight), in the form a paired run takes them; `exacts`: the fights' exact figures in
 /// the same order (`None`: they are simulated only, as a sweep's are).
 fn compared<'a>(
     experiment: &'a Experiment,
-    others: impl Iterator<Item = (&'a Plan, Option<&'a Fight>)>,
+    all: impl Iterator<Item = (&'a Plan, Option<&'a Fight>)>,
     exacts: Option<Vec<Result<ExactFight, String>>>,
 ) -> Compared<'a> {
-    let all = std::iter::once((&experiment.plan, experiment.fight.as_ref())).chain(others);
     match experiment.fight {
         Some(_) => {
             let fights: Vec<(&Fight, &Plan)> = all
@@ -546,8 +545,7 @@ fn run_variants(
     stop: &AtomicBool,
 ) -> (Results, Option<String>) {
     let names = experiment.variants.iter().map(|v| v.name.clone());
-    let variants = (experiment.variants.iter()).map(|v| (&v.plan, v.fight.as_ref()));
-    let compared = compared(experiment, variants, Some(exacts));
+    let compared = compared(experiment, experiment.models(), Some(exacts));
     let (rows, results) = run_paired(compared, names, 0..1, config, progress, stop);
     let (mut results, note) = (results.into_iter().next()).expect("the baseline is built");
     results.variants = rows;

@@ -1077,7 +1077,7 @@ fn improved_squares_no_attack_passes_are_noted_in_a_fight() {
     assert_eq!(
         fight(&aside).notes(),
         [
-            "The map's `improved` square at (1,1) blocks none of the lines that decide an attack's cover here, so no attack gets the cover it gives."
+            "The map's `improved` square at (1,1) blocks none of the lines that decide an attack's cover in this experiment, so no attack gets the cover it gives."
         ]
     );
     let scenario = Scenario::parse("fight.toml", aside).unwrap();

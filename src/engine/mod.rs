@@ -87,7 +87,7 @@ impl EngineConfig {
 }
 
 /// Runs the plan and returns the merged tally. `progress` is called from the worker
-/// threads with the number of trials done so far, every 64 trials or so.
+/// threads with the number of trials done so far, every 4,096 trials or so.
 pub fn simulate(plan: &Plan, config: &EngineConfig, progress: &(dyn Fn(u64) + Sync)) -> Tally {
     simulate_until(plan, config, progress, &AtomicBool::new(false))
 }

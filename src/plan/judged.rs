@@ -69,7 +69,7 @@ impl Planned {
             false => "",
         };
         Some(format!(
-            "The map's `improved` {squares} at {at} {block} none of the lines that decide an attack's cover here, so no attack gets the cover {they_give}{shown}."
+            "The map's `improved` {squares} at {at} {block} none of the lines that decide an attack's cover in this experiment, so no attack gets the cover {they_give}{shown}."
         ))
     }
 

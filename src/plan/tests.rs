@@ -420,7 +420,7 @@ attack = "bow"
     assert_eq!(
         note(&planned("..|..\nA...B\n.....", "")).as_deref(),
         Some(
-            "The map's `improved` square at (2,0) blocks none of the lines that decide an attack's cover here, so no attack gets the cover it gives (`d20odds check` shows each plan line's cover lines)."
+            "The map's `improved` square at (2,0) blocks none of the lines that decide an attack's cover in this experiment, so no attack gets the cover it gives (`d20odds check` shows each plan line's cover lines)."
         )
     );
     let two = note(&planned("..|..\nA...B\n..|..", "")).unwrap();

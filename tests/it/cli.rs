@@ -535,7 +535,7 @@ fn check_prints_the_notes_a_run_prints() {
         assert!(out.status.success(), "{name}");
         String::from_utf8_lossy(&out.stdout).into_owned()
     };
-    let note = "The map's `improved` square at (5,1) blocks none of the lines that decide an attack's cover here, so no attack gets the cover it gives.";
+    let note = "The map's `improved` square at (5,1) blocks none of the lines that decide an attack's cover in this experiment, so no attack gets the cover it gives.";
     let text = check("starfinder-tactics.toml", false);
     assert!(text.ends_with(&format!("note: {note}\n")), "{text}");
     let doc: serde_json::Value =
