@@ -29,9 +29,9 @@ pub const MAX_LIVE_CELLS: u64 = 1 << 25;
 /// Trials between two looks at the stop flag and two progress reports inside a block, so
 /// that even a model whose block takes minutes answers Ctrl-C and shows its progress at
 /// once (4,096 trials of the benchmarked party of four against four take about 10 ms on
-/// one thread). Each chunk sets up
-/// its buffers afresh and completes its counting, so a chunk spreads that over its trials:
-/// 4,096 rather than 256 took 2% off the showcase's trial, batched or paired.
+/// one thread). Each chunk sets up its buffers afresh and completes its counting, so a
+/// chunk spreads that over its trials: 4,096 rather than 256 took 2% off the showcase's
+/// trial, batched or paired.
 pub(super) const CHUNK_TRIALS: u64 = 4096;
 
 /// What a block of trials simulates, and how its counts are merged and judged: all the
