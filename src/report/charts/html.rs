@@ -212,12 +212,29 @@ fn section_html(id: &str, section: &PageSection) -> String {
     )
 }
 
-/// One escaped `<li>` per text.
+/// One escaped `<li>` per text, its `code` spans set as code (as summary.md shows them).
 fn list_items(texts: &[String]) -> String {
     texts
         .iter()
-        .map(|t| format!("<li>{}</li>\n", escape_html(t)))
+        .map(|t| format!("<li>{}</li>\n", code_spans(&escape_html(t))))
         .collect()
+}
+
+/// Escaped `text` with each pair of backticks made a `<code>` element; a text with an odd
+/// number of backticks keeps them all as they are.
+fn code_spans(text: &str) -> String {
+    let parts: Vec<&str> = text.split('`').collect();
+    if parts.len().is_multiple_of(2) {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len() + parts.len() * 8);
+    for (at, part) in parts.iter().enumerate() {
+        match at % 2 {
+            1 => out.push_str(&format!("<code>{part}</code>")),
+            _ => out.push_str(part),
+        }
+    }
+    out
 }
 
 /// Tables with more columns than this get the "wide" style: smaller type and
@@ -455,6 +472,23 @@ mod tests {
         );
         assert_eq!(escape_html("plain → text"), "plain → text");
         assert_eq!(escape_html(""), "");
+    }
+
+    /// Each pair of backticks in a note becomes code, its text escaped like the rest; an
+    /// odd backtick leaves the note's backticks as they are.
+    #[test]
+    fn notes_set_their_backticked_words_as_code() {
+        let notes = [
+            "the map's `improved` square, `d20odds check`".to_string(),
+            "`<b>` & `x`".to_string(),
+            "one ` alone, `two`".to_string(),
+        ];
+        assert_eq!(
+            list_items(&notes),
+            "<li>the map&#39;s <code>improved</code> square, <code>d20odds check</code></li>\n\
+             <li><code>&lt;b&gt;</code> &amp; <code>x</code></li>\n\
+             <li>one ` alone, `two`</li>\n"
+        );
     }
 
     #[test]
