@@ -221,10 +221,13 @@ struct PlaceKernel {
     target_down_from: i64,
     partners: Vec<usize>,
     allies: Vec<usize>,
+    /// The creature struck instead, when its being down changes the attack.
+    struck: Option<usize>,
 }
 
 impl PlaceKernel {
-    fn new(place: &Place, targets: &[Target], first: &Kernel) -> PlaceKernel {
+    fn new(place: &Place, targets: &[Target], slots: &[Kernel]) -> PlaceKernel {
+        let first = &slots[place.first()];
         let target = first.target;
         PlaceKernel {
             slots: place.slots,
@@ -238,6 +241,9 @@ impl PlaceKernel {
             },
             partners: place.partners.iter().map(|t| t.index()).collect(),
             allies: place.allies.iter().map(|t| t.index()).collect(),
+            struck: (place.distinct_slots())
+                .find_map(|s| slots[s].cover)
+                .filter(|_| place.struck_down),
         }
     }
 }
@@ -310,7 +316,7 @@ impl<'a> PlanModel<'a> {
             .collect::<Vec<_>>();
         assert!(plan.targets().len() <= LANES, "at most {LANES} targets");
         let places: Vec<PlaceKernel> = (plan.places().iter())
-            .map(|p| PlaceKernel::new(p, plan.targets(), &slots[p.first()]))
+            .map(|p| PlaceKernel::new(p, plan.targets(), &slots))
             .collect();
         // In a single round, a target attacked once is not down before its attack; a
         // partner or an ally may be.
@@ -509,7 +515,8 @@ impl<'a> PlanModel<'a> {
     }
 
     /// The combination of [`Assumes`] that holds at `place` (its bits), from `harm`: its
-    /// target down and alive, every partner down or dead, every ally down or dead.
+    /// target down and alive, every partner down or dead, every ally down or dead, the
+    /// creature struck instead down or dead.
     #[inline(always)]
     fn situation(&self, place: &PlaceKernel, target: usize, harm: &ByTarget<Harm>) -> usize {
         let down =
@@ -520,6 +527,7 @@ impl<'a> PlanModel<'a> {
             harm[target].taken >= place.target_down_from,
             all_down(&place.partners),
             all_down(&place.allies),
+            place.struck.is_some_and(down),
         )
     }
 

@@ -145,6 +145,8 @@ struct Step {
     /// Positions of the partners and of the allies whose fall changes the attack.
     partners: Vec<usize>,
     allies: Vec<usize>,
+    /// Whether the creature struck instead being down changes the attack.
+    struck_down: bool,
 }
 
 /// Computes every exact figure within the work bound.
@@ -293,6 +295,7 @@ fn group_steps(
                 target_down: place.target_down,
                 partners: positions(&place.partners),
                 allies: positions(&place.allies),
+                struck_down: place.struck_down,
             })
         })
         .collect()
@@ -388,7 +391,8 @@ impl JointState {
     }
 
     /// The combination of [`Assumes`] that holds for `step` in `state` (its bits): its
-    /// target down and alive, every partner down or dead, every ally down or dead.
+    /// target down and alive, every partner down or dead, every ally down or dead, the
+    /// creature struck instead down or dead.
     fn situation(&self, state: usize, step: &Step, members: &[&Target]) -> usize {
         let down = |k: usize| {
             let d = self.digit(state, k);
@@ -402,6 +406,7 @@ impl JointState {
             target_down,
             all_down(&step.partners),
             all_down(&step.allies),
+            step.struck_down && step.covering.is_some_and(down),
         )
     }
 

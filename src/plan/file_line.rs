@@ -158,16 +158,29 @@ fn fill_from_map(
         && let Some(c) = v.covering
     {
         let covering = scenario.combatant(c);
+        let (defense, dex) = covering_defense(rules, covering);
         situation.covering = Some(Covering {
             target: target_of(c),
-            defense: covering.ac,
-            dex: covering.dex,
+            defense,
+            dex,
             dr: covering.dr,
             massive: massive_check(rules, covering.con, covering.fort),
         });
     }
     situation.distance_ft = Some(v.distance_ft);
     Ok(seen)
+}
+
+/// The Defense, and the Dex bonus within it, of a creature giving cover against a roll
+/// that may strike it: a helpless one (unconscious, or down in the situation planned) has
+/// the system's helpless Defense, base + size, with no Dex bonus to save it.
+fn covering_defense(rules: &RuleSet, covering: &Combatant) -> (i32, i32) {
+    let helpless =
+        (covering.conditions.iter()).any(|name| rules.condition(name).is_some_and(|c| c.helpless));
+    match rules.helpless_base_defense {
+        Some(base) if helpless => (base + rules.size_ac[covering.size as usize], 0),
+        _ => (covering.ac, covering.dex),
+    }
 }
 
 /// The attack side of a plan line: the routine its action makes, from the attacker's

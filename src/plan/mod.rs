@@ -116,7 +116,9 @@ impl Slot {
 /// What a slot made instead of another assumes has happened since the map was drawn
 /// (a bit each): its target is down and so helpless, every flanking partner is down
 /// (no flanking), every ally engaged with the target is down (no penalty for shooting
-/// into melee). RULES.md §5, §10; SPEC §5.
+/// into melee), the creature the attack may strike instead (d20 Modern: the one giving
+/// soft cover, or the target's grappling partner) is down and so helpless, its Defense
+/// 5 + size. RULES.md §5, §10; SPEC §5.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
 pub struct Assumes(u8);
 
@@ -126,20 +128,30 @@ impl Assumes {
     pub const TARGET_DOWN: Assumes = Assumes(1);
     pub const PARTNERS_DOWN: Assumes = Assumes(2);
     pub const ALLIES_DOWN: Assumes = Assumes(4);
+    pub const STRUCK_DOWN: Assumes = Assumes(8);
     /// How many combinations there are.
-    pub const COMBINATIONS: usize = 8;
+    pub const COMBINATIONS: usize = 16;
 
-    /// The number of the combination made of these three facts: the target down (and
-    /// alive), every flanking partner down, every engaged ally down. Each engine tells
-    /// which hold its way; a [`Watch`] tells which can.
+    /// The number of the combination made of these four facts: the target down (and
+    /// alive), every flanking partner down, every engaged ally down, the creature struck
+    /// instead down or dead. Each engine tells which hold its way; a [`Watch`] tells
+    /// which can.
     #[inline(always)]
-    pub fn bits_of(target_down: bool, partners_down: bool, allies_down: bool) -> usize {
-        usize::from(target_down) | usize::from(partners_down) << 1 | usize::from(allies_down) << 2
+    pub fn bits_of(
+        target_down: bool,
+        partners_down: bool,
+        allies_down: bool,
+        struck_down: bool,
+    ) -> usize {
+        usize::from(target_down)
+            | usize::from(partners_down) << 1
+            | usize::from(allies_down) << 2
+            | usize::from(struck_down) << 3
     }
 
     /// The combination numbered `bits`.
     pub fn from_bits(bits: usize) -> Assumes {
-        Assumes(bits as u8 & 7)
+        Assumes(bits as u8 & 15)
     }
 
     /// Its number among the combinations.
@@ -161,6 +173,10 @@ impl Assumes {
             (Assumes::TARGET_DOWN, "target down, helpless"),
             (Assumes::PARTNERS_DOWN, "flanking partners down"),
             (Assumes::ALLIES_DOWN, "allies in melee down"),
+            (
+                Assumes::STRUCK_DOWN,
+                "creature struck instead down, helpless",
+            ),
         ]
         .into_iter()
         .filter(|&(bit, _)| self.contains(bit))
@@ -175,8 +191,9 @@ impl Assumes {
 
 /// One attack of a round (an iterative of a line), and the slot made for it in each
 /// situation: the engines check, as it comes, whether its target is down and helpless,
-/// whether every flanking partner it watches is down and whether every ally engaged
-/// with the target is, and make the slot `slots[that combination]`.
+/// whether every flanking partner it watches is down, whether every ally engaged
+/// with the target is and whether the creature it may strike instead is, and make the
+/// slot `slots[that combination]`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Place {
     /// Per combination of [`Assumes`] (by its bits): the slot made.
@@ -189,16 +206,21 @@ pub struct Place {
     /// The allies engaged with the target, when every one is a target that can go
     /// down and the penalty changes the attack; else empty.
     pub allies: Vec<TargetId>,
+    /// Whether the creature struck instead (its slots' `covering`) being down changes
+    /// the attack: its helpless Defense lets more rolls strike it.
+    pub struck_down: bool,
 }
 
 /// Whose state decides a line's situation: its target (when it can lie down alive and
 /// so helpless), its flanking partners and the allies engaged with its target (when
-/// every one of them is a target that can go down).
+/// every one of them is a target that can go down), the creature it may strike instead
+/// (when it can go down).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Watch {
     pub target_down: bool,
     pub partners: Vec<TargetId>,
     pub allies: Vec<TargetId>,
+    pub struck_down: bool,
 }
 
 impl Watch {
@@ -208,6 +230,7 @@ impl Watch {
             self.target_down,
             !self.partners.is_empty(),
             !self.allies.is_empty(),
+            self.struck_down,
         ));
         (0..Assumes::COMBINATIONS)
             .map(Assumes::from_bits)
@@ -223,6 +246,7 @@ impl Place {
             target_down: false,
             partners: Vec::new(),
             allies: Vec::new(),
+            struck_down: false,
         }
     }
 
@@ -489,6 +513,7 @@ impl PlanBuilder {
                 true => watch.allies.clone(),
                 false => Vec::new(),
             };
+            p.struck_down = watch.struck_down && p.differs_on(Assumes::STRUCK_DOWN);
         }
         true
     }
@@ -606,6 +631,7 @@ impl Targets<'_> {
                 Assumes::TARGET_DOWN,
                 Assumes::PARTNERS_DOWN,
                 Assumes::ALLIES_DOWN,
+                Assumes::STRUCK_DOWN,
             ];
             let fallen: Vec<CombatantId> = (bits.into_iter().zip(&down))
                 .filter(|(bit, _)| assumes.contains(*bit))
@@ -631,15 +657,16 @@ impl Targets<'_> {
     }
 
     /// Whose fall changes `line`'s attacks, as target ids and as combatants (target,
-    /// partners, allies): its target when it can lie down alive; its map flanking
-    /// partners and the allies engaged with its target, when every one of them is a
-    /// target that can go down.
+    /// partners, allies, the creature struck instead): its target when it can lie down
+    /// alive; its map flanking partners and the allies engaged with its target, when
+    /// every one of them is a target that can go down; the creature its attacks may
+    /// strike instead, when it can go down.
     fn watch(
         &self,
         line: &PlanLine,
         made: LineId,
         map: Option<&MapSituation>,
-    ) -> (Watch, [Vec<CombatantId>; 3]) {
+    ) -> (Watch, [Vec<CombatantId>; 4]) {
         let plan = &self.builder.plan;
         // A creature can be down at one of the line's attacks when an attack before it,
         // or one in an earlier round, can hurt it.
@@ -670,10 +697,15 @@ impl Targets<'_> {
             .expect("a line's target is a target");
         let target_down =
             plan.targets[target.index()].can_lie_helpless() && hurt_before_last(target);
+        let struck = (plan.slots.iter())
+            .filter(|s| s.line == made)
+            .find_map(|s| s.covering)
+            .filter(|&c| plan.targets[c.index()].down_at.is_some() && hurt_before_last(c));
         let watch = Watch {
             target_down,
             partners: downed(&partners),
             allies: downed(&allies),
+            struck_down: struck.is_some(),
         };
         let kept = |watched: &[TargetId], who: Vec<CombatantId>| match watched.is_empty() {
             true => Vec::new(),
@@ -683,6 +715,7 @@ impl Targets<'_> {
             Vec::from_iter(target_down.then_some(line.target)),
             kept(&watch.partners, partners),
             kept(&watch.allies, allies),
+            Vec::from_iter(struck.map(|c| self.combatants[c.index()])),
         ];
         (watch, down)
     }

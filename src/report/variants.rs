@@ -161,7 +161,8 @@ impl Figures for FightFigures<'_> {
 /// The exact value of `plan`'s figure, where the exact engine reached its target. A
 /// line's damage is exact where none of its attacks can be skipped (its target never
 /// dies, its attacker, when attacked too, never goes down) or made in another situation
-/// (its target never down, nor all its partners or allies): each slot is made once
+/// (its target never down, nor all its partners or allies, nor the creature struck
+/// instead): each slot is made once
 /// every `period` rounds, with its outcome table's mean damage.
 pub fn plan_exact(plan: &Plan, exact: &Exact, figure: Figure) -> Option<f64> {
     let round = |target: usize, round: usize| {
@@ -181,17 +182,19 @@ pub fn plan_exact(plan: &Plan, exact: &Exact, figure: Figure) -> Option<f64> {
             };
             // Each attack is made as the map stands whenever no place of the line can
             // see its situation change: its target never down, or never all of its
-            // partners, or of its allies.
+            // partners, or of its allies, nor the creature it may strike instead.
             let any_never = |who: &[crate::plan::TargetId]| {
                 who.is_empty() || who.iter().any(|t| never(t.index(), |x| x.p_down))
             };
             let places =
                 (plan.places().iter()).filter(|p| plan.slots()[p.first()].line.index() == line);
             let as_drawn = places.clone().all(|p| {
-                let target = plan.slots()[p.first()].target.index();
-                (!p.target_down || never(target, |x| x.p_down))
+                let slot = &plan.slots()[p.first()];
+                let struck = slot.covering.filter(|_| p.struck_down);
+                (!p.target_down || never(slot.target.index(), |x| x.p_down))
                     && any_never(&p.partners)
                     && any_never(&p.allies)
+                    && struck.is_none_or(|c| never(c.index(), |x| x.p_down))
             });
             if !as_drawn {
                 return None;

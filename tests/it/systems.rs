@@ -357,6 +357,39 @@ plan = [{ attacker = "A", target = "B", attack = "pistol" }]"#,
             expect: &[(Hit(0), 7, 20), (Struck(0), 3, 20)],
         },
         Case {
+            // X drops the bodyguard G (hp 1) first: +20 against 17 misses only on a natural
+            // 1 (19/20). Down, G is helpless: Defense 5 + 0 and no Dex bonus, so A's shot at
+            // the boss through G (+5 against 16 + 4 = 20, hits on 15+, 6/20) strikes G on
+            // every total of 16–19 (4/20). Up, G is struck on 17–19 and the boss hit on 16
+            // too (7/20). The boss (hp 1) goes down with a hit: 19/20 · 6/20 + 1/20 · 7/20
+            // = 121/400.
+            name: "striking-a-fallen-cover",
+            system: "d20modern",
+            rounds: 1,
+            body: r#"map = """
+A.G.B
+..X..
+"""
+combatant = [
+  { token = "A", ac = 15, hp = 10, attack = [{ name = "pistol", kind = "ranged", bonus = 5, damage = "2" }] },
+  { token = "X", ac = 15, hp = 10, attack = [{ name = "fists", bonus = 20, damage = "2" }] },
+  { token = "G", ac = 17, dex = 3, hp = 1 },
+  { token = "B", ac = 16, hp = 1 },
+]
+plan = [
+  { attacker = "X", target = "G", attack = "fists" },
+  { attacker = "A", target = "B", attack = "pistol" },
+]"#,
+            expect: &[
+                (Hit(0), 19, 20),
+                (Hit(1), 7, 20),
+                (Struck(1), 3, 20),
+                (Hit(2), 6, 20),
+                (Struck(2), 4, 20),
+                (Down('B', 1), 121, 400),
+            ],
+        },
+        Case {
             // A helpless Large thug has Defense 5 − 1 = 4: +0 hits on 4+ (17/20); a 19–20
             // threat confirmed on 4+: 2/20 · 17/20 = 17/200.
             name: "helpless-defense",
