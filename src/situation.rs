@@ -9,7 +9,7 @@ use crate::rules::{RangeSense, RuleSet};
 use crate::scenario::{
     Attack, AttackKind, Battlefield, Combatant, CombatantId, PlanLine, Scenario,
 };
-use crate::verdict::{is_helpless, threatens};
+use crate::verdict::threatens;
 
 /// Why an attacker cannot see its target at all.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -156,7 +156,7 @@ pub fn engaged_allies(
                 && ally.side != target.side;
             let from = field.space(i);
             (counts
-                && !is_helpless(rules, ally)
+                && !ally.is_helpless(rules)
                 && (threatens(field, rules, ally, from, to)
                     || threatens(field, rules, target, to, from)))
             .then_some(i)

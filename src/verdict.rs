@@ -177,14 +177,6 @@ pub fn reach_of(combatant: &Combatant, attack: &crate::scenario::Attack) -> Reac
     }
 }
 
-/// Whether a combatant can act at all: helpless creatures threaten nothing.
-pub(crate) fn is_helpless(rules: &RuleSet, combatant: &Combatant) -> bool {
-    combatant
-        .conditions
-        .iter()
-        .any(|name| rules.condition(name).is_some_and(|c| c.helpless))
-}
-
 /// Whether a combatant threatens a target's space: able to act, a melee attack that
 /// reaches it, and line of effect to it (total cover from it means no threat).
 pub(crate) fn threatens(
@@ -194,7 +186,7 @@ pub(crate) fn threatens(
     from: &map::Space,
     target: &map::Space,
 ) -> bool {
-    !is_helpless(rules, combatant)
+    !combatant.is_helpless(rules)
         && combatant
             .attacks
             .iter()

@@ -175,10 +175,8 @@ fn fill_from_map(
 /// that may strike it: a helpless one (unconscious, or down in the situation planned) has
 /// the system's helpless Defense, base + size, with no Dex bonus to save it.
 fn covering_defense(rules: &RuleSet, covering: &Combatant) -> (i32, i32) {
-    let helpless =
-        (covering.conditions.iter()).any(|name| rules.condition(name).is_some_and(|c| c.helpless));
-    match rules.helpless_base_defense {
-        Some(base) if helpless => (base + rules.size_ac[covering.size as usize], 0),
+    match rules.helpless_defense(covering.size) {
+        Some(helpless) if covering.is_helpless(rules) => (helpless, 0),
         _ => (covering.ac, covering.dex),
     }
 }

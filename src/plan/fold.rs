@@ -483,8 +483,8 @@ fn condition_ac(
     target_dex: DexRule,
 ) -> i32 {
     let pick = |pair: (i32, i32)| if attack.melee { pair.0 } else { pair.1 };
-    match rules.helpless_base_defense {
-        Some(base) if defender.helpless => base + rules.size_ac[defence.size as usize] - defence.ac,
+    match rules.helpless_defense(defence.size) {
+        Some(helpless) if defender.helpless => helpless - defence.ac,
         _ => {
             let target_ac: i32 = attack.conditions.iter().map(|c| pick(c.target_ac)).sum();
             defender.ac + dex_adjustment(defender.dex.max(target_dex), defence.dex) + target_ac

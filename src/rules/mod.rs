@@ -506,6 +506,12 @@ impl RuleSet {
         })
     }
 
+    /// A helpless creature's AC of size `size`, where the system sets it whole (d20
+    /// Modern: 5 + size); `None` where its conditions adjust the AC instead.
+    pub fn helpless_defense(&self, size: Size) -> Option<i32> {
+        (self.helpless_base_defense).map(|base| base + self.size_ac[size as usize])
+    }
+
     /// The cover bonus entry for a level, or `None` when the system has no such level.
     pub fn cover_bonus(&self, level: CoverLevel) -> Option<&CoverBonus> {
         self.cover.iter().find(|c| c.level == level)

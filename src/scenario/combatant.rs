@@ -68,6 +68,12 @@ pub struct Combatant {
 }
 
 impl Combatant {
+    /// Whether one of its conditions makes it helpless in `rules`' system: it threatens
+    /// nothing, and a down creature is not made unconscious again.
+    pub(crate) fn is_helpless(&self, rules: &RuleSet) -> bool {
+        (self.conditions.iter()).any(|name| rules.condition(name).is_some_and(|c| c.helpless))
+    }
+
     /// How every table and chart names it: `Name (T)`.
     pub fn label(&self) -> String {
         format!("{} ({})", self.name, self.token)

@@ -146,11 +146,9 @@ impl Scenario {
             .name;
         let mut combatants = self.combatants.clone();
         for &c in down {
-            let conditions = &mut combatants[c.index()].conditions;
-            let helpless =
-                (conditions.iter()).any(|name| rules.condition(name).is_some_and(|c| c.helpless));
-            if !helpless {
-                conditions.push(unconscious);
+            let combatant = &mut combatants[c.index()];
+            if !combatant.is_helpless(rules) {
+                combatant.conditions.push(unconscious);
             }
         }
         Scenario {
