@@ -5,10 +5,10 @@
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
-use super::turn::ordered_bits;
+use super::turn::{ordered_bits, situation};
 use super::{
     ALONE, AttackAt, CLEAR, FLAT_FOOTED, Fight, Fighter, Order, PLAIN, Profile, ProfileId,
-    SITUATIONS, SlotSource, Tables,
+    SITUATIONS, STRUCK_DOWN, SlotSource, Tables,
 };
 use crate::attack::OutcomeEffect;
 use crate::error::InputError;
@@ -16,7 +16,7 @@ use crate::exact::SlotExact;
 use crate::injury::{Target, Vitals};
 use crate::map::distance;
 use crate::plan::{LineId, LineSituation, Plan, Planned, Slot, TargetId};
-use crate::scenario::{Action, AttackKind, Overrides, PlanLine, Scenario};
+use crate::scenario::{Action, AttackKind, CombatantId, Overrides, PlanLine, Scenario};
 
 /// The combatants `who`, a bit each.
 fn bits(who: impl Iterator<Item = usize>) -> u64 {
@@ -43,34 +43,62 @@ impl Fight {
         let plain = planned(scenario, &lines, false);
         let partners: Vec<u64> = plain.lines.iter().map(flank_partners).collect();
         let allies: Vec<u64> = plain.lines.iter().map(melee_allies).collect();
+        let struck: Vec<Option<CombatantId>> = (0..lines.len())
+            .map(|i| struck_instead(&plain, i))
+            .collect();
         // A situation's bit that changes no attack (no flat-footed rule, no partners, no
-        // allies in melee): the situation is the one without it, planned once.
+        // allies in melee, no creature to strike instead): the situation is the one
+        // without it, planned once.
         let unchanged = [
             (!rules.injury.flat_footed_until_first_turn, FLAT_FOOTED),
             (partners.iter().all(|&p| p == 0), ALONE),
             (allies.iter().all(|&a| a == 0), CLEAR),
+            (struck.iter().all(Option::is_none), STRUCK_DOWN),
         ]
         .into_iter()
         .filter_map(|(unchanged, bit)| unchanged.then_some(bit))
         .fold(0, |bits, bit| bits | bit);
-        let mut situations: Vec<Planned> = vec![plain];
+        let mut plannings: Vec<Planned> = vec![plain];
+        // [situation][line]: the planning (in `plannings`) the line takes its attacks from.
+        let mut taken: Vec<Vec<usize>> = vec![vec![0; lines.len()]];
         for situation in 1..SITUATIONS {
-            let next = match situation & unchanged {
-                0 => {
-                    let mut lines = lines.clone();
-                    // Once every partner is down, no flanking; once every ally, no
-                    // penalty for shooting into melee.
-                    if situation & ALONE != 0 {
-                        lines = once_down(&lines, &partners, |o| o.flanking = Some(false));
-                    }
-                    if situation & CLEAR != 0 {
-                        lines = once_down(&lines, &allies, |o| o.into_melee = Some(false));
-                    }
-                    planned(scenario, &lines, situation & FLAT_FOOTED != 0)
+            if situation & unchanged != 0 {
+                taken.push(taken[situation & !unchanged].clone());
+                continue;
+            }
+            let mut lines = lines.clone();
+            // Once every partner is down, no flanking; once every ally, no penalty for
+            // shooting into melee.
+            if situation & ALONE != 0 {
+                lines = once_down(&lines, &partners, |o| o.flanking = Some(false));
+            }
+            if situation & CLEAR != 0 {
+                lines = once_down(&lines, &allies, |o| o.into_melee = Some(false));
+            }
+            let flat_footed = situation & FLAT_FOOTED != 0;
+            if situation & STRUCK_DOWN == 0 {
+                plannings.push(planned(scenario, &lines, flat_footed));
+                taken.push(vec![plannings.len() - 1; lines.len()]);
+                continue;
+            }
+            // Each line with its own creature struck instead down (one line's may be
+            // another's target or partner); a line without one as without the bit.
+            let mut of_line = taken[situation & !STRUCK_DOWN].clone();
+            let mut creatures: Vec<CombatantId> = struck.iter().flatten().copied().collect();
+            creatures.sort_by_key(|c| c.index());
+            creatures.dedup();
+            for creature in creatures {
+                plannings.push(planned(
+                    &scenario.with_down(&[creature]),
+                    &lines,
+                    flat_footed,
+                ));
+                for (line, _) in (struck.iter().enumerate()).filter(|(_, s)| **s == Some(creature))
+                {
+                    of_line[line] = plannings.len() - 1;
                 }
-                _ => situations[situation & !unchanged].clone(),
-            };
-            situations.push(next);
+            }
+            taken.push(of_line);
         }
         let mut fight = Fight {
             title: scenario.title.clone(),
@@ -85,9 +113,12 @@ impl Fight {
             profiles: Vec::new(),
             dying: rules.injury.dying,
             flat_footed_until_first_turn: rules.injury.flat_footed_until_first_turn,
-            plans: std::array::from_fn(|situation| situations[situation].plan.clone()),
+            plans: plannings
+                .iter()
+                .map(|planned| planned.plan.clone())
+                .collect(),
             unused_improved_cover: (scenario.battlefield.as_ref())
-                .and_then(|field| situations[PLAIN].unused_improved_cover(field, false)),
+                .and_then(|field| plannings[PLAIN].unused_improved_cover(field, false)),
         };
         let n = scenario.combatants.len();
         for id in scenario.combatant_ids() {
@@ -121,18 +152,20 @@ impl Fight {
             });
         }
         for (i, line) in lines.iter().enumerate() {
-            let made: Option<Vec<LineId>> = (situations.iter())
-                .map(|planned| planned.lines[i].made.as_ref().ok().copied())
+            let planning = |situation: usize| taken[situation][i];
+            let made: Option<Vec<LineId>> = (0..SITUATIONS)
+                .map(|s| plannings[planning(s)].lines[i].made.as_ref().ok().copied())
                 .collect();
             let Some(made) = made else {
                 continue;
             };
-            let slots: Vec<Vec<usize>> = (situations.iter().zip(&made))
-                .map(|(planned, &line)| slot_ids(planned, line).collect())
+            let slots: Vec<Vec<usize>> = (0..SITUATIONS)
+                .map(|s| slot_ids(&plannings[planning(s)], made[s]).collect())
                 .collect();
             // A bit this line does not depend on: its profile is the one without it.
             let same = (if partners[i] == 0 { ALONE } else { 0 })
-                | (if allies[i] == 0 { CLEAR } else { 0 });
+                | (if allies[i] == 0 { CLEAR } else { 0 })
+                | (if struck[i].is_none() { STRUCK_DOWN } else { 0 });
             let count = slots.iter().map(Vec::len).min().unwrap_or(0);
             let iteratives = (0..count)
                 .map(|iterative| {
@@ -140,9 +173,12 @@ impl Fight {
                     for situation in 0..SITUATIONS {
                         profiles[situation] = match situation & same {
                             0 => fight.add_profile(
-                                slots[situation][iterative],
-                                &situations[situation],
-                                situation,
+                                SlotSource {
+                                    plan: planning(situation),
+                                    slot: slots[situation][iterative],
+                                    situation,
+                                },
+                                &plannings[planning(situation)],
                             ),
                             _ => profiles[situation & !same],
                         };
@@ -151,6 +187,7 @@ impl Fight {
                         profiles,
                         partners: partners[i],
                         allies: allies[i],
+                        struck: struck[i].map_or(0, |c| 1 << c.index()),
                     }
                 })
                 .collect::<Vec<_>>();
@@ -208,7 +245,10 @@ impl Fight {
                         expected[Tables::expected_index(stride, n, a, t, i, flat)] = its
                             .iter()
                             .skip(i)
-                            .map(|at| self.profiles[at.profile(flat, true, true)].expected)
+                            .map(|at| {
+                                self.profiles[at.profiles[situation(flat, true, true, true)]]
+                                    .expected
+                            })
                             .sum();
                     }
                 }
@@ -249,17 +289,16 @@ impl Fight {
         }
     }
 
-    /// The profile of slot `slot` of `self.plans[plan]`: an existing one when an attack
-    /// with the same description was added before (an order and a tactic's routine at
-    /// the same target, or a target whose flat-footed AC is its AC), so the summary counts
-    /// each attack once.
-    fn add_profile(&mut self, slot: usize, planned: &Planned, plan: usize) -> ProfileId {
-        let source = SlotSource { plan, slot };
+    /// The profile of the slot at `source`, planned in `planned`: an existing one when an
+    /// attack with the same description was added before (an order and a tactic's routine
+    /// at the same target, or a target whose flat-footed AC is its AC), so the summary
+    /// counts each attack once.
+    fn add_profile(&mut self, source: SlotSource, planned: &Planned) -> ProfileId {
         if let Some(same) = (self.profiles.iter()).position(|p| self.same_attack(p.source, source))
         {
             return same;
         }
-        let slot = &self.plans[plan].slots()[slot];
+        let slot = &self.plans[source.plan].slots()[source.slot];
         let layout = slot.profile.layout();
         let table = slot.profile.outcomes();
         let effects = layout.effects();
@@ -313,6 +352,16 @@ impl Fight {
             && label(plan_a, Some(slot_a.target)) == label(plan_b, Some(slot_b.target))
             && label(plan_a, slot_a.covering) == label(plan_b, slot_b.covering)
     }
+}
+
+/// The creature line `line` of `planned` may strike instead of its target (d20 Modern:
+/// the one giving soft cover, or the target's grappling partner); `None` when its
+/// attacks strike nobody else.
+fn struck_instead(planned: &Planned, line: usize) -> Option<CombatantId> {
+    let made = planned.lines[line].made.as_ref().ok()?;
+    slots(&planned.plan, made.index())
+        .find_map(|(_, slot)| (slot.covering).filter(|_| slot.profile.layout().can_strike()))
+        .map(|t| planned.combatants[t.index()])
 }
 
 /// The indices of the slots of `planned`'s line `line`, in routine order.

@@ -59,11 +59,13 @@ pub struct Fight {
     dying: DyingRule,
     /// Attacks against a combatant that has not had a turn yet use its flat-footed profile.
     flat_footed_until_first_turn: bool,
-    /// Every attack planned in each situation, by its bits: as written ([`PLAIN`]), with
-    /// every combatant flat-footed ([`FLAT_FOOTED`]), without the flanking the map gives
-    /// ([`ALONE`]), without the penalty for shooting into melee ([`CLEAR`]), and each
-    /// combination: where each profile's situation is described.
-    plans: [Plan; SITUATIONS],
+    /// Every attack planned in each situation (the bits of [`SlotSource::situation`]): as
+    /// written ([`PLAIN`], first), with every combatant flat-footed ([`FLAT_FOOTED`]),
+    /// without the flanking the map gives ([`ALONE`]), without the penalty for shooting
+    /// into melee ([`CLEAR`]), with the creature struck instead helpless ([`STRUCK_DOWN`]:
+    /// a planning per such creature, each line taking the one with its own creature
+    /// down), and each combination: where each profile's situation is described.
+    plans: Vec<Plan>,
     /// The map's `improved` squares on none of the lines deciding an attack's cover
     /// ([`crate::plan::Planned::unused_improved_cover`]).
     unused_improved_cover: Option<String>,
@@ -78,14 +80,20 @@ const ALONE: usize = 2;
 /// The bit where no ally engaged in melee with the target is conscious, so a ranged
 /// attack has no penalty for shooting into melee (RULES.md §10).
 const CLEAR: usize = 4;
+/// The bit where the creature an attack may strike instead (d20 Modern's soft cover by
+/// a creature, or the target's grappling partner) is helpless: its Defense is then
+/// 5 + size with no Dex bonus to save it (RULES.md §10).
+const STRUCK_DOWN: usize = 8;
 /// How many situations there are: every combination of the bits.
-const SITUATIONS: usize = 8;
+const SITUATIONS: usize = 16;
 
-/// Where a profile was planned: slot `slot` of `Fight::plans[plan]`.
+/// Where a profile was planned: slot `slot` of `Fight::plans[plan]`, a planning of
+/// situation `situation` (its bits).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct SlotSource {
     plan: usize,
     slot: usize,
+    situation: usize,
 }
 
 /// Index of a profile in [`Fight::profiles`].
@@ -110,6 +118,8 @@ pub struct FightAttack<'a> {
     /// Made without the penalty for shooting into melee: every ally engaged with the
     /// target was down.
     pub allies_down: bool,
+    /// Made once the creature it may strike instead was helpless (its Defense 5 + size).
+    pub struck_down: bool,
     /// Its exact per-attack figures, when its outcome table could be computed.
     pub exact: Option<SlotExact>,
 }
@@ -152,7 +162,7 @@ impl Fight {
     /// are written (a variant's file is written anew).
     pub fn is_same_fight_as(&self, other: &Fight) -> bool {
         let unplaced = |fight: &Fight| Fight {
-            plans: fight.plans.each_ref().map(Plan::without_sources),
+            plans: fight.plans.iter().map(Plan::without_sources).collect(),
             ..fight.clone()
         };
         unplaced(self) == unplaced(other)
@@ -167,9 +177,10 @@ impl Fight {
                 plan: &self.plans[p.source.plan],
                 slot: p.source.slot,
                 target: p.target,
-                flat_footed: p.source.plan & FLAT_FOOTED != 0,
-                partners_down: p.source.plan & ALONE != 0,
-                allies_down: p.source.plan & CLEAR != 0,
+                flat_footed: p.source.situation & FLAT_FOOTED != 0,
+                partners_down: p.source.situation & ALONE != 0,
+                allies_down: p.source.situation & CLEAR != 0,
+                struck_down: p.source.situation & STRUCK_DOWN != 0,
                 exact: p.exact,
             })
             .collect();
@@ -179,6 +190,7 @@ impl Fight {
                 slot.line.index(),
                 a.partners_down,
                 a.allies_down,
+                a.struck_down,
                 a.flat_footed,
                 slot.index,
             )
@@ -189,8 +201,8 @@ impl Fight {
 
 /// One attack of a routine against one target: its profile in each situation (by
 /// [`turn::situation`]): while the target has not acted yet (flat-footed) and after,
-/// each also without the flanking the map gives, and without the penalty for shooting
-/// into melee.
+/// each also without the flanking the map gives, without the penalty for shooting
+/// into melee, and with the creature it may strike instead helpless.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct AttackAt {
     profiles: [ProfileId; SITUATIONS],
@@ -202,6 +214,10 @@ struct AttackAt {
     /// ranged attack its penalty for shooting into melee while one of them is conscious;
     /// 0 when it has no such penalty.
     allies: u64,
+    /// The creature it may strike instead (its bit), whose Defense decides that while it
+    /// is conscious (up or disabled), its helpless Defense after; 0 when none can be
+    /// struck.
+    struck: u64,
 }
 
 /// A combatant of a fight.

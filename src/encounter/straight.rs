@@ -43,10 +43,12 @@ pub(super) struct Board {
 struct At {
     /// Its profiles, by [`situation`].
     profiles: [u32; SITUATIONS],
-    /// The partners whose threat gives it the map's flanking, and the allies whose
-    /// engagement gives it the penalty for shooting into melee (see [`AttackAt`]).
+    /// The partners whose threat gives it the map's flanking, the allies whose
+    /// engagement gives it the penalty for shooting into melee, and the creature it may
+    /// strike instead (see [`AttackAt`]).
     partners: u64,
     allies: u64,
+    struck: u64,
 }
 
 impl From<&AttackAt> for At {
@@ -56,6 +58,7 @@ impl From<&AttackAt> for At {
             profiles: at.profiles.map(id),
             partners: at.partners,
             allies: at.allies,
+            struck: at.struck,
         }
     }
 }
@@ -357,7 +360,8 @@ impl<'f> Layout<'f> {
             let standings = &board.standings[..self.fighters];
             let flanked = self.fight.flanked(standings, at.partners);
             let engaged = self.fight.engaged(standings, at.allies);
-            let situation = situation(self.flat(board, target), flanked, engaged);
+            let covering = self.fight.covering(standings, at.struck);
+            let situation = situation(self.flat(board, target), flanked, engaged, covering);
             let profile = at.profiles[situation] as usize;
             let effect = play.chances.attack(profile);
             if self.adds_only & 1 << target != 0 && !effect.drops && !effect.slays {

@@ -1138,3 +1138,86 @@ attack = "crossbow"
     let tally = simulate_fight(&f, &config, &|_| (), &AtomicBool::new(false));
     agrees(&f, &tally, &e, "ally in melee");
 }
+
+/// d20 Modern: a shot that may strike the creature giving the target soft cover faces
+/// that creature's helpless Defense once it is down. G and B (no attacks) act first, so
+/// nobody is flat-footed. X clubs the bodyguard G (hp 1) for 2: +20 against 17 misses
+/// only on a natural 1, so G is dying in 19/20 of fights. Then A shoots the boss B
+/// (hp 1) through G, +5 against 16 + 4 (one-half cover) = 20:
+/// - G up (1/20): B is hit on 15+ and, since 16 beats G's Defense only without its Dex
+///   bonus, on 16 too: 7/20; G is struck on 17–19, 3/20;
+/// - G down (19/20): helpless, Defense 5 + 0 and no Dex bonus, so every total of 16–19
+///   strikes G (4/20) and B is hit on 15+ only: 6/20.
+///
+/// B is down after round 1 in 1/20 · 7/20 + 19/20 · 6/20 = 121/400 of fights (140/400 if
+/// G kept its Defense); A's shot is made as the map stands in 1/20, with G helpless in
+/// 19/20.
+#[test]
+fn a_fallen_covering_creature_is_struck_with_its_helpless_defense() {
+    let f = fight(
+        r#"
+system = "d20modern"
+map = """
+A.G.B
+..X..
+"""
+[encounter]
+initiative = "listed"
+rounds = 1
+[[combatant]]
+token = "G"
+side = "gang"
+ac = 17
+dex = 3
+hp = 1
+con = 10
+[[combatant]]
+token = "B"
+side = "gang"
+ac = 16
+hp = 1
+con = 10
+[[combatant]]
+token = "X"
+side = "agents"
+ac = 15
+hp = 10
+[[combatant.attack]]
+name = "fists"
+bonus = 20
+damage = "2"
+[[combatant]]
+token = "A"
+side = "agents"
+ac = 15
+hp = 10
+[[combatant.attack]]
+name = "pistol"
+kind = "ranged"
+bonus = 5
+damage = "2"
+[[plan]]
+attacker = "X"
+target = "G"
+attack = "fists"
+[[plan]]
+attacker = "A"
+target = "B"
+attack = "pistol"
+"#,
+    );
+    let e = exact_fight(&f).unwrap();
+    let b_down = 1.0 - status(&e, 1, 1, Status::Up);
+    assert!(close(b_down, 121.0 / 400.0), "{b_down}");
+    made_before_and_after(
+        &f,
+        &e,
+        "A (A)",
+        |a| (a.struck_down, ()),
+        ((), 1.0 / 20.0),
+        ((), 19.0 / 20.0),
+    );
+    let config = EngineConfig::new(5, 20_000);
+    let tally = simulate_fight(&f, &config, &|_| (), &AtomicBool::new(false));
+    agrees(&f, &tally, &e, "fallen covering creature");
+}

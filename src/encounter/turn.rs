@@ -294,21 +294,36 @@ impl<'a> Line<'a> {
 }
 
 impl AttackAt {
-    /// The profile to roll: the flat-footed one while the target is flat-footed, the
-    /// one without the map's flanking once no partner threatens (`flanked` false), the
-    /// one without the penalty for shooting into melee once no ally is engaged with the
-    /// target (`engaged` false).
-    pub(super) fn profile(self, flat_footed: bool, flanked: bool, engaged: bool) -> ProfileId {
-        self.profiles[situation(flat_footed, flanked, engaged)]
+    /// The profile to roll in `standings`: the flat-footed one while the target is
+    /// flat-footed, the one without the map's flanking once no partner threatens, the one
+    /// without the penalty for shooting into melee once no ally is engaged with the
+    /// target, the one facing the helpless Defense of the creature struck instead once it
+    /// is helpless.
+    pub(super) fn profile_in(
+        self,
+        fight: &Fight,
+        standings: &[Standing],
+        target: usize,
+    ) -> ProfileId {
+        self.profiles[situation(
+            fight.flat_footed(&standings[target]),
+            fight.flanked(standings, self.partners),
+            fight.engaged(standings, self.allies),
+            fight.covering(standings, self.struck),
+        )]
     }
 }
 
 /// Where [`AttackAt::profiles`] keeps the profile of an attack at a target that is
 /// flat-footed or not, flanked or not (every partner down), engaged with an ally or not
-/// (every ally down): the bits of [`super::Fight::plans`]' index.
+/// (every ally down), whose creature struck instead is conscious or not: the bits of
+/// [`super::Fight::plans`]' index.
 #[inline(always)]
-pub(super) fn situation(flat_footed: bool, flanked: bool, engaged: bool) -> usize {
-    usize::from(flat_footed) | usize::from(!flanked) << 1 | usize::from(!engaged) << 2
+pub(super) fn situation(flat_footed: bool, flanked: bool, engaged: bool, covering: bool) -> usize {
+    usize::from(flat_footed)
+        | usize::from(!flanked) << 1
+        | usize::from(!engaged) << 2
+        | usize::from(!covering) << 3
 }
 
 impl Dealt {
@@ -623,11 +638,7 @@ impl Fight {
         turn.set_target(Some(target));
         let at = self.attack_at(actor, &line, iterative, target)?;
         Some(Pending::Attack {
-            profile: at.profile(
-                self.flat_footed(&standings[target]),
-                self.flanked(standings, at.partners),
-                self.engaged(standings, at.allies),
-            ),
+            profile: at.profile_in(self, standings, target),
         })
     }
 
@@ -914,6 +925,14 @@ impl Fight {
     #[inline(always)]
     pub(super) fn engaged(&self, standings: &[Standing], allies: u64) -> bool {
         allies == 0 || self.any_conscious(standings, allies)
+    }
+
+    /// Whether the creature an attack may strike instead (`struck`, its bit; 0: none)
+    /// has its own Defense still: it is conscious, up or disabled (a dying, stable or
+    /// dead creature is helpless).
+    #[inline(always)]
+    pub(super) fn covering(&self, standings: &[Standing], struck: u64) -> bool {
+        struck == 0 || self.any_conscious(standings, struck)
     }
 
     /// Whether one of `who` (a bit per fighter) is up or disabled.

@@ -70,6 +70,10 @@ pub const PARTNERS_DOWN: &str = " (flanking partners down)";
 /// ally engaged with the target was down.
 pub const ALLIES_DOWN: &str = " (allies in melee down)";
 
+/// Marks an attack of a fight made once the creature it may strike instead was helpless
+/// (d20 Modern: its Defense 5 + size, no Dex bonus to save it).
+pub const STRUCK_DOWN: &str = " (creature struck instead down, helpless)";
+
 /// The name of the rows of fights nobody won (no side left able to act).
 pub const NOBODY: &str = "nobody";
 /// The name of the rows of fights not over yet.
@@ -154,8 +158,9 @@ impl FightReport {
 
     /// `summary.csv` of a fight: one row per attack made in some trial, or made with a
     /// probability above 0 by the exact fight, its figures per attack made; an attack at a
-    /// flat-footed target, or once its flanking partners are down, is its own row, marked
-    /// in the attack's name.
+    /// flat-footed target, once its flanking partners are down, once its allies in melee
+    /// are, or once the creature it may strike instead is, is its own row, marked in the
+    /// attack's name.
     pub fn attack_rows(
         fight: &Fight,
         tally: &FightTally,
@@ -174,6 +179,9 @@ impl FightReport {
                     }
                     if a.allies_down {
                         row.attack += ALLIES_DOWN;
+                    }
+                    if a.struck_down {
+                        row.attack += STRUCK_DOWN;
                     }
                     if a.flat_footed {
                         row.attack += FLAT_FOOTED_TARGET;
