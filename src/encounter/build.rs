@@ -329,9 +329,7 @@ impl Fight {
             probs: table.map(|t| t.probs),
             expected,
             target: planned.combatants[slot.target.index()].index(),
-            struck: (slot.covering)
-                .filter(|_| layout.can_strike())
-                .map(|t| planned.combatants[t.index()].index()),
+            struck: struck_by(planned, slot).map(CombatantId::index),
         });
         self.profiles.len() - 1
     }
@@ -359,8 +357,13 @@ impl Fight {
 /// attacks strike nobody else.
 fn struck_instead(planned: &Planned, line: usize) -> Option<CombatantId> {
     let made = planned.lines[line].made.as_ref().ok()?;
-    slots(&planned.plan, made.index())
-        .find_map(|(_, slot)| (slot.covering).filter(|_| slot.profile.layout().can_strike()))
+    slots(&planned.plan, made.index()).find_map(|(_, slot)| struck_by(planned, slot))
+}
+
+/// The creature an attack planned as `slot` of `planned` strikes on a "struck" outcome.
+fn struck_by(planned: &Planned, slot: &Slot) -> Option<CombatantId> {
+    (slot.covering)
+        .filter(|_| slot.profile.layout().can_strike())
         .map(|t| planned.combatants[t.index()])
 }
 
