@@ -174,11 +174,7 @@ impl Prepared {
             settings.engine_config(experiment.scenario.seed, experiment.scenario.trials)?;
         Ok(Self {
             path,
-            inputs: Inputs::new(
-                &experiment.scenario,
-                &experiment.plan,
-                &experiment.situations,
-            ),
+            inputs: Inputs::new(&experiment.scenario, &experiment.situations),
             experiment,
             config,
         })

@@ -3,7 +3,7 @@
 use super::charts::{LineKind, Segment};
 use super::figures::group;
 use crate::map::{Centre, Point, SightLine, Square};
-use crate::plan::{LineSituation, MapSituation, Plan, StruckInstead};
+use crate::plan::{LineSituation, MapSituation};
 use crate::rules::CoverLevel;
 use crate::scenario::{AttackKind, RawTerrain, Scenario};
 
@@ -26,9 +26,6 @@ pub struct Inputs {
     /// Segments of one plan line share a label naming attacker → target and the verdict;
     /// plan lines with the same label (another attack of the same pair) are drawn once.
     pub deciding_lines: Vec<Segment>,
-    /// Per attack of the plan (a row of the summary), why a roll may strike another
-    /// creature than its target.
-    pub struck_instead: Vec<Option<StruckInstead>>,
     /// Each variant's moves: from a creature's place in the experiment to its place in
     /// the variant, centre to centre, labelled with the variant's name and the letters
     /// it moves.
@@ -38,7 +35,7 @@ pub struct Inputs {
 impl Inputs {
     /// The inputs of `scenario`, planned as `plan` with `situations` (one per plan line of
     /// the file, in order).
-    pub fn new(scenario: &Scenario, plan: &Plan, situations: &[LineSituation]) -> Self {
+    pub fn new(scenario: &Scenario, situations: &[LineSituation]) -> Self {
         let drawn_as = |c: char| {
             scenario
                 .legend
@@ -66,16 +63,8 @@ impl Inputs {
                 .chain(scenario.options.readings())
                 .collect(),
             deciding_lines: deciding_lines(situations),
-            struck_instead: (plan.slots().iter())
-                .map(|s| plan.line(s.line).struck_instead)
-                .collect(),
             variant_moves: variant_moves(scenario),
         }
-    }
-
-    /// Why summary row `row`'s roll may strike another creature (empty when it cannot).
-    pub fn why_struck(&self, row: usize) -> &'static str {
-        self.struck_instead[row].map_or("", StruckInstead::why)
     }
 }
 
@@ -258,7 +247,7 @@ mod tests {
     /// The inputs of a scenario as a run takes them, from its planning.
     fn inputs(scenario: &Scenario) -> Inputs {
         let planned = Planned::from_scenario(scenario);
-        Inputs::new(scenario, &planned.plan, &planned.lines)
+        Inputs::new(scenario, &planned.lines)
     }
 
     #[test]

@@ -80,7 +80,7 @@ pub fn report_files<'a>(
         "report.html".into(),
         charts::report_html(&report).into_bytes().into(),
     ));
-    let summary = page::summary(results, inputs);
+    let summary = page::summary(results);
     files.push((
         "summary.md".into(),
         charts::summary_markdown(&summary).into_bytes().into(),

@@ -65,7 +65,7 @@ pub(super) fn report(results: &Results, inputs: &Inputs, figures: &Figures) -> R
             }
         }
     }
-    let mut notes = notes(results, inputs);
+    let mut notes = notes(results);
     if let Some(chart) = &figures.damage {
         let content = match figures.damage_pages.is_empty() {
             true => svg(chart),
@@ -144,12 +144,12 @@ pub(super) fn report(results: &Results, inputs: &Inputs, figures: &Figures) -> R
 }
 
 /// The short Markdown version: a fight's verdict, the tables and the notes.
-pub(super) fn summary(results: &Results, inputs: &Inputs) -> ReportInput {
+pub(super) fn summary(results: &Results) -> ReportInput {
     let mut sections = comparison_sections(results);
     sections.extend(results.fight.iter().flat_map(verdict_sections));
     sections.extend(tables(results));
     sections.extend(sweep_table(results));
-    let mut notes = notes(results, inputs);
+    let mut notes = notes(results);
     notes.push(
         match results.fight {
             Some(_) => {
@@ -406,7 +406,7 @@ fn fight_tables(fight: &FightReport) -> Vec<PageSection> {
     ]
 }
 
-fn notes(results: &Results, inputs: &Inputs) -> Vec<String> {
+fn notes(results: &Results) -> Vec<String> {
     let mut notes = vec![format!(
         "±h: the 95% interval reaches h either side of the estimate (Wilson for probabilities, \
          normal for means); near 0 or 1 a Wilson interval is lopsided, shown as +above/−below; \
@@ -432,11 +432,7 @@ fn notes(results: &Results, inputs: &Inputs) -> Vec<String> {
                 .to_string(),
         );
     }
-    for (i, attack, covering) in attacks
-        .iter()
-        .enumerate()
-        .filter_map(|(i, a)| Some((i, a, a.covering.as_ref()?)))
-    {
+    for (attack, covering) in (attacks.iter()).filter_map(|a| Some((a, a.covering.as_ref()?))) {
         let [p, exact_p] = measure(&covering.p_hit);
         let [damage, _] = measure(&covering.mean_damage);
         notes.push(format!(
@@ -444,7 +440,7 @@ fn notes(results: &Results, inputs: &Inputs) -> Vec<String> {
              for {damage} damage per attack on average.",
             attack_label(attack),
             covering.creature,
-            inputs.why_struck(i)
+            covering.why
         ));
     }
     notes.extend(results.rule_notes.iter().cloned());

@@ -5,7 +5,7 @@
 use super::table::{Column, Row};
 use crate::engine::{SlotFigures, Tally};
 use crate::exact::{Exact, SlotExact};
-use crate::plan::{Plan, SetByPlan, TargetId};
+use crate::plan::{Plan, SetByPlan, StruckInstead, TargetId};
 use crate::stats::Estimate;
 
 /// One attack of the plan (a plan line's attack, per iterative): a row of `summary.csv`.
@@ -58,6 +58,8 @@ pub struct AttackRow {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Covering {
     pub creature: String,
+    /// Why the attack may strike it (`it gives the soft cover`), for the report's notes.
+    pub why: &'static str,
     /// P(the attack strikes it).
     pub p_hit: Estimate,
     /// Its mean damage per attack made.
@@ -214,6 +216,7 @@ pub(super) fn attack_row(
         save: modifiers.save.map(|s| s.describe()),
         covering: slot.covering.map(|covering| Covering {
             creature: label(covering),
+            why: line.struck_instead.map_or("", StruckInstead::why),
             p_hit: (figures.struck().estimate()).with_exact(exact.map(|e| e.p_struck)),
             mean_damage: (figures.struck_damage().estimate())
                 .with_exact(exact.map(|e| e.mean_struck_damage)),

@@ -297,3 +297,58 @@ damage = "5"
     let page = std::fs::read_to_string(dir.path().join("reports/idle/report.html")).unwrap();
     assert!(page.contains(note));
 }
+
+/// A d20 Modern fight without plan lines: A's tactic (`weakest`) shoots the boss B
+/// through the bodyguard G, which gives B soft cover and may be struck instead. The
+/// report's note names G and why (the fight's attack rows, not the plan's slots: with no
+/// plan line there is no slot, and taking the reason by row number panicked).
+#[test]
+fn a_fight_notes_why_a_shot_may_strike_another_creature() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("guard.toml");
+    std::fs::write(
+        &file,
+        r#"
+title = "Bodyguard"
+system = "d20modern"
+map = "A.G.B"
+[encounter]
+rounds = 2
+[[combatant]]
+token = "A"
+side = "agents"
+ac = 15
+hp = 10
+tactic = "weakest"
+[[combatant.attack]]
+name = "pistol"
+kind = "ranged"
+bonus = 5
+damage = "2d6"
+[[combatant]]
+token = "G"
+side = "gang"
+ac = 17
+dex = 3
+hp = 90
+[[combatant]]
+token = "B"
+side = "gang"
+ac = 16
+hp = 5
+"#,
+    )
+    .unwrap();
+    let out = d20odds(
+        &["run", file.to_str().unwrap(), "--trials", "2000"],
+        dir.path(),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let page = std::fs::read_to_string(dir.path().join("reports/guard/report.html")).unwrap();
+    let note = "the shot strikes G (G) instead (it gives the soft cover)";
+    assert!(page.contains(note), "{page}");
+}
