@@ -46,6 +46,10 @@ impl Fight {
         let struck: Vec<Option<CombatantId>> = (0..lines.len())
             .map(|i| struck_instead(&plain, i))
             .collect();
+        // Each creature some line may strike instead, once.
+        let mut creatures: Vec<CombatantId> = struck.iter().flatten().copied().collect();
+        creatures.sort_by_key(|c| c.index());
+        creatures.dedup();
         // A situation's bit that changes no attack (no flat-footed rule, no partners, no
         // allies in melee, no creature to strike instead): the situation is the one
         // without it, planned once.
@@ -53,7 +57,7 @@ impl Fight {
             (!rules.injury.flat_footed_until_first_turn, FLAT_FOOTED),
             (partners.iter().all(|&p| p == 0), ALONE),
             (allies.iter().all(|&a| a == 0), CLEAR),
-            (struck.iter().all(Option::is_none), STRUCK_DOWN),
+            (creatures.is_empty(), STRUCK_DOWN),
         ]
         .into_iter()
         .filter_map(|(unchanged, bit)| unchanged.then_some(bit))
@@ -84,10 +88,7 @@ impl Fight {
             // Each line with its own creature struck instead down (one line's may be
             // another's target or partner); a line without one as without the bit.
             let mut of_line = taken[situation & !STRUCK_DOWN].clone();
-            let mut creatures: Vec<CombatantId> = struck.iter().flatten().copied().collect();
-            creatures.sort_by_key(|c| c.index());
-            creatures.dedup();
-            for creature in creatures {
+            for &creature in &creatures {
                 plannings.push(planned(
                     &scenario.with_down(&[creature]),
                     &lines,

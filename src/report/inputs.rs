@@ -33,7 +33,7 @@ pub struct Inputs {
 }
 
 impl Inputs {
-    /// The inputs of `scenario`, planned as `plan` with `situations` (one per plan line of
+    /// The inputs of `scenario`, whose planning judged `situations` (one per plan line of
     /// the file, in order).
     pub fn new(scenario: &Scenario, situations: &[LineSituation]) -> Self {
         let drawn_as = |c: char| {
