@@ -6,9 +6,10 @@
 //! down changes an attack (its target helpless, its flanking partners or engaged allies
 //! down), the place makes the slot for that situation.
 //!
-//! A paired trial (the baseline's or a variant's, see [`Pairable`]) takes one word of its
-//! stream per place and round, fixed whether the attack is made or not, so the same
-//! attack reads the same word in every model; a variant whose attacks differ from
+//! A paired trial (the baseline's or a variant's, see [`Pairable`]) gives each place and
+//! round a word of its stream, fixed whether the attack is made or not (an attack made
+//! jumps to its word, [`PlanModel::word_at`]), so the same attack reads the same word in
+//! every model; a variant whose attacks differ from
 //! the baseline's only in their chances draws those in step with the baseline's
 //! ([`CoupledTable`]), and can tell from the words alone that a trial repeats the
 //! baseline's.
@@ -275,6 +276,9 @@ pub(super) struct PlanModel<'a> {
     /// A variant coupled to its baseline: [`Pairable::repeats_baseline`] can tell, from
     /// the words at the places of its coupled slots (see [`PlanModel::word_at`]).
     coupled: Option<Vec<CoupledPlace>>,
+    /// Per round, per place: the jump to its word in a paired trial (see
+    /// [`PlanModel::word_at`]), so that only the attacks made take theirs.
+    jumps: Vec<u128>,
 }
 
 /// A coupled slot's word in a paired trial: its place's jump (see [`PlanModel::word_at`])
@@ -362,6 +366,9 @@ impl<'a> PlanModel<'a> {
             line_amounts: rounds * plan.targets().len(),
             single_draws,
             coupled: None,
+            jumps: (0..rounds * plan.places().len())
+                .map(Self::jump_to)
+                .collect(),
         }
     }
 
@@ -422,9 +429,10 @@ impl<'a> PlanModel<'a> {
         // A coupled draw's further words come after every slot's, from `rest`.
         let start = rng.clone();
         let mut rest = None;
+        let mut jumps = self.jumps.iter();
         for round in 0..self.rounds {
             for place in &self.places {
-                let word = PAIRED.then(|| rng.next_u64());
+                let jump = jumps.next();
                 let t = place.target;
                 if harm[t].dead || (place.period > 1 && (round + 1) % place.period != 0) {
                     continue;
@@ -447,9 +455,12 @@ impl<'a> PlanModel<'a> {
                     },
                     false => first,
                 };
-                let outcome = match word {
-                    Some(word) => kernel.pick(word, || self.rest_word(&mut rest, &start)),
-                    None => kernel.draw(rng),
+                let outcome = match PAIRED {
+                    true => {
+                        let word = Self::word_at(&start, *jump.expect("a jump per place"));
+                        kernel.pick(word, || self.rest_word(&mut rest, &start))
+                    }
+                    false => kernel.draw(rng),
                 };
                 let effect = kernel.effects[outcome];
                 if COUNTED {
