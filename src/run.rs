@@ -28,9 +28,8 @@ use crate::experiment::Experiment;
 use crate::heatmap::{heatmap, heatmap_squares};
 use crate::plan::Plan;
 use crate::report::{
-    BASELINE, FightFigures, FightReport, Formats, Inputs, PARQUET_BUILT_IN, PlanFigures, PointRows,
-    Results, SweepRows, SweepWriter, VariantRow, fight_exact, parquet_refusal, plan_exact,
-    variant_rows,
+    BASELINE, FightFigures, Formats, Inputs, PARQUET_BUILT_IN, PlanFigures, PointRows, Results,
+    SweepRows, SweepWriter, VariantRow, fight_exact, parquet_refusal, plan_exact, variant_rows,
 };
 use crate::scenario::{Assignments, MAX_TRIALS, Scenario, display_value};
 
@@ -392,18 +391,7 @@ fn fight_results(
     tally: &FightTally,
     exact: Result<ExactFight, String>,
 ) -> Results {
-    let report = FightReport::new(fight, tally, exact.as_ref().ok());
-    let summary = FightReport::attack_rows(fight, tally, exact.as_ref().ok());
-    let notes = fight.run_notes(plan);
-    Results::of_fight(
-        plan,
-        seed,
-        tally.trials(),
-        summary,
-        report,
-        exact.err(),
-        notes,
-    )
+    Results::of_fight(plan, seed, fight, tally, exact, fight.run_notes(plan))
 }
 
 /// The models a paired run compares, the experiment as written first.

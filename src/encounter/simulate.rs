@@ -1,7 +1,7 @@
 //! Monte Carlo over a [`Fight`]: each trial rolls initiative, then plays turns with
 //! [`Layout::play`], drawing each chance as it comes, until one side is left or the rounds
 //! run out; per round it counts every combatant's status, the sides that have won and
-//! the damage taken and dealt. Runs on the engine's block runner, so the counts depend on
+//! the damage taken and dealt, and at the end each combatant's total damage taken. Runs on the engine's block runner, so the counts depend on
 //! the seed and the trials only.
 
 use std::ops::Range;
@@ -42,6 +42,9 @@ pub struct FightTally {
     /// [side]: trials where, at the end, a member is not able to act / is dead.
     lost_down: Vec<u64>,
     lost_dead: Vec<u64>,
+    /// [fighter][total]: trials at whose end the fighter had taken that total of damage
+    /// from attacks (as long as the largest total seen).
+    damage: Vec<Vec<u64>>,
     /// Attacks made, by profile and outcome: a profile's outcomes are
     /// `outcomes[starts[profile]..starts[profile + 1]]`.
     outcomes: Vec<u64>,
@@ -67,6 +70,7 @@ impl FightTally {
             ended_in: vec![0; r],
             lost_down: vec![0; s],
             lost_dead: vec![0; s],
+            damage: vec![Vec::new(); f],
             outcomes: vec![0; fight.profiles.iter().map(|p| p.effects.len()).sum()],
             starts: outcome_starts(fight),
         }
@@ -122,6 +126,12 @@ impl FightTally {
         Estimate::proportion(self.lost_dead[side], self.trials)
     }
 
+    /// For each total of damage from 0 up to the largest seen: the trials at whose end
+    /// `fighter` had taken exactly that total from attacks.
+    pub fn damage_taken(&self, fighter: usize) -> &[u64] {
+        &self.damage[fighter]
+    }
+
     /// The attacks made with profile `profile` (see [`Fight::attacks`]), by outcome.
     pub fn attack<'a>(&'a self, fight: &Fight, profile: usize) -> SlotFigures<'a> {
         SlotFigures::new(
@@ -159,6 +169,12 @@ impl FightTally {
         add(&mut self.lost_down, &other.lost_down);
         add(&mut self.lost_dead, &other.lost_dead);
         add(&mut self.outcomes, &other.outcomes);
+        for (mine, theirs) in self.damage.iter_mut().zip(&other.damage) {
+            if mine.len() < theirs.len() {
+                mine.resize(theirs.len(), 0);
+            }
+            add(mine, theirs);
+        }
         for (mine, theirs) in [
             (&mut self.taken, &other.taken),
             (&mut self.dealt, &other.dealt),
@@ -640,6 +656,13 @@ impl<'a> FightModel<'a> {
             }
         }
         if COUNTED {
+            for (histogram, &taken) in tally.damage.iter_mut().zip(&draws.taken[..n]) {
+                let total = usize::try_from(taken).expect("damage taken is never negative");
+                if histogram.len() <= total {
+                    histogram.resize(total + 1, 0);
+                }
+                histogram[total] += 1;
+            }
             tally.trials += 1;
         }
     }

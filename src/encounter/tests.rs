@@ -1221,3 +1221,59 @@ attack = "pistol"
     let tally = simulate_fight(&f, &config, &|_| (), &AtomicBool::new(false));
     agrees(&f, &tally, &e, "fallen covering creature");
 }
+
+/// A fight's distribution of each combatant's total damage taken. A hits B (AC 11, no
+/// attacks, 100 hp) with +0 for 3 (crit 20/×2) once a round for two rounds: a hit on 11+
+/// (1/2), a natural 20 a threat (1/20) confirmed on 11+ (1/2), so one attack deals 0 in
+/// 1/2, 3 in 19/40 and 6 in 1/40. Over two attacks, in 1,600ths: 0 in 400, 3 in
+/// 2 · 20 · 19 = 760, 6 in 19² + 2 · 20 · 1 = 401, 9 in 2 · 19 · 1 = 38 and 12 in 1. A
+/// takes nothing: 0 in every trial. The histogram's mean is the fight's mean damage
+/// taken by the last round.
+#[test]
+fn a_fight_tallies_each_combatants_total_damage_taken() {
+    let f = fight(
+        r#"
+system = "pf1"
+map = "AB"
+[encounter]
+initiative = "listed"
+rounds = 2
+[[combatant]]
+token = "A"
+side = "a"
+ac = 10
+hp = 10
+[[combatant.attack]]
+name = "club"
+bonus = 0
+damage = "3"
+[[combatant]]
+token = "B"
+side = "b"
+ac = 11
+hp = 100
+con = 10
+"#,
+    );
+    let trials = 40_000;
+    let config = EngineConfig::new(11, trials);
+    let tally = simulate_fight(&f, &config, &|_| (), &AtomicBool::new(false));
+    assert_eq!(tally.damage_taken(0), [trials]);
+    let expected = [(0, 400), (3, 760), (6, 401), (9, 38), (12, 1)];
+    let b = tally.damage_taken(1);
+    assert_eq!(b.len(), 13, "{b:?}");
+    for (total, &count) in b.iter().enumerate() {
+        let share = expected
+            .iter()
+            .find(|(d, _)| *d == total)
+            .map_or(0, |e| e.1);
+        let z = proportion_z(count, trials, f64::from(share) / 1600.0);
+        assert!(
+            z.abs() <= 5.0,
+            "total {total}: {count} of {trials}, z = {z}"
+        );
+    }
+    let sum: u64 = (b.iter().enumerate()).map(|(d, &c)| d as u64 * c).sum();
+    let mean = tally.taken(2, 1).point;
+    assert!((sum as f64 / trials as f64 - mean).abs() < 1e-12, "{mean}");
+}

@@ -3,7 +3,7 @@
 //! (`fight_length.csv`) and each side at the end (`sides.csv`), every figure beside its
 //! exact value where the exact fight was computed.
 
-use super::rows::{AttackRow, RoundRow, attack_row};
+use super::rows::{AttackRow, DamageRow, RoundRow, attack_row};
 use super::table::{Column, Row};
 use crate::encounter::{ExactFight, Fight, FightTally, Status};
 use crate::stats::Estimate;
@@ -190,6 +190,24 @@ impl FightReport {
                 })
             })
             .collect()
+    }
+
+    /// `damage.csv` of a fight: each combatant's totals of damage taken from attacks by
+    /// the end of the fight that some trial ended with.
+    pub fn damage_rows(fight: &Fight, tally: &FightTally) -> Vec<DamageRow> {
+        let mut rows = Vec::new();
+        for (who, f) in fight.fighters.iter().enumerate() {
+            for (damage, &trials) in tally.damage_taken(who).iter().enumerate() {
+                if trials > 0 {
+                    rows.push(DamageRow {
+                        target: f.label.clone(),
+                        damage,
+                        probability: Estimate::proportion(trials, tally.trials()),
+                    });
+                }
+            }
+        }
+        rows
     }
 
     /// `rounds.csv` of a fight: every combatant's P(not able to act), P(dead) and damage

@@ -28,7 +28,6 @@ use sweep::Spill;
 use crate::error::Error;
 pub use check::check;
 pub use destination::{REPORT_MARKER, check_folder, report_folder};
-pub use fight_rows::FightReport;
 pub use heatmap_rows::{Heatmap, HeatmapCell, HeatmapLayout, HeatmapRow, Shown};
 pub use inputs::Inputs;
 pub use parquet::{BUILT_IN as PARQUET_BUILT_IN, refusal as parquet_refusal};

@@ -53,6 +53,9 @@ pub(super) fn report(results: &Results, inputs: &Inputs, figures: &Figures) -> R
                     sections.push(section(heading, svg(chart)));
                 }
             }
+            // Among the fight's charts: after the tables, whose last rows may end a page
+            // near its top, a chart that does not fit below them would leave it blank.
+            sections.extend(damage_chart(figures));
             sections.extend(tables(results));
         }
         None => {
@@ -63,15 +66,11 @@ pub(super) fn report(results: &Results, inputs: &Inputs, figures: &Figures) -> R
             if let Some(chart) = &figures.rounds {
                 sections.push(section("Chart: down and dead by round", svg(chart)));
             }
+            sections.extend(damage_chart(figures));
         }
     }
     let mut notes = notes(results);
-    if let Some(chart) = &figures.damage {
-        let content = match figures.damage_pages.is_empty() {
-            true => svg(chart),
-            false => SectionContent::Svg(figures.damage_pages.clone()),
-        };
-        sections.push(section("Chart: total damage taken", content));
+    if figures.damage.is_some() {
         notes.push(format!(
             "The damage chart does not draw values less likely than 1/{} of a panel's highest \
              bar (they would be under half a pixel tall).",
@@ -143,6 +142,17 @@ pub(super) fn report(results: &Results, inputs: &Inputs, figures: &Figures) -> R
     }
 }
 
+/// The chart of each target's total damage taken, on pages of its own when it has more
+/// panels than one page holds.
+fn damage_chart(figures: &Figures) -> Option<PageSection> {
+    let chart = figures.damage.as_ref()?;
+    let content = match figures.damage_pages.is_empty() {
+        true => svg(chart),
+        false => SectionContent::Svg(figures.damage_pages.clone()),
+    };
+    Some(section("Chart: total damage taken", content))
+}
+
 /// The short Markdown version: a fight's verdict, the tables and the notes.
 pub(super) fn summary(results: &Results) -> ReportInput {
     let mut sections = comparison_sections(results);
@@ -151,16 +161,9 @@ pub(super) fn summary(results: &Results) -> ReportInput {
     sections.extend(sweep_table(results));
     let mut notes = notes(results);
     notes.push(
-        match results.fight {
-            Some(_) => {
-                "Charts and the inputs are in report.html; every number is in the CSV files."
-            }
-            None => {
-                "Charts, the damage distribution and the inputs are in report.html; every number \
-                 is in the CSV files."
-            }
-        }
-        .into(),
+        "Charts, the damage distribution and the inputs are in report.html; every number is \
+         in the CSV files."
+            .into(),
     );
     sections.push(section("Notes", SectionContent::Notes(notes)));
     ReportInput {

@@ -13,9 +13,15 @@ use super::rows::{AttackRow, DamageRow, RoundRow, attack_rows, damage_rows, roun
 use super::sweep::SweepRows;
 use super::table::{Output, Rows};
 use super::variants::VariantRow;
+use crate::encounter::{ExactFight, Fight, FightTally};
 use crate::engine::Tally;
 use crate::exact::Exact;
 use crate::plan::Plan;
+
+/// Why a fight's damage distribution has no exact column beside its exact figures.
+const FIGHT_DAMAGE_SIMULATED: &str = "the distribution of each combatant's total damage taken \
+     in the fight is simulated only: the exact fight follows hit points, which dying takes \
+     too, not the damage attacks dealt";
 
 /// Everything a run reports.
 #[derive(Debug)]
@@ -83,34 +89,38 @@ impl Results {
         }
     }
 
-    /// The results of a fight: its tables, the attacks it made as the summary, its
-    /// status table as the round table (no damage distribution: the plan's, every order
-    /// carried out as a plan line, would contradict the fight), and why it has no exact
-    /// figures, if it has none; `rule_notes` are the plan's, then the fight's (see `Fight::run_notes`).
+    /// The results of `tally`, a run of `fight` from `seed`, beside its exact figures (or
+    /// why there are none): its tables, the attacks it made as the summary, its status
+    /// table as the round table, and each combatant's total damage taken (Monte Carlo
+    /// only: the exact fight follows hit points, which dying takes too, not the damage
+    /// attacks dealt); `plan` is the fight's orders as plan lines, and `rule_notes` its
+    /// notes, then the fight's (see `Fight::run_notes`).
     pub fn of_fight(
         plan: &Plan,
         seed: u64,
-        trials: u64,
-        summary: Vec<AttackRow>,
-        fight: FightReport,
-        why_not_exact: Option<String>,
+        fight: &Fight,
+        tally: &FightTally,
+        exact: Result<ExactFight, String>,
         rule_notes: Vec<String>,
     ) -> Self {
+        let report = FightReport::new(fight, tally, exact.as_ref().ok());
+        let exact_notes = match &exact {
+            Ok(_) => vec![FIGHT_DAMAGE_SIMULATED.to_string()],
+            Err(why) => vec![format!("exact fight figures not computed: {why}")],
+        };
         Self {
             title: plan.title().to_string(),
             system: plan.system().key().to_string(),
             seed,
-            trials,
-            summary,
-            rounds: fight.round_rows(),
-            damage: Vec::new(),
+            trials: tally.trials(),
+            summary: FightReport::attack_rows(fight, tally, exact.as_ref().ok()),
+            rounds: report.round_rows(),
+            damage: FightReport::damage_rows(fight, tally),
             sweep: None,
             heatmap: None,
-            fight: Some(fight),
+            fight: Some(report),
             variants: Vec::new(),
-            exact_notes: (why_not_exact.into_iter())
-                .map(|why| format!("exact fight figures not computed: {why}"))
-                .collect(),
+            exact_notes,
             rule_notes,
             interrupted: false,
         }

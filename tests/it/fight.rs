@@ -59,7 +59,24 @@ fn a_fight_writes_its_tables_and_opens_with_who_wins() {
     assert_eq!(combatants.lines().count(), 1 + 7 * 8);
     assert!(read("sides.csv").starts_with("side,p_won,"));
     assert!(read("fight_length.csv").starts_with("round,p_ended,"));
+    // Each combatant's total damage taken: per combatant, its probabilities sum to 1 (of
+    // 20,000 trials each, so to within the rounding of the file's numbers).
+    let damage = read("damage.csv");
+    let mut totals = std::collections::BTreeMap::<&str, f64>::new();
+    for row in damage
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect::<Vec<_>>())
+    {
+        *totals.entry(row[0]).or_default() += row[2].parse::<f64>().unwrap();
+    }
+    assert_eq!(totals.len(), 7, "{damage}");
+    for (combatant, total) in totals {
+        assert!((total - 1.0).abs() < 1e-6, "{combatant}: {total}");
+    }
+    assert!(read("damage.svg").contains("Ogre (O)"));
     let report = read("report.html");
+    assert!(report.contains("Chart: total damage taken"));
     let wins = report
         .find("Who wins")
         .expect("the report names the winner");
@@ -350,5 +367,8 @@ hp = 5
     );
     let page = std::fs::read_to_string(dir.path().join("reports/guard/report.html")).unwrap();
     let note = "the shot strikes G (G) instead (it gives the soft cover)";
+    assert!(page.contains(note), "{page}");
+    // Its exact fight is computed: the damage distribution says why it has no exact column.
+    let note = "in the fight is simulated only: the exact fight follows hit points";
     assert!(page.contains(note), "{page}");
 }
