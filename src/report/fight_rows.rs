@@ -192,6 +192,11 @@ impl FightReport {
             .collect()
     }
 
+    /// Whether its figures stand beside the exact fight's.
+    pub fn is_exact(&self) -> bool {
+        self.sides.iter().any(|side| side.p_won.exact.is_some())
+    }
+
     /// `damage.csv` of a fight: each combatant's totals of damage taken from attacks by
     /// the end of the fight that some trial ended with.
     pub fn damage_rows(fight: &Fight, tally: &FightTally) -> Vec<DamageRow> {

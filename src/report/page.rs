@@ -77,6 +77,13 @@ pub(super) fn report(results: &Results, inputs: &Inputs, figures: &Figures) -> R
             (1.0 / DAMAGE_DRAWN_FROM).round()
         ));
     }
+    if results.fight.as_ref().is_some_and(FightReport::is_exact) && !results.damage.is_empty() {
+        notes.push(
+            "Each combatant's total damage taken is simulated only: the exact fight follows hit \
+             points, which dying takes too, not the damage attacks dealt."
+                .into(),
+        );
+    }
     if let (Some(chart), Some(heatmap)) = (&figures.heatmap, &results.heatmap) {
         let heading = format!(
             "Chart: {}, with {} on each square (heatmap.csv)",

@@ -18,11 +18,6 @@ use crate::engine::Tally;
 use crate::exact::Exact;
 use crate::plan::Plan;
 
-/// Why a fight's damage distribution has no exact column beside its exact figures.
-const FIGHT_DAMAGE_SIMULATED: &str = "the distribution of each combatant's total damage taken \
-     in the fight is simulated only: the exact fight follows hit points, which dying takes \
-     too, not the damage attacks dealt";
-
 /// Everything a run reports.
 #[derive(Debug)]
 pub struct Results {
@@ -104,10 +99,10 @@ impl Results {
         rule_notes: Vec<String>,
     ) -> Self {
         let report = FightReport::new(fight, tally, exact.as_ref().ok());
-        let exact_notes = match &exact {
-            Ok(_) => vec![FIGHT_DAMAGE_SIMULATED.to_string()],
-            Err(why) => vec![format!("exact fight figures not computed: {why}")],
-        };
+        let exact_notes = (exact.as_ref().err())
+            .map(|why| format!("exact fight figures not computed: {why}"))
+            .into_iter()
+            .collect();
         Self {
             title: plan.title().to_string(),
             system: plan.system().key().to_string(),

@@ -369,6 +369,6 @@ hp = 5
     let note = "the shot strikes G (G) instead (it gives the soft cover)";
     assert!(page.contains(note), "{page}");
     // Its exact fight is computed: the damage distribution says why it has no exact column.
-    let note = "in the fight is simulated only: the exact fight follows hit points";
+    let note = "total damage taken is simulated only: the exact fight follows hit points";
     assert!(page.contains(note), "{page}");
 }
