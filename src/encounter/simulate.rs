@@ -1,8 +1,8 @@
 //! Monte Carlo over a [`Fight`]: each trial rolls initiative, then plays turns with
 //! [`Layout::play`], drawing each chance as it comes, until one side is left or the rounds
 //! run out; per round it counts every combatant's status, the sides that have won and
-//! the damage taken and dealt, and at the end each combatant's total damage taken. Runs on the engine's block runner, so the counts depend on
-//! the seed and the trials only.
+//! the damage taken and dealt, and at the end each combatant's total damage taken. Runs
+//! on the engine's block runner, so the counts depend on the seed and the trials only.
 
 use std::ops::Range;
 use std::sync::atomic::AtomicBool;

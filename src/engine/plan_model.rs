@@ -9,10 +9,9 @@
 //! A paired trial (the baseline's or a variant's, see [`Pairable`]) gives each place and
 //! round a word of its stream, fixed whether the attack is made or not (an attack made
 //! jumps to its word, [`PlanModel::word_at`]), so the same attack reads the same word in
-//! every model; a variant whose attacks differ from
-//! the baseline's only in their chances draws those in step with the baseline's
-//! ([`CoupledTable`]), and can tell from the words alone that a trial repeats the
-//! baseline's.
+//! every model; a variant whose attacks differ from the baseline's only in their chances
+//! draws those in step with the baseline's ([`CoupledTable`]), and can tell from the
+//! words alone that a trial repeats the baseline's.
 
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -705,7 +704,7 @@ impl Pairable for PlanModel<'_> {
             for slot in place.distinct_slots() {
                 if matches!(self.slots[slot].draw, Draw::Coupled(_)) {
                     words.extend((0..self.rounds).map(|round| CoupledPlace {
-                        jump: Self::jump_to(round * count + at),
+                        jump: self.jumps[round * count + at],
                         slot,
                     }));
                 }
