@@ -9,6 +9,7 @@
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use d20odds::run::{Prepared, Settings, Silent, prepare};
@@ -143,14 +144,53 @@ fn variants(c: &mut Criterion) {
     });
     let cases = cases
         .into_iter()
-        .chain([("1 Power Attack variant".to_string(), power_attack)]);
-    for (name, variants) in cases {
+        .chain([("1 Power Attack variant".to_string(), power_attack.clone())]);
+    let prepare = |variants: &str| {
         let scenario = Scenario::parse("ogre-corridor.toml", format!("{text}{variants}")).unwrap();
-        let prepared = Prepared::from_scenario(scenario, &settings).unwrap();
+        Prepared::from_scenario(scenario, &settings).unwrap()
+    };
+    let run = |prepared: &Prepared| {
+        let started = Instant::now();
+        black_box(
+            prepared
+                .run(&settings, &Silent, &AtomicBool::new(false))
+                .is_ok(),
+        );
+        started.elapsed()
+    };
+    for (name, variants) in cases {
+        let prepared = prepare(&variants);
         group.bench_function(format!("ogre-corridor/{name}"), |b| {
             b.iter(|| black_box(prepared.run(&settings, &Silent, &AtomicBool::new(false))))
         });
     }
+    // What a variant adds, in runs of the baseline, measured pair by pair: each sample
+    // times the run without variants and the run with the Power Attack variant back to
+    // back (in alternating order), so that the machine's drift, which between the
+    // separate benches above can exceed the gap measured, weighs on both alike. Criterion
+    // prints the mean of (with − without) / without as if it were seconds: 1 s reads as
+    // one run.
+    let (without, with) = (prepare(""), prepare(&power_attack));
+    group.bench_function(
+        "ogre-corridor/1 Power Attack variant's added cost (s = runs)",
+        |b| {
+            b.iter_custom(|iters| {
+                let added: f64 = (0..iters)
+                    .map(|i| {
+                        let (base, variant) = match i % 2 {
+                            0 => (run(&without), run(&with)),
+                            _ => {
+                                let variant = run(&with);
+                                (run(&without), variant)
+                            }
+                        };
+                        (variant.as_secs_f64() - base.as_secs_f64()) / base.as_secs_f64()
+                    })
+                    .sum();
+                Duration::from_secs_f64(added.max(0.0))
+            })
+        },
+    );
     group.finish();
 }
 
