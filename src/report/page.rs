@@ -124,10 +124,15 @@ pub(super) fn report(results: &Results, inputs: &Inputs, figures: &Figures) -> R
         }
     }
     let (damage, damage_note) = damage_tables(&results.damage);
+    // A fight tallies every combatant, a plan only its targets.
+    let group = match results.fight {
+        Some(_) => "Total damage taken, per combatant",
+        None => "Total damage taken, per target",
+    };
     for (target, table) in damage {
         let heading = format!("Total damage taken: {target}");
         sections.push(PageSection {
-            group: Some("Total damage taken, per target"),
+            group: Some(group),
             ..section(&heading, SectionContent::Table(table))
         });
     }

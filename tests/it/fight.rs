@@ -77,6 +77,8 @@ fn a_fight_writes_its_tables_and_opens_with_who_wins() {
     assert!(read("damage.svg").contains("Ogre (O)"));
     let report = read("report.html");
     assert!(report.contains("Chart: total damage taken"));
+    // Every combatant's tables, not only the targets' as in a plan.
+    assert!(report.contains("Total damage taken, per combatant (7)"));
     let wins = report
         .find("Who wins")
         .expect("the report names the winner");
