@@ -9,7 +9,6 @@
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use d20odds::run::{Prepared, Settings, Silent, prepare};
@@ -17,6 +16,8 @@ use d20odds::{
     EngineConfig, Experiment, LineAttack, LineDefence, Plan, PlanBuilder, SamplerKind, Scenario,
     Situation, SystemId, Target, compute_exact, simulate,
 };
+
+mod common;
 
 const TRIALS: u64 = 20_000_000;
 const SEED: u64 = 1;
@@ -149,48 +150,16 @@ fn variants(c: &mut Criterion) {
         let scenario = Scenario::parse("ogre-corridor.toml", format!("{text}{variants}")).unwrap();
         Prepared::from_scenario(scenario, &settings).unwrap()
     };
-    let run = |prepared: &Prepared| {
-        let started = Instant::now();
-        black_box(
-            prepared
-                .run(&settings, &Silent, &AtomicBool::new(false))
-                .is_ok(),
-        );
-        started.elapsed()
-    };
     for (name, variants) in cases {
         let prepared = prepare(&variants);
         group.bench_function(format!("ogre-corridor/{name}"), |b| {
             b.iter(|| black_box(prepared.run(&settings, &Silent, &AtomicBool::new(false))))
         });
     }
-    // What a variant adds, in runs of the baseline, measured pair by pair: each sample
-    // times the run without variants and the run with the Power Attack variant back to
-    // back (in alternating order), so that the machine's drift, which between the
-    // separate benches above can exceed the gap measured, weighs on both alike. Criterion
-    // prints the mean of (with − without) / without as if it were seconds: 1 s reads as
-    // one run.
+    // What one variant that plays every trial adds (see `common::added_cost`).
     let (without, with) = (prepare(""), prepare(&power_attack));
-    group.bench_function(
-        "ogre-corridor/1 Power Attack variant's added cost (s = runs)",
-        |b| {
-            b.iter_custom(|iters| {
-                let added: f64 = (0..iters)
-                    .map(|i| {
-                        let (base, variant) = match i % 2 {
-                            0 => (run(&without), run(&with)),
-                            _ => {
-                                let variant = run(&with);
-                                (run(&without), variant)
-                            }
-                        };
-                        (variant.as_secs_f64() - base.as_secs_f64()) / base.as_secs_f64()
-                    })
-                    .sum();
-                Duration::from_secs_f64(added.max(0.0))
-            })
-        },
-    );
+    let name = "ogre-corridor/1 Power Attack variant's added cost";
+    common::added_cost(&mut group, name, &settings, &without, &with);
     group.finish();
 }
 

@@ -12,6 +12,8 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use d20odds::run::{Prepared, Settings, Silent};
 use d20odds::{EngineConfig, Fight, Scenario, exact_fight, simulate_fight};
 
+mod common;
+
 const TRIALS: u64 = 1_000_000;
 
 /// A combatant with one attack, at `place` on the map's letters.
@@ -98,7 +100,7 @@ fn fight_variants(c: &mut Criterion) {
     };
     let mut group = c.benchmark_group("fight variants");
     group.sample_size(10);
-    for count in [0, 1, 2, 4] {
+    let prepare = |count: usize| {
         let variants: String = (1..=count)
             .map(|v| {
                 format!(
@@ -110,11 +112,23 @@ fn fight_variants(c: &mut Criterion) {
             .collect();
         let text = format!("{}{variants}", party_text());
         let scenario = Scenario::parse("party.toml", text).unwrap();
-        let prepared = Prepared::from_scenario(scenario, &settings).unwrap();
+        Prepared::from_scenario(scenario, &settings).unwrap()
+    };
+    for count in [0, 1, 2, 4] {
+        let prepared = prepare(count);
         group.bench_function(format!("party 4v4/{count} variants"), |b| {
             b.iter(|| black_box(prepared.run(&settings, &Silent, &AtomicBool::new(false))))
         });
     }
+    // What one variant adds, every trial of it played (see `common::added_cost`).
+    let (without, with) = (prepare(0), prepare(1));
+    common::added_cost(
+        &mut group,
+        "party 4v4/1 variant's added cost",
+        &settings,
+        &without,
+        &with,
+    );
     group.finish();
 }
 
