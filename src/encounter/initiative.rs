@@ -1,7 +1,7 @@
 //! Turn order: rolled each trial (d20 + init; ties by higher init, then at random) or as
 //! listed. Monte Carlo draws one order per trial; the exact engine weighs every order.
 
-use rand::{Rng, RngExt};
+use rand::Rng;
 
 use crate::scenario::bounded::MAX_MODIFIER;
 
@@ -65,19 +65,32 @@ fn key(init: i32, roll: i32, tie_break: u64, index: usize) -> u64 {
         | index as u64
 }
 
-/// A trial's rolled order, into `order`: every d20 first, then every tie break. `rolls`
-/// and `keyed` (each combatant's [`key`]) are kept by the caller so that a trial
-/// allocates nothing.
-pub(super) fn roll<R: Rng + RngExt>(
+/// A trial's rolled order, into `order`: one word per combatant, in file order, gives
+/// its d20 and its tie break ([`d20_and_tie_break`]). `keyed` (each combatant's [`key`])
+/// is kept by the caller so that a trial allocates nothing.
+pub(super) fn roll<R: Rng>(
     init: &[i32],
     rng: &mut R,
-    rolls: &mut Vec<i32>,
     keyed: &mut Vec<u64>,
     order: &mut Vec<usize>,
 ) {
-    rolls.clear();
-    rolls.extend(init.iter().map(|_| rng.random_range(1..=20)));
-    order_into(init, rolls, |_| rng.next_u64(), keyed, order);
+    keyed.clear();
+    for (index, &init) in init.iter().enumerate() {
+        let (d20, tie_break) = d20_and_tie_break(rng.next_u64());
+        keyed.push(key(init, d20, tie_break, index));
+    }
+    place(keyed, order);
+}
+
+/// A d20 and a tie break from one `word`: the d20 is which of 20 equal parts of
+/// [0, 2^64) the word falls in (the high half of word × 20), the tie break where in its
+/// part (the low half). A part holds ⌊2^64/20⌋ or ⌈2^64/20⌉ words, so each face comes up
+/// with probability 1/20 to within 2^-62; one draw serves both, where a d20 drawn alone
+/// (with rejection) and a word for the tie break took two, and a third of a party
+/// trial's initiative cost.
+fn d20_and_tie_break(word: u64) -> (i32, u64) {
+    let product = u128::from(word) * 20;
+    ((product >> 64) as i32 + 1, product as u64)
 }
 
 /// Every rolled order with its probability: all 20^n rolls, each tie group's orders
@@ -147,6 +160,7 @@ fn permutations(items: &[usize]) -> Vec<Vec<usize>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::RngExt;
 
     /// Two combatants, init +2 and +0: A goes first unless B's d20 beats A's by 3 or more.
     /// P(B first) = #{(a, b): b ≥ a + 3} / 400 = (17·18/2) / 400 = 153/400; a total tie
@@ -213,21 +227,43 @@ mod tests {
         }
     }
 
-    /// A trial's rolled order is [`order_of`] its own draws (the d20s, then the tie
-    /// breaks), on 10,000 trials of six combatants whose inits tie in pairs (so totals tie
-    /// often, and so do inits).
+    /// A trial's rolled order is [`order_of`] its own draws (a word per combatant, its
+    /// d20 and tie break), on 10,000 trials of six combatants whose inits tie in pairs
+    /// (so totals tie often, and so do inits).
     #[test]
     fn a_trials_order_is_the_order_of_its_draws() {
         use rand::SeedableRng;
         let init = [3, 3, 0, 0, -2, -2];
-        let (mut rng, mut rolls, mut keyed, mut order) =
-            (rand_pcg::Pcg64Mcg::seed_from_u64(7), vec![], vec![], vec![]);
+        let (mut rng, mut keyed, mut order) =
+            (rand_pcg::Pcg64Mcg::seed_from_u64(7), vec![], vec![]);
         for _ in 0..10_000 {
             let mut replay = rng.clone();
-            roll(&init, &mut rng, &mut rolls, &mut keyed, &mut order);
-            let d20s: Vec<i32> = init.iter().map(|_| replay.random_range(1..=20)).collect();
-            let breaks: Vec<u64> = init.iter().map(|_| replay.next_u64()).collect();
+            roll(&init, &mut rng, &mut keyed, &mut order);
+            let (d20s, breaks): (Vec<i32>, Vec<u64>) = init
+                .iter()
+                .map(|_| d20_and_tie_break(replay.next_u64()))
+                .unzip();
             assert_eq!(order, order_of(&init, &d20s, &breaks));
+        }
+    }
+
+    /// The word that starts face k + 1 is ⌈k·2^64/20⌉ (k = 0, …, 19), the one before it
+    /// is face k's, and the tie break climbs from the start of a part: the parts are
+    /// 20 runs of consecutive words, each ⌊2^64/20⌋ = 922,337,203,685,477,580 or one more
+    /// long, so each face is as likely as the next to within 2^-62.
+    #[test]
+    fn a_word_gives_each_face_one_twentieth_of_the_words() {
+        let part_start = |k: u128| u64::try_from((k << 64).div_ceil(20)).unwrap();
+        assert_eq!(d20_and_tie_break(0), (1, 0));
+        assert_eq!(d20_and_tie_break(u64::MAX).0, 20);
+        for k in 1..20u128 {
+            let start = part_start(k);
+            assert_eq!(d20_and_tie_break(start).0, k as i32 + 1);
+            assert_eq!(d20_and_tie_break(start - 1).0, k as i32);
+            let length = start - part_start(k - 1);
+            assert!((922_337_203_685_477_580..=922_337_203_685_477_581).contains(&length));
+            let (first, next) = (d20_and_tie_break(start).1, d20_and_tie_break(start + 1).1);
+            assert_eq!(next - first, 20);
         }
     }
 }

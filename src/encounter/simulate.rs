@@ -251,7 +251,6 @@ pub fn simulate_fight(
 /// One block's buffers, reused from trial to trial so that a trial allocates nothing.
 struct Scratch {
     order: Vec<usize>,
-    rolls: Vec<i32>,
     keyed: Vec<u64>,
     board: Board,
     taken: [i64; LANES],
@@ -319,7 +318,6 @@ impl Scratch {
         let n = fight.fighters.len();
         Scratch {
             order: (0..n).collect(),
-            rolls: Vec::new(),
             keyed: Vec::new(),
             board: model.start.clone(),
             taken: [0; LANES],
@@ -519,7 +517,6 @@ impl<'a> FightModel<'a> {
         let n = fight.fighters.len();
         let Scratch {
             order,
-            rolls,
             keyed,
             board,
             taken,
@@ -541,7 +538,7 @@ impl<'a> FightModel<'a> {
                     *rng = baseline.opening_rngs[trial].clone();
                 }
                 Opening::Rolled | Opening::Kept(_) => {
-                    initiative::roll(&self.inits, rng, rolls, keyed, order);
+                    initiative::roll(&self.inits, rng, keyed, order);
                 }
             }
             if let Opening::Kept(trial) = opening {
