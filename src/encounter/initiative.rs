@@ -10,23 +10,23 @@ use crate::scenario::bounded::MAX_MODIFIER;
 /// its top 28 bits: see [`key`]).
 pub(super) fn order_of(init: &[i32], rolls: &[i32], tie_breaks: &[u64]) -> Vec<usize> {
     let (mut keyed, mut order) = (Vec::new(), Vec::new());
-    order_into(init, rolls, |i| tie_breaks[i], &mut keyed, &mut order);
+    let draws = rolls.iter().copied().zip(tie_breaks.iter().copied());
+    order_into(init, draws, &mut keyed, &mut order);
     order
 }
 
-/// [`order_of`] into `order`, combatant `i`'s tie break `tie_break(i)` (asked in
+/// [`order_of`] into `order`, from each combatant's d20 and tie break in `draws` (taken in
 /// combatant order), each combatant's [`key`] kept in `keyed`.
 fn order_into(
     init: &[i32],
-    rolls: &[i32],
-    mut tie_break: impl FnMut(usize) -> u64,
+    draws: impl IntoIterator<Item = (i32, u64)>,
     keyed: &mut Vec<u64>,
     order: &mut Vec<usize>,
 ) {
     keyed.clear();
     keyed.extend(
-        (init.iter().zip(rolls).enumerate())
-            .map(|(index, (&init, &roll))| key(init, roll, tie_break(index), index)),
+        (init.iter().zip(draws).enumerate())
+            .map(|(index, (&init, (roll, tie_break)))| key(init, roll, tie_break, index)),
     );
     place(keyed, order);
 }
@@ -74,20 +74,16 @@ pub(super) fn roll<R: Rng>(
     keyed: &mut Vec<u64>,
     order: &mut Vec<usize>,
 ) {
-    keyed.clear();
-    for (index, &init) in init.iter().enumerate() {
-        let (d20, tie_break) = d20_and_tie_break(rng.next_u64());
-        keyed.push(key(init, d20, tie_break, index));
-    }
-    place(keyed, order);
+    let draws = init.iter().map(|_| d20_and_tie_break(rng.next_u64()));
+    order_into(init, draws, keyed, order);
 }
 
 /// A d20 and a tie break from one `word`: the d20 is which of 20 equal parts of
 /// [0, 2^64) the word falls in (the high half of word × 20), the tie break where in its
 /// part (the low half). A part holds ⌊2^64/20⌋ or ⌈2^64/20⌉ words, so each face comes up
-/// with probability 1/20 to within 2^-62; one draw serves both, where a d20 drawn alone
-/// (with rejection) and a word for the tie break took two, and a third of a party
-/// trial's initiative cost.
+/// with probability 1/20 to within 2^-64. One draw serves both, where a d20 drawn alone
+/// (with rejection) and a word for its tie break took two (a third of a party trial's
+/// initiative cost).
 fn d20_and_tie_break(word: u64) -> (i32, u64) {
     let product = u128::from(word) * 20;
     ((product >> 64) as i32 + 1, product as u64)
@@ -250,7 +246,7 @@ mod tests {
     /// The word that starts face k + 1 is ⌈k·2^64/20⌉ (k = 0, …, 19), the one before it
     /// is face k's, and the tie break climbs from the start of a part: the parts are
     /// 20 runs of consecutive words, each ⌊2^64/20⌋ = 922,337,203,685,477,580 or one more
-    /// long, so each face is as likely as the next to within 2^-62.
+    /// long, so each face's chance is 1/20 to within 2^-64.
     #[test]
     fn a_word_gives_each_face_one_twentieth_of_the_words() {
         let part_start = |k: u128| u64::try_from((k << 64).div_ceil(20)).unwrap();
