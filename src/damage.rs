@@ -17,11 +17,14 @@ pub struct PrecisionContext {
     pub denied_dex: bool,
     /// Map distance in feet; `None` without a map (the line is taken to be in range).
     pub distance_ft: Option<i64>,
+    /// The target has concealment from the attack (a miss chance).
+    pub concealed: bool,
 }
 
 /// Whether the attack's precision dice are rolled against this target: a coup de grace,
 /// a flanked target, or one denied its Dex bonus, within the system's range for ranged
-/// attacks; never against a creature immune to them.
+/// attacks and, where the system says so, without concealment; never against a creature
+/// immune to them.
 pub fn precision_applies(
     rules: &RuleSet,
     attack: &LineAttack,
@@ -45,7 +48,8 @@ pub fn precision_applies(
             (Some(most), Some(distance)) => distance <= most,
             _ => true,
         };
-    in_range && (why.flanking || why.denied_dex)
+    let seen_well = !(rule.concealment_blocks && why.concealed);
+    in_range && seen_well && (why.flanking || why.denied_dex)
 }
 
 /// The dice a hit adds without multiplying them: the attack's extra damage, and its

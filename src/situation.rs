@@ -38,6 +38,9 @@ pub struct Perception {
     pub blindsight: bool,
     /// The attacker's blindsense reaches the target: its square is known.
     pub blindsense: bool,
+    /// The attacker is invisible but the target's blindsight reaches it: its
+    /// invisibility gives it nothing against this target.
+    pub seen_by_target: bool,
 }
 
 /// A creature's senses with a range, in feet.
@@ -83,10 +86,14 @@ pub fn perceive(
             .range(sense)
             .is_some_and(|feet| distance_ft.is_none_or(|d| d <= i64::from(feet)))
     };
+    let seen_by_target = has(attacker, |c| c.unseen)
+        && (target.range_senses.blindsight)
+            .is_some_and(|feet| distance_ft.is_none_or(|d| d <= i64::from(feet)));
     Perception {
         unseen,
         blindsight: reaches(RangeSense::Blindsight),
         blindsense: reaches(RangeSense::Blindsense),
+        seen_by_target,
     }
 }
 

@@ -396,9 +396,47 @@ pub fn run(cli: Cli) -> Result<(), Error> {
     }
 }
 
-/// Set by the first Ctrl-C (the run stops at the next block and reports what it has);
-/// a second Ctrl-C exits at once with code 130. signal-hook runs the actions in the
-/// order they are registered, so the exit is armed only once the flag is already set.
+/// A second Ctrl-C within this long of the first counts as the same press: `timeout -s
+/// INT` signals the process and then its whole process group, and keys bounce.
+#[cfg(unix)]
+const SAME_PRESS: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// Set by the first Ctrl-C (the run stops at the next block and reports what it has); a
+/// second one, at least [`SAME_PRESS`] later, exits at once with code 130 without
+/// writing, and says so. A file-size limit's signal (SIGXFSZ) is caught too, so a write
+/// past the limit fails as an error naming the path (exit 1) instead of killing the
+/// process. The signals are handled on a thread of their own, outside the handler.
+#[cfg(unix)]
+fn interrupt_flag() -> Result<Arc<AtomicBool>, Error> {
+    use signal_hook::consts::{SIGINT, SIGXFSZ};
+    use signal_hook::iterator::Signals;
+    let mut signals =
+        Signals::new([SIGINT, SIGXFSZ]).map_err(|e| Error::io("the Ctrl-C handler", e))?;
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&stop);
+    std::thread::spawn(move || {
+        let mut first = None;
+        for _ctrl_c in signals.forever().filter(|&s| s == SIGINT) {
+            match first {
+                None => {
+                    flag.store(true, Ordering::SeqCst);
+                    first = Some(std::time::Instant::now());
+                }
+                Some(at) if at.elapsed() >= SAME_PRESS => {
+                    eprintln!("\nsecond Ctrl-C: exiting at once, without writing the report");
+                    std::process::exit(130);
+                }
+                Some(_) => {}
+            }
+        }
+    });
+    Ok(stop)
+}
+
+/// Set by the first Ctrl-C; a second one exits at once with code 130. signal-hook runs
+/// the actions in the order they are registered, so the exit is armed only once the flag
+/// is already set.
+#[cfg(not(unix))]
 fn interrupt_flag() -> Result<Arc<AtomicBool>, Error> {
     use signal_hook::consts::SIGINT;
     use signal_hook::flag;

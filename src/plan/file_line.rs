@@ -100,8 +100,9 @@ fn single_line_parts(
         }
         grounds = (map.verdict.attacker_ground, map.verdict.target_ground);
     }
+    let mut perception = Perception::default();
     if attack.kind != AttackKind::Area {
-        let perception = situation::perceive(rules, attacker, defender, seen.distance_ft);
+        perception = situation::perceive(rules, attacker, defender, seen.distance_ft);
         let (miss_chance, total) = seen.with(rules, defender, perception);
         let pinpointed =
             perception.blindsense || line.pinpointed.unwrap_or(perception.unseen.is_none());
@@ -114,7 +115,7 @@ fn single_line_parts(
         situation.concealment = o.concealment;
     }
     Ok((
-        line_attack(rules, line, attacker, attack, grounds.0),
+        line_attack(rules, line, attacker, attack, grounds.0, perception),
         line_defence(rules, target, defender, attack, grounds.1),
         situation,
     ))
@@ -182,14 +183,19 @@ fn covering_defense(rules: &RuleSet, covering: &Combatant) -> (i32, i32) {
 }
 
 /// The attack side of a plan line: the routine its action makes, from the attacker's
-/// ground.
+/// ground, with the attacker's conditions but its invisibility when the target sees it.
 fn line_attack(
     rules: &RuleSet,
     line: &PlanLine,
     attacker: &Combatant,
     attack: &Attack,
     elevation: i32,
+    perception: Perception,
 ) -> LineAttack {
+    let mut conditions = conditions_of(rules, &attacker.conditions);
+    if perception.seen_by_target {
+        conditions.retain(|c| !c.unseen);
+    }
     let bonuses = match line.action {
         Action::Single => attack.bonus[..1].to_vec(),
         Action::Full => attack.bonus.clone(),
@@ -205,7 +211,7 @@ fn line_attack(
         precision: attack.precision.clone(),
         bypass_dr: attack.bypass_dr,
         crit: attack.crit,
-        conditions: conditions_of(rules, &attacker.conditions),
+        conditions,
         crossbow: attack.crossbow,
         elevation,
         coup_de_grace: (line.action == Action::CoupDeGrace).then_some(attacker.level),

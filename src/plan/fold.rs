@@ -176,10 +176,12 @@ impl PlanBuilder {
                 flanking: sums.flanking,
                 denied_dex: sums.denied_dex,
                 distance_ft: situation.distance_ft,
+                concealed: concealment > 0,
             },
         );
         let modifiers = Modifiers {
             cover: sums.cover,
+            cover_raised_from: sums.cover_raised_from,
             concealment,
             flanking: sums.flanking,
             precision,
@@ -308,6 +310,7 @@ impl PlanBuilder {
             armor: defence.armor,
             modifiers: Modifiers {
                 cover,
+                cover_raised_from: None,
                 concealment: 0,
                 flanking: false,
                 precision: false,
@@ -409,6 +412,8 @@ fn unused_crit_note(rules: &RuleSet, attack: &LineAttack) -> Option<String> {
 /// names.
 struct Sums {
     cover: CoverLevel,
+    /// The cover the map gave, when the target's posture raised it to `cover`.
+    cover_raised_from: Option<CoverLevel>,
     /// Flanking counts for melee only.
     flanking: bool,
     /// Range increments' penalty (ranged only, inside `attack_mod`).
@@ -435,7 +440,8 @@ impl Sums {
         defender: &ConditionEffect,
     ) -> Sums {
         let melee = attack.melee;
-        let cover = situation.cover.unwrap_or(CoverLevel::None);
+        let mut cover = situation.cover.unwrap_or(CoverLevel::None);
+        let mut cover_raised_from = None;
         let flanking = situation.flanking.unwrap_or(false) && melee;
         let (range_penalty, into_melee) = if melee {
             (0, 0)
@@ -455,10 +461,21 @@ impl Sums {
             .map(|c| c.target_dex)
             .max()
             .unwrap_or(DexRule::Keep);
-        let cover_ac = rules.cover_ac(cover, melee);
-        let condition_ac = condition_ac(rules, attack, defence, defender, target_dex);
+        let mut cover_ac = rules.cover_ac(cover, melee);
+        let mut condition_ac = condition_ac(rules, attack, defence, defender, target_dex);
+        // A posture's ranged bonus or the cover raised one degree, the better (Ambiguity 15).
+        let raised = (rules.cover_raised_by_posture(cover))
+            .filter(|_| !melee && !defender.helpless && defender.posture_ac > 0)
+            .map(|raised| (raised, rules.cover_ac(raised, false)))
+            .filter(|&(_, raised_ac)| raised_ac > cover_ac + defender.posture_ac);
+        if let Some((raised, raised_ac)) = raised {
+            cover_raised_from = Some(cover);
+            (cover, cover_ac) = (raised, raised_ac);
+            condition_ac -= defender.posture_ac;
+        }
         Sums {
             cover,
+            cover_raised_from,
             flanking,
             range_penalty,
             into_melee,
@@ -472,9 +489,10 @@ impl Sums {
     }
 }
 
-/// The AC change the conditions make: the defender's own and its Dex rule (the harshest
-/// of its own and the attacker's), the attacker's changes to its target's AC, or the
-/// system's base Defense of a helpless creature.
+/// The AC change the conditions make: the defender's own, its Dex rule (the harshest of
+/// its own and the attacker's) applied to its Dex once changed, and the system's
+/// flat-footed AC once whatever makes it flat-footed; or the system's base Defense of a
+/// helpless creature.
 fn condition_ac(
     rules: &RuleSet,
     attack: &LineAttack,
@@ -482,12 +500,17 @@ fn condition_ac(
     defender: &ConditionEffect,
     target_dex: DexRule,
 ) -> i32 {
-    let pick = |pair: (i32, i32)| if attack.melee { pair.0 } else { pair.1 };
     match rules.helpless_defense(defence.size) {
         Some(helpless) if defender.helpless => helpless - defence.ac,
         _ => {
-            let target_ac: i32 = attack.conditions.iter().map(|c| pick(c.target_ac)).sum();
-            defender.ac + dex_adjustment(defender.dex.max(target_dex), defence.dex) + target_ac
+            let dex = dex_adjustment(
+                defender.dex.max(target_dex),
+                defence.dex,
+                defender.dex_change,
+            );
+            let flat_footed =
+                defender.flat_footed || attack.conditions.iter().any(|c| c.target_flat_footed);
+            defender.ac + dex + if flat_footed { rules.flat_footed_ac } else { 0 }
         }
     }
 }

@@ -9,6 +9,9 @@ use crate::situation::Perception;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Modifiers {
     pub cover: CoverLevel,
+    /// The cover the map gave, when the target's posture raised it one degree to `cover`
+    /// instead of adding its own bonus (d20 Modern, Ambiguity 15).
+    pub cover_raised_from: Option<CoverLevel>,
     /// Miss chance in percent.
     pub concealment: u8,
     pub flanking: bool,

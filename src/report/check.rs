@@ -156,6 +156,13 @@ fn result(
     let p = &slot.profile;
     let armor = plan.line(line).armor;
     let mut text = sums_text(m, p, armor);
+    if let Some(from) = m.cover_raised_from {
+        text += &format!(
+            "  posture: the target's ranged {armor} bonus raises its {from} cover one degree instead, to {} (the better of the two, never both)\n",
+            m.cover
+        );
+        json["cover_raised_from"] = json!(from.key());
+    }
     if let Some(save) = m.save {
         text += &format!("  area effect: {}\n", save.describe());
         json["save"] = json!(save.describe());
@@ -233,6 +240,7 @@ fn result_json(m: &Modifiers, p: &AttackProfile, period: u32, json: &mut Value) 
         ("into_melee", json!(m.into_melee)),
         ("unseen", json!(m.perception.unseen.map(Unseen::describe))),
         ("blindsight", json!(m.perception.blindsight)),
+        ("seen_by_target", json!(m.perception.seen_by_target)),
         ("blindsense", json!(m.perception.blindsense)),
         (
             "square_guess",
@@ -285,6 +293,9 @@ fn perception_text(m: &Modifiers, total: u8) -> String {
         };
     } else if p.blindsight && m.concealment == 0 {
         text += "  blindsight reaches the target: concealment ignored\n";
+    }
+    if p.seen_by_target {
+        text += "  the target's blindsight reaches the invisible attacker: its invisibility gives it nothing against this target\n";
     }
     text
 }

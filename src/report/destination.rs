@@ -14,8 +14,30 @@ use crate::error::Error;
 /// folder is a report it may replace.
 pub const REPORT_MARKER: &str = ".d20odds-report";
 
-/// What the marker file says to a person who opens it.
-pub(super) const MARKER_TEXT: &str = "This folder is a report written by d20odds: the next run of the same experiment replaces it whole.\nDelete this file to keep d20odds from ever replacing the folder.\n";
+/// What the marker file says to a person who opens it, before the list of the files
+/// written (see [`marker_text`]).
+const MARKER_TEXT: &str = "This folder is a report written by d20odds: the next run of the same experiment replaces it whole.\nDelete this file to keep d20odds from ever replacing the folder.\n";
+
+/// The line in the marker after which come the files the report holds, one per line.
+const FILES_HEADING: &str =
+    "The files it wrote (while the folder holds anything else, a run refuses to replace it):";
+
+/// The marker's text for a report of `files`.
+pub(super) fn marker_text<'a>(files: impl Iterator<Item = &'a str>) -> String {
+    let mut text = format!("{MARKER_TEXT}\n{FILES_HEADING}\n");
+    for file in files {
+        text += file;
+        text += "\n";
+    }
+    text
+}
+
+/// The files a report folder's marker lists, `None` for a marker without a list (a report
+/// written before markers had one).
+fn files_written(marker: &str) -> Option<Vec<&str>> {
+    let (_, list) = marker.split_once(&format!("{FILES_HEADING}\n"))?;
+    Some(list.lines().filter(|l| !l.is_empty()).collect())
+}
 
 /// `out/<file stem>` for `experiments/<file stem>.toml`; a stem that names no folder of
 /// its own (`..toml` has the stem `.`, `...toml` the stem `..`) is refused.
@@ -69,7 +91,8 @@ pub fn check_folder(out: &Path, experiments: &[&Path]) -> Result<(), Error> {
     Ok(())
 }
 
-/// `out` is a folder: it must hold the marker and none of the experiments being run.
+/// `out` is a folder: it must hold the marker, none of the experiments being run and
+/// nothing the marker does not list (a file the user put there).
 fn check_report_folder(out: &Path, experiments: &[&Path]) -> Result<(), Error> {
     let marked = fs::symlink_metadata(out.join(REPORT_MARKER)).is_ok_and(|m| m.is_file());
     if !marked {
@@ -96,6 +119,22 @@ fn check_report_folder(out: &Path, experiments: &[&Path]) -> Result<(), Error> {
                     experiment.display()
                 ),
             ));
+        }
+    }
+    let marker = fs::read_to_string(out.join(REPORT_MARKER)).unwrap_or_default();
+    if let Some(written) = files_written(&marker) {
+        let entries = fs::read_dir(out).map_err(|e| Error::io(out, e))?;
+        for entry in entries {
+            let name = entry.map_err(|e| Error::io(out, e))?.file_name();
+            let name = name.to_string_lossy();
+            if name != REPORT_MARKER && !written.contains(&name.as_ref()) {
+                return Err(refused(
+                    out,
+                    &format!(
+                        "holds {name}, which d20odds did not write, and a new report would replace the folder whole; it is left as it is: move {name} out of it, or choose another --out"
+                    ),
+                ));
+            }
         }
     }
     Ok(())
@@ -175,7 +214,11 @@ mod tests {
         let err = check_folder(&out, &[]).unwrap_err();
         assert_eq!(err.exit_code(), 2);
         assert!(err.to_string().contains(REPORT_MARKER), "{err}");
-        fs::write(out.join(REPORT_MARKER), MARKER_TEXT).unwrap();
+        fs::write(
+            out.join(REPORT_MARKER),
+            marker_text(["main.rs"].into_iter()),
+        )
+        .unwrap();
         check_folder(&out, &[]).unwrap();
         let experiment = out.join("src.toml");
         fs::write(&experiment, "").unwrap();
@@ -184,6 +227,25 @@ mod tests {
             err.to_string().contains("holds the experiment file"),
             "{err}"
         );
+    }
+
+    /// A file the marker does not list is the user's: the folder is not replaced, and the
+    /// error names the file. A marker without a list (an older report) lists nothing.
+    #[test]
+    fn a_report_folder_holding_a_users_file_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("report");
+        fs::create_dir(&out).unwrap();
+        fs::write(out.join("summary.csv"), "").unwrap();
+        let listed = marker_text(["summary.csv", "report.html"].into_iter());
+        fs::write(out.join(REPORT_MARKER), &listed).unwrap();
+        check_folder(&out, &[]).unwrap();
+        fs::write(out.join("my-notes.txt"), "keep").unwrap();
+        let err = check_folder(&out, &[]).unwrap_err();
+        assert_eq!(err.exit_code(), 2);
+        assert!(err.to_string().contains("holds my-notes.txt"), "{err}");
+        fs::write(out.join(REPORT_MARKER), MARKER_TEXT).unwrap();
+        check_folder(&out, &[]).unwrap();
     }
 
     /// `/proc` lies on its own file system (procfs) on every Linux machine; a temporary

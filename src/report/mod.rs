@@ -141,7 +141,8 @@ pub fn write_folder(out: &Path, files: &[(String, Contents)]) -> Result<(), Erro
     let staged = (|| {
         fs::create_dir(&staging).map_err(|e| Error::io(&staging, e))?;
         let marker = staging.join(REPORT_MARKER);
-        fs::write(&marker, destination::MARKER_TEXT).map_err(|e| Error::io(&marker, e))?;
+        let text = destination::marker_text(files.iter().map(|(file, _)| file.as_str()));
+        fs::write(&marker, text).map_err(|e| Error::io(&marker, e))?;
         for (file, contents) in files {
             contents.write(&staging.join(file))?;
         }

@@ -19,14 +19,18 @@ pub struct Condition {
     /// Added to the AC of a creature with the condition, against melee, ranged attacks.
     pub ac: (i32, i32),
     pub dex: DexRule,
+    /// Added to the creature's Dex modifier before its Dex rule applies (PF1 entangled
+    /// and grappled: −4 Dex is −2), so that losing the Dex bonus drops only what is left.
+    pub dex_change: i32,
     /// Added to attack rolls made against the creature: melee, ranged (SF helpless +4 melee).
     pub attacked: (i32, i32),
-    /// What the creature's attacks do to its target's AC: melee, ranged (SF unseen −2)…
-    pub target_ac: (i32, i32),
-    /// …and to its target's Dex (PF1 invisible: the target loses its Dex bonus).
+    /// What the creature's attacks do to its target's Dex (PF1 invisible: the target
+    /// loses its Dex bonus).
     pub target_dex: DexRule,
-    /// The creature is flat-footed without losing its Dex (Starfinder): precision dice
-    /// apply against it as against a creature denied its Dex bonus.
+    /// The creature is flat-footed without losing its Dex (Starfinder): it takes the
+    /// system's [`RuleSet::flat_footed_ac`](super::RuleSet::flat_footed_ac) once, however
+    /// many of its conditions make it flat-footed, and precision dice apply against it as
+    /// against a creature denied its Dex bonus.
     pub flat_footed: bool,
     /// The creature's targets count as flat-footed against it (Starfinder, unseen).
     pub target_flat_footed: bool,
@@ -52,8 +56,8 @@ impl Condition {
         attack: (0, 0),
         ac: (0, 0),
         dex: DexRule::Keep,
+        dex_change: 0,
         attacked: (0, 0),
-        target_ac: (0, 0),
         target_dex: DexRule::Keep,
         flat_footed: false,
         target_flat_footed: false,
@@ -73,6 +77,11 @@ pub struct ConditionEffect {
     pub ac: i32,
     pub attacked: i32,
     pub dex: DexRule,
+    /// The sum of the conditions' [`Condition::dex_change`].
+    pub dex_change: i32,
+    /// The ranged AC bonus of a posture (d20 Modern prone, sitting, kneeling) inside
+    /// `ac`, which may instead raise cover by one degree (Ambiguity 15).
+    pub posture_ac: i32,
     /// Flat-footed by a condition that keeps Dex (Starfinder).
     pub flat_footed: bool,
     pub helpless: bool,
@@ -94,6 +103,8 @@ pub fn combine(conditions: &[&Condition], melee: bool, adjacent: bool) -> Condit
         ac: 0,
         attacked: 0,
         dex: DexRule::Keep,
+        dex_change: 0,
+        posture_ac: 0,
         flat_footed: false,
         helpless: false,
         no_ranged: false,
@@ -102,7 +113,11 @@ pub fn combine(conditions: &[&Condition], melee: bool, adjacent: bool) -> Condit
         effect.attack += pick(c.attack);
         if melee || !adjacent || !c.ranged_ac_needs_distance {
             effect.ac += pick(c.ac);
+            if !melee && c.ranged_ac_needs_distance {
+                effect.posture_ac += c.ac.1;
+            }
         }
+        effect.dex_change += c.dex_change;
         effect.attacked += pick(c.attacked);
         effect.dex = effect.dex.max(c.dex);
         effect.helpless |= c.helpless;
@@ -112,13 +127,17 @@ pub fn combine(conditions: &[&Condition], melee: bool, adjacent: bool) -> Condit
     effect
 }
 
-/// The AC change a Dex rule makes for a creature whose `ac` includes `dex`.
-pub fn dex_adjustment(rule: DexRule, dex: i32) -> i32 {
-    match rule {
-        DexRule::Keep => 0,
-        DexRule::LoseBonus => -dex.max(0),
-        DexRule::Minus5 => -dex - 5,
-    }
+/// The AC change a Dex rule makes for a creature whose `ac` includes `dex`, once its Dex
+/// modifier has changed by `change`: a bonus lost is what is left of it, a penalty stays,
+/// and "Dex treated as 0" is −5 whatever the modifier was.
+pub fn dex_adjustment(rule: DexRule, dex: i32, change: i32) -> i32 {
+    let now = dex + change;
+    change
+        + match rule {
+            DexRule::Keep => 0,
+            DexRule::LoseBonus => -now.max(0),
+            DexRule::Minus5 => -now - 5,
+        }
 }
 
 #[cfg(test)]
@@ -127,10 +146,21 @@ mod tests {
 
     #[test]
     fn dex_rules() {
-        assert_eq!(dex_adjustment(DexRule::LoseBonus, 3), -3);
-        assert_eq!(dex_adjustment(DexRule::LoseBonus, -1), 0);
-        assert_eq!(dex_adjustment(DexRule::Minus5, 2), -7);
-        assert_eq!(dex_adjustment(DexRule::Minus5, 0), -5);
+        assert_eq!(dex_adjustment(DexRule::LoseBonus, 3, 0), -3);
+        assert_eq!(dex_adjustment(DexRule::LoseBonus, -1, 0), 0);
+        assert_eq!(dex_adjustment(DexRule::Minus5, 2, 0), -7);
+        assert_eq!(dex_adjustment(DexRule::Minus5, 0, 0), -5);
+    }
+
+    /// PF1 entangled (−4 Dex: the modifier −2) with Dex +3: alone −2 AC; flat-footed too,
+    /// the +1 left is lost, −3 in all (not −2 − 3); helpless, Dex counts as −5, −8 in all
+    /// (not −2 − 8). With Dex +1 and flat-footed, the −1 left still counts: −2.
+    #[test]
+    fn a_dex_change_comes_before_the_dex_rule() {
+        assert_eq!(dex_adjustment(DexRule::Keep, 3, -2), -2);
+        assert_eq!(dex_adjustment(DexRule::LoseBonus, 3, -2), -3);
+        assert_eq!(dex_adjustment(DexRule::Minus5, 3, -2), -8);
+        assert_eq!(dex_adjustment(DexRule::LoseBonus, 1, -2), -2);
     }
 
     #[test]

@@ -139,6 +139,8 @@ pub static D20MODERN: RuleSet = RuleSet {
     ],
     min_damage: 1,
     conditions: &CONDITIONS,
+    flat_footed_ac: 0,
+    posture_may_raise_cover: true,
     helpless_base_defense: Some(5),
     size_ac: [8, 4, 2, 1, 0, -1, -2, -4, -8],
     coup_de_grace: CoupDeGraceRule {
@@ -174,6 +176,7 @@ pub static D20MODERN: RuleSet = RuleSet {
         "a creature in the line (soft cover) is one-half cover (+4 Defense)",
         "a creature in the line gives that cover standing or dropped (dying, stable or dead): the text names creatures without exception",
         "helpless defenders have Defense 5 + size modifier against every attack (Ambiguity 14)",
+        "a prone, sitting or kneeling target that has cover from a ranged attack gets the better of its posture bonus and its cover raised one degree (one-quarter to one-half, ..., three-quarters to nine-tenths), never both (Ambiguity 15)",
         "expanded threat ranges: a roll in range that does not hit is not a threat (Ambiguity 17)",
         "flanking partners must be allies of the attacker (Ambiguity 10)",
         "a natural 20 on the confirmation roll confirms, a natural 1 fails (Ambiguity 16)",

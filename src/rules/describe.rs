@@ -158,7 +158,7 @@ impl RuleSet {
             self.range_senses
                 .iter()
                 .map(|s| match s {
-                    RangeSense::Blindsight => "; blindsight ignores concealment within its range",
+                    RangeSense::Blindsight => "; blindsight ignores concealment within its range, and a target whose blindsight reaches an invisible attacker sees it (the attacker's invisibility gives it nothing against that target)",
                     RangeSense::Blindsense => "; blindsense pinpoints the square within its range",
                 })
                 .collect::<String>()
@@ -184,19 +184,42 @@ impl RuleSet {
         out
     }
 
-    /// The conditions table.
+    /// The conditions table: the numbers, then what else each does.
     fn describe_conditions(&self) -> String {
         let mut out = String::new();
         let armor = self.armor_classes.any_name();
         let armor_column = format!("{armor} (melee/ranged)");
         let width = armor_column.len().max(17) + 2;
         out += &format!(
-            "\n{:<21}{:<11}{armor_column:<width$}{:<13}{:<10}target {armor}\n",
-            "Conditions", "attack", "Dex", "attacked"
+            "\n{:<21}{:<11}{armor_column:<width$}{:<13}attacked\n",
+            "Conditions", "attack", "Dex"
         );
         for c in self.conditions {
+            let mut also = Vec::new();
+            if c.dex_change != 0 {
+                also.push(format!("Dex modifier {:+} first", c.dex_change));
+            }
+            if c.flat_footed {
+                also.push(format!("flat-footed ({:+} {armor})", self.flat_footed_ac));
+            }
+            if c.target_flat_footed {
+                also.push(format!(
+                    "its target flat-footed ({:+} {armor})",
+                    self.flat_footed_ac
+                ));
+            }
+            if c.helpless {
+                also.push("helpless".to_string());
+            }
+            if c.no_ranged {
+                also.push("no ranged (crossbows excepted)".to_string());
+            }
+            let also = match also.is_empty() {
+                true => String::new(),
+                false => format!("   {}", also.join("; ")),
+            };
             out += &format!(
-                "  {:<18} {:>+3}/{:<+3}    {:<width$}{:<12} {:>+3}/{:<+3}   {:>+3}/{:<+3}{}{}\n",
+                "  {:<18} {:>+3}/{:<+3}    {:<width$}{:<12} {:>+3}/{:<+3}{also}\n",
                 c.name,
                 c.attack.0,
                 c.attack.1,
@@ -209,14 +232,12 @@ impl RuleSet {
                 },
                 c.attacked.0,
                 c.attacked.1,
-                c.target_ac.0,
-                c.target_ac.1,
-                if c.helpless { "  helpless" } else { "" },
-                if c.no_ranged {
-                    "  no ranged (crossbows excepted)"
-                } else {
-                    ""
-                },
+            );
+        }
+        if self.flat_footed_ac != 0 {
+            out += &format!(
+                "  Flat-footed is {:+} {armor} once, however many of its sources apply.\n",
+                self.flat_footed_ac
             );
         }
         out

@@ -30,6 +30,9 @@ pub struct PrecisionRule {
     pub ranged_within_ft: Option<i64>,
     /// Creatures immune to critical hits are immune to them too (Pathfinder).
     pub crit_immune_ignores: bool,
+    /// Not against a target with concealment from the attack (Pathfinder: "a rogue cannot
+    /// sneak attack while striking a creature with concealment").
+    pub concealment_blocks: bool,
 }
 
 /// What happens on a dying creature's turn (RULES.md §9).
@@ -80,6 +83,7 @@ pub const PATHFINDER: Injury = Injury {
     precision: Some(PrecisionRule {
         ranged_within_ft: Some(30),
         crit_immune_ignores: true,
+        concealment_blocks: true,
     }),
 };
 
@@ -104,6 +108,7 @@ pub const STARFINDER: Injury = Injury {
     precision: Some(PrecisionRule {
         ranged_within_ft: None,
         crit_immune_ignores: false,
+        concealment_blocks: false,
     }),
 };
 
@@ -159,6 +164,9 @@ impl Injury {
                 out += "Precision damage: only when the attacker flanks the target or the target is denied its Dex bonus (flat-footed, helpless, blinded, an invisible attacker...)";
                 if let Some(ft) = p.ranged_within_ft {
                     out += &format!(", ranged attacks only within {ft} ft");
+                }
+                if p.concealment_blocks {
+                    out += ", never against a target with concealment from the attack";
                 }
                 out += ", and on a coup de grace (whose DC counts it); never against `immune_to_precision`";
                 if p.crit_immune_ignores {

@@ -408,6 +408,14 @@ pub struct RuleSet {
     pub min_damage: i64,
     /// Every condition a combatant may list in this system.
     pub conditions: &'static [Condition],
+    /// The AC a creature loses for being flat-footed by a condition that keeps its Dex
+    /// ([`Condition::flat_footed`]) or against an unseen attacker, once however many of
+    /// them there are (Starfinder: −2; "several flat-footed sources do not stack").
+    pub flat_footed_ac: i32,
+    /// A posture's ranged Defense bonus (prone, sitting, kneeling) may instead raise the
+    /// target's cover one degree, whichever is better, never both (d20 Modern,
+    /// Ambiguity 15).
+    pub posture_may_raise_cover: bool,
     /// A helpless defender's AC is this plus its size modifier (d20 Modern), replacing
     /// everything else; `None` applies the condition table instead.
     pub helpless_base_defense: Option<i32>,
@@ -557,6 +565,15 @@ impl RuleSet {
     /// Every condition's name, in the order the system lists them.
     pub fn condition_names(&self) -> impl Iterator<Item = &'static str> {
         self.conditions.iter().map(|c| c.name)
+    }
+
+    /// The degree of cover one above `level` among the degrees the corner lines give, when
+    /// a posture may raise it ([`RuleSet::posture_may_raise_cover`]): not the highest
+    /// degree (total cover is no bonus), nor a creature's soft cover.
+    pub fn cover_raised_by_posture(&self, level: CoverLevel) -> Option<CoverLevel> {
+        let degrees = &self.cover_by_lines;
+        let at = degrees.iter().rposition(|&d| d == level)?;
+        Some(*degrees.get(at + 1)?).filter(|_| self.posture_may_raise_cover && at > 0)
     }
 
     /// The AC bonus a cover level gives against one attack (0 where the level does not

@@ -27,6 +27,8 @@ pub static PF1: RuleSet = RuleSet {
     concealment_degrees: &[("concealment", 20), ("total concealment", 50)],
     min_damage: 1,
     conditions: &PF1_CONDITIONS,
+    flat_footed_ac: 0,
+    posture_may_raise_cover: false,
     helpless_base_defense: None,
     size_ac: [8, 4, 2, 1, 0, -1, -2, -4, -8],
     coup_de_grace: CoupDeGraceRule {
@@ -65,7 +67,8 @@ pub static PF1: RuleSet = RuleSet {
         "several concealment sources: the highest miss chance, never a sum (Ambiguity 23)",
         "helpless: Dex contribution -5 and -4 AC against melee, never also +4 to hit (Ambiguity 11)",
         "pinned: -4 AC against melee only and denied Dex, as in the table (Ambiguity 12)",
-        "entangled: its -4 Dex is applied as -2 AC and -2 on ranged attacks; grappled's -4 Dex is not applied (use ac_mod)",
+        "entangled and grappled: -2 on attacks and -4 Dex, which is -2 more on ranged attacks and -2 to the Dex modifier before a lost Dex bonus is taken (so flat-footed loses only what is left, and helpless counts Dex as -5 whatever it was)",
+        "sneak attack: never against a target with concealment from the attack (the rogue's text), except on a coup de grace",
     ],
     armor_classes: ArmorClasses::One("AC"),
 };

@@ -17,11 +17,12 @@ pub static PF1_CONDITIONS: [Condition; 21] = [
         attack: (-1, -1),
         ..Condition::NONE
     },
-    // −2 on attacks, and −4 Dex: a further −2 on ranged attacks and −2 AC.
+    // −2 on attacks, and −4 Dex: a further −2 on ranged attacks, and the Dex modifier −2
+    // before a lost Dex bonus is taken away.
     Condition {
         name: "entangled",
         attack: (-2, -4),
-        ac: (-2, -2),
+        dex_change: -2,
         ..Condition::NONE
     },
     Condition {
@@ -76,8 +77,11 @@ pub static PF1_CONDITIONS: [Condition; 21] = [
         name: "grappling",
         ..Condition::NONE
     },
+    // The condition text: −2 on attacks and −4 Dex, as entangled (RULES.md §2.1).
     Condition {
         name: "grappled",
+        attack: (-2, -4),
+        dex_change: -2,
         ..Condition::NONE
     },
     HELPLESS,

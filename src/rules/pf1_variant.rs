@@ -28,6 +28,8 @@ pub static PF1_VARIANT: RuleSet = RuleSet {
     concealment_degrees: &[("concealment", 20), ("total concealment", 50)],
     min_damage: 1,
     conditions: &PF1_CONDITIONS,
+    flat_footed_ac: 0,
+    posture_may_raise_cover: false,
     helpless_base_defense: None,
     size_ac: [8, 4, 2, 1, 0, -1, -2, -4, -8],
     coup_de_grace: CoupDeGraceRule {

@@ -18,7 +18,6 @@ static CONDITIONS: [Condition; 22] = [
     Condition {
         name: "flat-footed",
         flat_footed: true,
-        ac: (-2, -2),
         ..Condition::NONE
     },
     Condition {
@@ -30,20 +29,17 @@ static CONDITIONS: [Condition; 22] = [
     Condition {
         name: "blinded",
         flat_footed: true,
-        ac: (-2, -2),
         sightless: true,
         ..Condition::NONE
     },
     Condition {
         name: "cowering",
         flat_footed: true,
-        ac: (-2, -2),
         ..Condition::NONE
     },
     Condition {
         name: "stunned",
         flat_footed: true,
-        ac: (-2, -2),
         ..Condition::NONE
     },
     Condition {
@@ -68,7 +64,7 @@ static CONDITIONS: [Condition; 22] = [
         name: "pinned",
         flat_footed: true,
         attack: (-4, -4),
-        ac: (-6, -6),
+        ac: (-4, -4),
         replaces: &["grappled"],
         ..Condition::NONE
     },
@@ -110,7 +106,6 @@ static CONDITIONS: [Condition; 22] = [
         name: "off-kilter",
         flat_footed: true,
         attack: (-2, -2),
-        ac: (-2, -2),
         ..Condition::NONE
     },
     Condition {
@@ -132,7 +127,6 @@ static CONDITIONS: [Condition; 22] = [
     },
     Condition {
         name: "invisible",
-        target_ac: (-2, -2),
         unseen: true,
         target_flat_footed: true,
         ..Condition::NONE
@@ -160,6 +154,8 @@ pub static STARFINDER: RuleSet = RuleSet {
     concealment_degrees: &[("concealment", 20), ("total concealment", 50)],
     min_damage: 1,
     conditions: &CONDITIONS,
+    flat_footed_ac: -2,
+    posture_may_raise_cover: false,
     helpless_base_defense: None,
     size_ac: [0; 9],
     coup_de_grace: CoupDeGraceRule {
@@ -196,7 +192,8 @@ pub static STARFINDER: RuleSet = RuleSet {
         "helpless: Dex counts as -5 and melee attacks get +4; not flat-footed unless its cause says so (Ambiguity 13)",
         "paralyzed is not helpless: Dex -5 only",
         "no higher-ground bonus; an unseen (invisible) attacker makes the target flat-footed, -2 AC (Ambiguity 19)",
-        "pinned replaces grappled: -4 attack, -6 AC in all",
+        "pinned replaces grappled: -4 attack, -4 AC and flat-footed, -6 AC in all",
+        "flat-footed is -2 AC once, however many of its sources apply (flat-footed, blinded, cowering, stunned, pinned, off-kilter, an unseen attacker)",
         "a creature in the line gives soft cover standing or dropped (dying, stable or dead): the text names creatures without exception",
     ],
     armor_classes: ArmorClasses::EnergyAndKinetic,

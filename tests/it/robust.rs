@@ -116,6 +116,26 @@ fn ctrl_c_marks_the_terminal_summary_too() {
     assert!(stdout.starts_with("Interrupted (Ctrl-C): "), "{stdout}");
 }
 
+/// `timeout -s INT` signals the process and then its process group: two Ctrl-C a moment
+/// apart are one press, and the report of the completed trials is still written.
+#[test]
+fn two_ctrl_c_at_once_count_as_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let child = endless_run(dir.path(), &[]);
+    signal(&child, "-INT");
+    signal(&child, "-INT");
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.starts_with("Interrupted (Ctrl-C): "), "{stdout}");
+    let html = dir.path().join("reports/ogre-corridor/report.html");
+    assert!(
+        std::fs::read_to_string(html)
+            .unwrap()
+            .contains("Interrupted (Ctrl-C)")
+    );
+}
+
 #[test]
 fn a_kill_mid_run_leaves_the_previous_report_whole() {
     let dir = tempfile::tempdir().unwrap();
@@ -182,6 +202,20 @@ fn a_folder_d20odds_did_not_write_is_never_replaced() {
         b"keep"
     );
     assert_eq!(std::fs::read_dir(&project).unwrap().count(), 1);
+}
+
+/// Notes saved into a report folder stop the next run, which names them, instead of
+/// vanishing with the old report.
+#[test]
+fn a_report_folder_holding_a_users_file_is_refused_and_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    previous_report(dir.path());
+    let folder = dir.path().join("reports/ogre-corridor");
+    std::fs::write(folder.join("my-notes.txt"), "keep").unwrap();
+    let before = snapshot(&folder);
+    let stderr = refused_naming(dir.path(), &[], "ogre-corridor");
+    assert!(stderr.contains("holds my-notes.txt"), "{stderr}");
+    assert_eq!(snapshot(&folder), before);
 }
 
 #[test]
@@ -327,7 +361,7 @@ fn a_failing_write_is_an_error_naming_the_file_and_the_previous_report_stays() {
     let dir = tempfile::tempdir().unwrap();
     let before = previous_report(dir.path());
     let script = format!(
-        "trap '' XFSZ; ulimit -f 4; exec '{BIN}' run '{}' --trials 20000 --quiet",
+        "ulimit -f 4; exec '{BIN}' run '{}' --trials 20000 --quiet",
         showcase()
     );
     let out = Command::new("sh")

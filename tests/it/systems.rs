@@ -799,6 +799,179 @@ plan = [
     ]);
 }
 
+/// Where conditions meet: a Dex penalty before a lost Dex bonus, flat-footed once in
+/// Starfinder, a posture against cover in d20 Modern, invisibility against blindsight, and
+/// sneak attack against concealment.
+#[test]
+fn conditions_combine_as_the_texts_say() {
+    check_cases(&[
+        Case {
+            // PF1 entangled is −4 Dex: the Dex modifier +3 becomes +1, which flat-footed then
+            // loses: AC 15 − 3 = 12 (not 15 − 2 − 3 = 10). +0 hits on 12+: 9/20; a 20
+            // threatens and confirms on 12+: 9/400. Helpless (Dex counts as −5, −4 against
+            // melee) and entangled: 15 − 3 − 5 − 4 = 3 whatever the Dex penalty; −3 hits on
+            // 6+: 15/20, crits 15/400. Grappled (the condition text: −2 on attacks, −4 Dex),
+            // B strikes the grappled G at +5 − 2 = +3 against 17 − 2 = 15: 12+, 9/20.
+            name: "a-dex-penalty-before-a-lost-dex-bonus",
+            system: "pf1",
+            rounds: 1,
+            body: r#"map = """
+AT....
+H.....
+....BG
+"""
+combatant = [
+  { token = "A", side = "a", ac = 15, attack = [{ name = "sword", bonus = 0, damage = "1d4" }, { name = "club", bonus = -3, damage = "1d4" }] },
+  { token = "B", side = "a", ac = 15, conditions = ["grappled"], attack = [{ name = "sword", bonus = 5, damage = "1d4" }] },
+  { token = "T", side = "t", ac = 15, dex = 3, hp = 90, conditions = ["entangled", "flat-footed"] },
+  { token = "H", side = "t", ac = 15, dex = 3, hp = 90, conditions = ["entangled", "helpless"] },
+  { token = "G", side = "t", ac = 17, hp = 90, conditions = ["grappled"] },
+]
+plan = [
+  { attacker = "A", target = "T", attack = "sword" },
+  { attacker = "A", target = "H", attack = "club" },
+  { attacker = "B", target = "G", attack = "sword" },
+]"#,
+            expect: &[
+                (Hit(0), 9, 20),
+                (Crit(0), 9, 400),
+                (Hit(1), 15, 20),
+                (Crit(1), 15, 400),
+                (Hit(2), 9, 20),
+            ],
+        },
+        Case {
+            // Starfinder flat-footed is −2 AC once, however many sources: an invisible
+            // attacker against a stunned target, KAC 20 − 2 = 18 (not 16). +0 hits on 18+:
+            // 3/20; a natural 20 reaching 18 crits: 1/20; 1d4 is 5/2 a hit, 5 a crit (rolled
+            // twice): 2/20 · 5/2 + 1/20 · 5 = 1/2. Pinned (−4, and flat-footed) against an
+            // invisible attacker: 20 − 4 − 2 = 14 (not 12): 7/20.
+            name: "flat-footed-once",
+            system: "starfinder",
+            rounds: 1,
+            body: r#"map = """
+AT
+BP
+"""
+combatant = [
+  { token = "A", side = "a", ac = 15, conditions = ["invisible"], attack = [{ name = "blade", bonus = 0, damage = "1d4" }] },
+  { token = "B", side = "a", ac = 15, conditions = ["invisible"], attack = [{ name = "blade", bonus = 0, damage = "1d4" }] },
+  { token = "T", side = "t", ac = 20, hp = 90, conditions = ["stunned"] },
+  { token = "P", side = "t", ac = 20, hp = 90, conditions = ["pinned"] },
+]
+plan = [
+  { attacker = "A", target = "T", attack = "blade" },
+  { attacker = "B", target = "P", attack = "blade" },
+]"#,
+            expect: &[
+                (Hit(0), 3, 20),
+                (Crit(0), 1, 20),
+                (Mean(0), 1, 2),
+                (Hit(1), 7, 20),
+            ],
+        },
+        Case {
+            // d20 Modern Ambiguity 15: the wall gives half cover (+4, 2 of 4 lines). Kneeling
+            // (+2 ranged) or the cover raised to three-quarters (+7), the better: Defense
+            // 10 + 7 = 17, never 10 + 4 + 2 + 3. +0 hits on 17+: 4/20; a 20 threatens and
+            // confirms on 17+: 4/400.
+            name: "kneeling-raises-cover",
+            system: "d20modern",
+            rounds: 1,
+            body: KNEELING_BEHIND_A_WALL,
+            expect: &[(Hit(0), 4, 20), (Crit(0), 4, 400)],
+        },
+        Case {
+            // The same wall, the target prone (+4 ranged): +4 + 4 = +8 beats
+            // three-quarters' +7: Defense 18, hits on 18+: 3/20, crits 3/400.
+            name: "prone-keeps-its-bonus",
+            system: "d20modern",
+            rounds: 1,
+            body: KNEELING_BEHIND_A_WALL.replace("kneeling", "prone").leak(),
+            expect: &[(Hit(0), 3, 20), (Crit(0), 3, 400)],
+        },
+        Case {
+            // PF1: T's blindsight 30 reaches the invisible A, so A gets neither +2 nor T's
+            // Dex: +0 against 15 hits on 15+: 6/20, crits 6/400, and no sneak attack: 1d4 is
+            // (6/20 − 6/400) · 5/2 + 6/400 · 5 = 63/80. U cannot see A: +2 against
+            // 15 − 3 = 12 hits on 10+: 11/20, crits 11/400, and 1d6 sneak attack (7/2, never
+            // doubled): (11/20 − 11/400) · (5/2 + 7/2) + 11/400 · (5 + 7/2) = 539/160.
+            name: "blindsight-sees-the-invisible-attacker",
+            system: "pf1",
+            rounds: 1,
+            body: r#"map = """
+UAT
+"""
+combatant = [
+  { token = "A", side = "a", ac = 15, conditions = ["invisible"], attack = [{ name = "sword", bonus = 0, damage = "1d4", precision = "1d6" }] },
+  { token = "T", side = "t", ac = 15, dex = 3, hp = 90, senses = ["blindsight 30"] },
+  { token = "U", side = "t", ac = 15, dex = 3, hp = 90 },
+]
+plan = [
+  { attacker = "A", target = "T", attack = "sword" },
+  { attacker = "A", target = "U", attack = "sword" },
+]"#,
+            expect: &[
+                (Hit(0), 6, 20),
+                (Crit(0), 6, 400),
+                (Mean(0), 63, 80),
+                (Hit(1), 11, 20),
+                (Mean(1), 539, 160),
+            ],
+        },
+        Case {
+            // PF1: no sneak attack on a target with concealment. R flanks T with F (+2):
+            // +2 against 12 hits on 10+ (11/20) and the fog lets 4/5 through: 11/25; crits
+            // 11/20 · 1/20 · 4/5 = 11/500; 1d4 only: (11/25 − 11/500) · 5/2 + 11/500 · 5 =
+            // 231/200. Out of the fog, G flanked by R and F takes the 1d6 too: 11/20 hits,
+            // 11/400 crits, (11/20 − 11/400) · 6 + 11/400 · 17/2 = 539/160.
+            name: "no-sneak-attack-into-concealment",
+            system: "pf1",
+            rounds: 1,
+            body: r#"map = """
+.~~~.....
+.RTF.SGQ.
+.~~~.....
+"""
+combatant = [
+  { token = "R", side = "p", ac = 10, terrain = "~", attack = [{ name = "dagger", bonus = 0, damage = "1d4", precision = "1d6" }] },
+  { token = "F", side = "p", ac = 10, terrain = "~", attack = [{ name = "sword", bonus = 0, damage = "1d8" }] },
+  { token = "S", side = "p", ac = 10, attack = [{ name = "dagger", bonus = 0, damage = "1d4", precision = "1d6" }] },
+  { token = "Q", side = "p", ac = 10, attack = [{ name = "sword", bonus = 0, damage = "1d8" }] },
+  { token = "T", side = "t", ac = 12, hp = 90, terrain = "~" },
+  { token = "G", side = "t", ac = 12, hp = 90 },
+]
+plan = [
+  { attacker = "R", target = "T", attack = "dagger" },
+  { attacker = "S", target = "G", attack = "dagger" },
+]"#,
+            expect: &[
+                (Hit(0), 11, 25),
+                (Crit(0), 11, 500),
+                (Mean(0), 231, 200),
+                (Hit(1), 11, 20),
+                (Mean(1), 539, 160),
+            ],
+        },
+    ]);
+}
+
+/// d20 Modern: A shoots at T, kneeling behind the corner of a wall that blocks 2 of the 4
+/// lines (half cover).
+const KNEELING_BEHIND_A_WALL: &str = r#"map = """
+........
+.A......
+........
+.....#..
+......T.
+........
+"""
+combatant = [
+  { token = "A", side = "a", ac = 10, attack = [{ name = "pistol", kind = "ranged", bonus = 0, damage = "1d4" }] },
+  { token = "T", side = "t", ac = 10, hp = 90, conditions = ["kneeling"] },
+]
+plan = [{ attacker = "A", target = "T", attack = "pistol" }]"#;
+
 #[test]
 fn a_shot_at_a_grappler_strikes_one_of_the_pair_at_random() {
     check_cases(&[
