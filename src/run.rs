@@ -243,7 +243,8 @@ impl Prepared {
             }
         };
         if *sweep_points > 0 {
-            results.sweep = self.run_sweep(settings, progress, stop, &mut notes)?;
+            results.sweep =
+                self.run_sweep(settings, progress, stop, &mut notes, &mut results.not_run)?;
         }
         progress.finish();
         if !stop.load(Ordering::Relaxed) {
@@ -302,8 +303,10 @@ impl Prepared {
         progress: &dyn Progress,
         stop: &AtomicBool,
         notes: &mut Vec<String>,
+        not_run: &mut Vec<String>,
     ) -> Result<Option<SweepRows>, Error> {
         let experiment = &self.experiment;
+        let mut points_run = 0;
         let mut sweep =
             SweepWriter::new(&experiment.scenario.sweeps, settings.formats, settings.json)?;
         let mut done = self.config.trials;
@@ -337,8 +340,16 @@ impl Prepared {
                     variants,
                 };
                 sweep.push(assignments, rows)?;
+                points_run += 1;
             }
             done += self.config.trials * count;
+        }
+        if points_run < experiment.sweep_points {
+            not_run.push(format!(
+                "{} of {} sweep points (the sweep's tables and chart hold the {points_run} run)",
+                experiment.sweep_points - points_run,
+                experiment.sweep_points
+            ));
         }
         sweep.finish()
     }

@@ -463,7 +463,7 @@ fn run_files(args: &RunArgs, stop: &AtomicBool) -> Result<(), Error> {
     let folders = destinations(&args.out, &jobs)?;
     let mut documents = Vec::new();
     let mut written = Vec::new();
-    for (job, folder) in jobs.iter().zip(folders) {
+    for (at, (job, folder)) in jobs.iter().zip(folders).enumerate() {
         let finished = job.run(&settings, &Bars::new(args.sim.quiet), stop)?;
         print_notes(&finished.notes);
         let results = finished.results;
@@ -479,6 +479,15 @@ fn run_files(args: &RunArgs, stop: &AtomicBool) -> Result<(), Error> {
             print_out(&summary_text(&results))?;
         }
         if interrupted {
+            let not_run: Vec<String> = (jobs[at + 1..].iter())
+                .map(|later| later.path.display().to_string())
+                .collect();
+            if !not_run.is_empty() {
+                print_notes(&[format!(
+                    "interrupted: not run, no report written: {}",
+                    not_run.join(", ")
+                )]);
+            }
             break;
         }
     }

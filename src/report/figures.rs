@@ -240,8 +240,15 @@ fn wins_input(results: &Results) -> Option<WinsChart> {
 /// How long a fight lasts: P(it ends in each round).
 fn length_input(results: &Results) -> Option<LengthChart> {
     let fight = results.fight.as_ref()?;
+    // The bars leave out the fights still going after the last round: the title says how many.
+    let ended: f64 = fight.length.iter().map(|l| l.p_ended.point).sum();
     Some(LengthChart {
-        title: format!("{} — the round the fight ends in", results.title),
+        title: format!(
+            "{} — the round the fight ends in (not over after round {}: {:.1}%)",
+            results.title,
+            fight.length.len(),
+            100.0 * (1.0 - ended).max(0.0)
+        ),
         size: ChartSize::default(),
         ended: fight.length.iter().map(|l| l.p_ended).collect(),
     })

@@ -118,10 +118,14 @@ impl Contents<'_> {
 
 /// What the terminal, `report.html` and `summary.md` say of a run stopped by Ctrl-C.
 fn interrupted_note(results: &Results) -> String {
-    format!(
+    let mut note = format!(
         "Interrupted (Ctrl-C): these figures come from the {} trials completed before the stop, not from all the trials asked for.",
         results.trials
-    )
+    );
+    if !results.not_run.is_empty() {
+        note += &format!(" Not run: {}.", results.not_run.join("; "));
+    }
+    note
 }
 
 /// Writes `files` and [`REPORT_MARKER`] as the folder `out`: first into a sibling

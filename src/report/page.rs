@@ -19,6 +19,9 @@ const DAMAGE_SHOWN_FROM: f64 = 0.0005;
 /// Shown where an exact value was not computed.
 const NOT_COMPUTED: &str = "—";
 
+/// Shown for the simulated figures of an attack no trial made.
+const NOT_MADE: &str = "not made";
+
 /// The printable report: a fight's verdict on a page of its own; the map (a plan's),
 /// the fight's charts, tables, charts, notes and the rule readings; the experiment file
 /// in an appendix.
@@ -440,6 +443,13 @@ fn notes(results: &Results) -> Vec<String> {
         ));
     }
     let attacks = &results.summary;
+    if attacks.iter().any(|a| a.made == 0) {
+        notes.push(format!(
+            "“{NOT_MADE}”: no trial made the attack (the situation it needs, such as its \
+             target down, never arose), so it has no simulated figures; its exact figures \
+             are what it would do if made."
+        ));
+    }
     if attacks.iter().any(|a| a.save.is_some()) {
         notes.push(
             "Area attacks roll no attack: their P(hit) is the probability that the save fails, \
@@ -492,7 +502,19 @@ fn attacks_table(attacks: &[AttackRow]) -> PageTable {
             "exact",
         ],
         2,
-        measure_rows(attacks, leading, |a| [a.p_hit, a.p_crit, a.mean_damage]),
+        measure_rows(attacks, leading, |a| [a.p_hit, a.p_crit, a.mean_damage])
+            .into_iter()
+            .zip(attacks)
+            .map(|(mut row, attack)| {
+                // No trial made it: no simulated figures, only the exact ones.
+                if attack.made == 0 {
+                    for cell in [3, 5, 7] {
+                        row[cell] = NOT_MADE.into();
+                    }
+                }
+                row
+            })
+            .collect(),
     )
 }
 

@@ -51,6 +51,8 @@ pub struct Results {
     pub rule_notes: Vec<String>,
     /// The run was stopped by Ctrl-C: the figures come from the trials completed before.
     pub interrupted: bool,
+    /// What the stop left out altogether (`5 of 7 sweep points`), named in its note.
+    pub not_run: Vec<String>,
 }
 
 impl Results {
@@ -81,6 +83,7 @@ impl Results {
             exact_notes,
             rule_notes: plan.notes().to_vec(),
             interrupted: false,
+            not_run: Vec::new(),
         }
     }
 
@@ -118,6 +121,7 @@ impl Results {
             exact_notes,
             rule_notes,
             interrupted: false,
+            not_run: Vec::new(),
         }
     }
 

@@ -3,6 +3,7 @@
 //! names its columns once, in its [`Row`] implementation.
 
 use super::table::{Column, Row};
+use crate::attack::Resolution;
 use crate::engine::{SlotFigures, Tally};
 use crate::exact::{Exact, SlotExact};
 use crate::plan::{Plan, SetByPlan, StruckInstead, TargetId};
@@ -186,10 +187,15 @@ pub(super) fn attack_row(
     let line = plan.line(slot.line);
     let modifiers = slot.modifiers(plan);
     let guess = slot.profile.guess;
+    // A coup de grace is its own row beside the same weapon's rolled attacks.
+    let coup_de_grace = match slot.profile.resolution {
+        Resolution::CoupDeGrace { .. } => " (coup de grace)",
+        _ => "",
+    };
     AttackRow {
         attacker: line.attacker.clone(),
         target: label(slot.target),
-        attack: line.attack.clone() + &slot.assumes.label(),
+        attack: line.attack.clone() + coup_de_grace + &slot.assumes.label(),
         index: slot.index + 1,
         bonus: slot.base_bonus,
         cover: modifiers.cover.key().to_string(),

@@ -389,13 +389,17 @@ impl Validator<'_> {
                 if other == name || other.to_lowercase() != name.to_lowercase() {
                     continue;
                 }
-                let Some(blamed) = written.or(other_written) else {
-                    continue;
+                // The spelling fewer combatants use is the odd one out (the later on a tie).
+                let uses = |side: &String| sides.iter().filter(|(s, _)| *s == side).count();
+                let ((name, blamed), alike) = match (written, other_written) {
+                    (Some(_), Some(_)) if uses(name) > uses(other) => {
+                        ((other, other_written), name)
+                    }
+                    (Some(_), _) => ((name, written), other),
+                    (None, _) => ((other, other_written), name),
                 };
-                let (name, alike) = if written.is_some() {
-                    (name, other)
-                } else {
-                    (other, name)
+                let Some(blamed) = blamed else {
+                    continue;
                 };
                 let whose = if written.is_some() && other_written.is_some() {
                     ""

@@ -412,11 +412,19 @@ fn with_field_suggestion(message: &str) -> String {
 }
 
 /// `message` with serde's Rust type names after "expected" (`i64`, `u8`, `a boolean`,
-/// `struct RawCombatant`…) put in the words of the experiment format: a user writes TOML,
-/// not Rust, and an integer type's name hides its range.
+/// `struct RawCombatant`…), and its names of what it found (`map`, `sequence`), put in the
+/// words of the experiment format: a user writes TOML, not Rust, and an integer type's
+/// name hides its range.
 fn plain_type_names(message: &str) -> String {
     let mut out = String::with_capacity(message.len());
     let mut rest = message;
+    // What was found, as serde names it: "invalid type: map, expected …".
+    for (found, plain) in [("map", "a table"), ("sequence", "a list")] {
+        if let Some(after) = rest.strip_prefix(&format!("invalid type: {found},")) {
+            out.push_str(&format!("invalid type: {plain},"));
+            rest = after;
+        }
+    }
     while let Some(i) = rest.find("expected ") {
         let (before, after) = rest.split_at(i + "expected ".len());
         out.push_str(before);

@@ -299,7 +299,11 @@ fn serde_type_names_never_reach_the_user() {
         ),
         (
             "invalid type: map, expected f64",
-            "invalid type: map, expected a number",
+            "invalid type: a table, expected a number",
+        ),
+        (
+            "invalid type: sequence, expected a string",
+            "invalid type: a list, expected a string",
         ),
         (
             "expected `x` before the multiplier",

@@ -41,8 +41,12 @@ fn previous_report(dir: &Path) -> BTreeMap<String, Vec<u8>> {
 /// Starts a run that would take years, and returns once its Ctrl-C handler is installed
 /// (SIGINT appears in the caught-signal mask of `/proc/PID/status`).
 fn endless_run(dir: &Path, extra: &[&str]) -> Child {
-    let showcase = showcase();
-    let mut args = vec!["run", &showcase, "--trials", "1000000000000", "--quiet"];
+    endless_run_of(dir, &showcase(), extra)
+}
+
+/// [`endless_run`] of the experiment at `experiment`.
+fn endless_run_of(dir: &Path, experiment: &str, extra: &[&str]) -> Child {
+    let mut args = vec!["run", experiment, "--trials", "1000000000000", "--quiet"];
     args.extend(extra);
     let child = Command::new(BIN)
         .args(&args)
@@ -134,6 +138,22 @@ fn two_ctrl_c_at_once_count_as_one() {
             .unwrap()
             .contains("Interrupted (Ctrl-C)")
     );
+}
+
+/// A stop before the sweep leaves all its points out, and the interrupted note says so.
+#[test]
+fn ctrl_c_before_a_sweep_names_the_points_not_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let experiment = crate::cli::repo().join("experiments/crit-fishing.toml");
+    let child = endless_run_of(dir.path(), &experiment.to_string_lossy(), &[]);
+    signal(&child, "-INT");
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130));
+    let not_run = "Not run: 7 of 7 sweep points";
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains(not_run), "{stdout}");
+    let html = dir.path().join("reports/crit-fishing/report.html");
+    assert!(std::fs::read_to_string(html).unwrap().contains(not_run));
 }
 
 #[test]
