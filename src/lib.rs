@@ -89,7 +89,7 @@ pub use engine::{
     EngineConfig, MeanSample, Proportion, SamplerKind, Tally, check_tally_size, max_damage_taken,
     simulate,
 };
-pub use error::{Error, InputError};
+pub use error::{Error, InputError, nearest};
 pub use exact::{Exact, compute as compute_exact};
 pub use experiment::Experiment;
 pub use injury::{Target, Vitals};

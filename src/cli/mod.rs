@@ -1,5 +1,6 @@
 //! Command-line interface: flags → validated requests → library calls → printed results.
 
+mod examples;
 mod progress;
 
 use std::ffi::OsString;
@@ -23,6 +24,8 @@ use d20odds::{
 
 const EXAMPLES: &str = "\
 Examples:
+  d20odds example > my-fight.toml
+  d20odds run my-fight.toml
   d20odds run experiments/ogre-corridor.toml
   d20odds attack --bonus 7 --ac 18 --crit 19-20/x2 --miss-chance 20 --damage 1d8+3
   d20odds check experiments/pf1-cover-examples.toml
@@ -55,6 +58,12 @@ Examples:
   d20odds rules
   d20odds rules pf1
   d20odds rules starfinder";
+
+const EXAMPLE_EXAMPLES: &str = "\
+Examples:
+  d20odds example > my-fight.toml
+  d20odds example pf1-party-vs-ogre > party.toml
+  d20odds example --list";
 
 const COMPLETIONS_EXAMPLES: &str = "\
 Examples:
@@ -138,6 +147,17 @@ enum Command {
         #[arg(value_parser = OneOfNames(system_names()), hide_possible_values = true)]
         system: Option<String>,
     },
+    /// Print a shipped experiment file to standard output, to start one of your own from:
+    /// each is commented, and `run` takes it as it is.
+    #[command(after_help = EXAMPLE_EXAMPLES)]
+    Example {
+        /// Which one (default: ogre-corridor, the showcase); --list names them all.
+        #[arg(value_parser = OneOfNames(examples::EXAMPLES.map(|(name, _)| name).to_vec()), hide_possible_values = true)]
+        name: Option<String>,
+        /// List the examples, each with its system and title, instead.
+        #[arg(long, conflicts_with = "name")]
+        list: bool,
+    },
     /// Print a shell completion script to standard output.
     #[command(after_help = COMPLETIONS_EXAMPLES)]
     Completions {
@@ -150,7 +170,7 @@ enum Command {
     #[command(after_help = MAN_EXAMPLES)]
     Man {
         /// The subcommand whose page to print (default: the main page).
-        #[arg(value_parser = ["run", "attack", "check", "rules", "completions", "man"])]
+        #[arg(value_parser = ["run", "attack", "check", "rules", "example", "completions", "man"])]
         subcommand: Option<String>,
     },
 }
@@ -390,6 +410,7 @@ pub fn run(cli: Cli) -> Result<(), Error> {
         Command::Run(args) => run_files(&args, &*interrupt_flag()?),
         Command::Attack(args) => run_attack(&args, &*interrupt_flag()?),
         Command::Rules { system } => print_rules(system.as_deref()),
+        Command::Example { name, list } => print_example(name.as_deref(), list),
         Command::Check { files, json, out } => check_files(&files, json, &out),
         Command::Completions { shell } => print_completions(shell),
         Command::Man { subcommand } => print_man(subcommand.as_deref()),
@@ -824,6 +845,39 @@ fn check_files(files: &[PathBuf], json: bool, out: &Path) -> Result<(), Error> {
         print_out(text.strip_suffix('\n').unwrap_or(&text))?;
     }
     Ok(())
+}
+
+/// `d20odds example`: one shipped experiment's text, or with `list` every example's name,
+/// system and title.
+fn print_example(name: Option<&str>, list: bool) -> Result<(), Error> {
+    if list {
+        let field = |text: &str, key: &str| {
+            let table: toml::Table = text.parse().unwrap_or_default();
+            (table.get(key).and_then(|v| v.as_str()).unwrap_or_default()).to_string()
+        };
+        let width = (examples::EXAMPLES.iter().map(|(n, _)| n.len()).max()).unwrap_or(0);
+        for (name, text) in examples::EXAMPLES {
+            let (system, title) = (field(text, "system"), field(text, "title"));
+            print_out(&format!("{name:<width$}  {system:<11}  {title}"))?;
+        }
+        return Ok(());
+    }
+    let name = name.unwrap_or(examples::SHOWCASE);
+    let names = examples::EXAMPLES.map(|(n, _)| n);
+    let text = (examples::EXAMPLES.iter())
+        .find(|(n, _)| *n == name)
+        .map(|(_, text)| *text)
+        .ok_or_else(|| {
+            // A part of a name (`ogre`) finds it too.
+            let near = d20odds::nearest(name, names)
+                .or_else(|| names.into_iter().find(|n| n.contains(&name.to_lowercase())));
+            let hint = near.map_or(String::new(), |n| format!(" (did you mean `{n}`?)"));
+            InputError::flag(
+                "NAME",
+                format!("no example `{name}`: `d20odds example --list` names them{hint}"),
+            )
+        })?;
+    print_out(text.trim_end())
 }
 
 fn print_rules(system: Option<&str>) -> Result<(), Error> {

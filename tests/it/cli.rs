@@ -770,12 +770,46 @@ fn parquet_files_hold_the_csv_columns_and_rows() {
     );
 }
 
+/// `example` prints the showcase as it is in the repository (what `run` takes), another
+/// example by name, and the list; a name not known is an error naming the nearest.
+#[test]
+fn example_prints_a_shipped_experiment_to_start_from() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = d20odds(&["example"], dir.path());
+    assert!(out.status.success());
+    let showcase = std::fs::read_to_string(showcase()).unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), showcase);
+    let out = d20odds(&["example", "pf1-tactics"], dir.path());
+    let tactics = std::fs::read_to_string(repo().join("experiments/pf1-tactics.toml")).unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), tactics);
+    let list = d20odds(&["example", "--list"], dir.path());
+    let list = String::from_utf8_lossy(&list.stdout);
+    let experiments = std::fs::read_dir(repo().join("experiments"))
+        .unwrap()
+        .count();
+    assert_eq!(list.lines().count(), experiments, "{list}");
+    assert!(list.contains("ogre-corridor") && list.contains("Ogre in the corridor"));
+    let out = d20odds(&["example", "ogre"], dir.path());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("did you mean `ogre-corridor`?"), "{stderr}");
+    assert!(out.stdout.is_empty());
+}
+
 /// Issue #15, point 3: every subcommand's help ends with examples and says nothing false;
 /// completions and manual pages come from the same definitions; piped output is plain.
 #[test]
 fn help_completions_and_man_pages_come_from_the_definitions() {
     let dir = tempfile::tempdir().unwrap();
-    let commands = ["run", "attack", "check", "rules", "completions", "man"];
+    let commands = [
+        "run",
+        "attack",
+        "check",
+        "rules",
+        "example",
+        "completions",
+        "man",
+    ];
     for command in commands {
         let out = d20odds(&[command, "--help"], dir.path());
         let help = String::from_utf8_lossy(&out.stdout);
