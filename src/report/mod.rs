@@ -148,7 +148,11 @@ pub fn write_folder(out: &Path, files: &[(String, Contents)]) -> Result<(), Erro
         let text = destination::marker_text(files.iter().map(|(file, _)| file.as_str()));
         fs::write(&marker, text).map_err(|e| Error::io(&marker, e))?;
         for (file, contents) in files {
-            contents.write(&staging.join(file))?;
+            // A failed write is named as the report's file: the staging folder goes.
+            contents.write(&staging.join(file)).map_err(|e| match e {
+                Error::Io { source, .. } => Error::io(out.join(file), source),
+                other => other,
+            })?;
         }
         Ok(())
     })();

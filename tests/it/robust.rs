@@ -391,7 +391,9 @@ fn a_failing_write_is_an_error_naming_the_file_and_the_previous_report_stays() {
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
-    assert!(stderr.contains(".ogre-corridor.new-"), "{stderr}");
+    // Named as the report's file, not the hidden staging folder's.
+    assert!(stderr.contains("reports/ogre-corridor/"), "{stderr}");
+    assert!(!stderr.contains(".new-"), "{stderr}");
     assert!(stderr.contains("File too large"), "{stderr}");
     assert_eq!(snapshot(&dir.path().join("reports/ogre-corridor")), before);
     let names: Vec<_> = std::fs::read_dir(dir.path().join("reports"))
