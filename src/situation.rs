@@ -80,20 +80,16 @@ pub fn perceive(
     } else {
         None
     };
-    let reaches = |sense| {
-        attacker
-            .range_senses
-            .range(sense)
+    // Whether `whose` sense reaches the other creature.
+    let reaches = |whose: &Combatant, sense| {
+        (whose.range_senses.range(sense))
             .is_some_and(|feet| distance_ft.is_none_or(|d| d <= i64::from(feet)))
     };
-    let seen_by_target = has(attacker, |c| c.unseen)
-        && (target.range_senses.blindsight)
-            .is_some_and(|feet| distance_ft.is_none_or(|d| d <= i64::from(feet)));
     Perception {
         unseen,
-        blindsight: reaches(RangeSense::Blindsight),
-        blindsense: reaches(RangeSense::Blindsense),
-        seen_by_target,
+        blindsight: reaches(attacker, RangeSense::Blindsight),
+        blindsense: reaches(attacker, RangeSense::Blindsense),
+        seen_by_target: has(attacker, |c| c.unseen) && reaches(target, RangeSense::Blindsight),
     }
 }
 

@@ -461,8 +461,11 @@ impl Sums {
             .map(|c| c.target_dex)
             .max()
             .unwrap_or(DexRule::Keep);
+        // Flat-footed by its own condition or against an unseen attacker.
+        let flat_footed =
+            defender.flat_footed || attack.conditions.iter().any(|c| c.target_flat_footed);
         let mut cover_ac = rules.cover_ac(cover, melee);
-        let mut condition_ac = condition_ac(rules, attack, defence, defender, target_dex);
+        let mut condition_ac = condition_ac(rules, defence, defender, target_dex, flat_footed);
         // A posture's ranged bonus or the cover raised one degree, the better (Ambiguity 15).
         let raised = (rules.cover_raised_by_posture(cover))
             .filter(|_| !melee && !defender.helpless && defender.posture_ac > 0)
@@ -482,23 +485,21 @@ impl Sums {
             attack_mod,
             cover_ac,
             ac_mod: situation.ac_mod.unwrap_or(0) + cover_ac + condition_ac,
-            denied_dex: defender.dex.max(target_dex) >= DexRule::LoseBonus
-                || defender.flat_footed
-                || attack.conditions.iter().any(|c| c.target_flat_footed),
+            denied_dex: defender.dex.max(target_dex) >= DexRule::LoseBonus || flat_footed,
         }
     }
 }
 
 /// The AC change the conditions make: the defender's own, its Dex rule (the harshest of
 /// its own and the attacker's) applied to its Dex once changed, and the system's
-/// flat-footed AC once whatever makes it flat-footed; or the system's base Defense of a
-/// helpless creature.
+/// flat-footed AC once when `flat_footed`, whatever made it so; or the system's base
+/// Defense of a helpless creature.
 fn condition_ac(
     rules: &RuleSet,
-    attack: &LineAttack,
     defence: &LineDefence,
     defender: &ConditionEffect,
     target_dex: DexRule,
+    flat_footed: bool,
 ) -> i32 {
     match rules.helpless_defense(defence.size) {
         Some(helpless) if defender.helpless => helpless - defence.ac,
@@ -508,8 +509,6 @@ fn condition_ac(
                 defence.dex,
                 defender.dex_change,
             );
-            let flat_footed =
-                defender.flat_footed || attack.conditions.iter().any(|c| c.target_flat_footed);
             defender.ac + dex + if flat_footed { rules.flat_footed_ac } else { 0 }
         }
     }
