@@ -307,6 +307,7 @@ impl Prepared {
     ) -> Result<Option<SweepRows>, Error> {
         let experiment = &self.experiment;
         let mut points_run = 0;
+        let mut misses = Vec::new();
         let mut sweep =
             SweepWriter::new(&experiment.scenario.sweeps, settings.formats, settings.json)?;
         let mut done = self.config.trials;
@@ -327,12 +328,12 @@ impl Prepared {
             let (rows, results) =
                 run_paired(compared, names, 1..models, &self.config, &advance, stop);
             let per_model = rows.len() / models;
-            for (point, ((assignments, ..), (results, note))) in
+            for (point, ((assignments, ..), (results, miss))) in
                 points.iter().zip(results).enumerate()
             {
                 // The baseline's rows come first: point `point` is model `point + 1`.
                 let variants = &rows[(point + 1) * per_model..(point + 2) * per_model];
-                notes.extend(note);
+                misses.extend(miss.map(|m| (point_name(assignments), m)));
                 let rows = PointRows {
                     attacks: &results.summary,
                     rounds: &results.rounds,
@@ -344,6 +345,7 @@ impl Prepared {
             }
             done += self.config.trials * count;
         }
+        notes.extend(sweep_precision_note(&misses, points_run));
         if points_run < experiment.sweep_points {
             not_run.push(format!(
                 "{} of {} sweep points (the sweep's tables and chart hold the {points_run} run)",
@@ -367,8 +369,8 @@ pub fn simulate(
     let exact = exact::compute(plan);
     let results = Results::new(plan, config.seed, &tally, &exact);
     let widest = tally.widest_half_width(plan);
-    let note = precision_note(config, stop, widest, tally.trials(), &results);
-    (results, note)
+    let miss = precision_miss(config, stop, widest, tally.trials(), &results);
+    (results, miss.map(|m| m.to_string()))
 }
 
 /// Simulates `fight`, whose exact figures are `exact`: the fight's results (`plan`, its
@@ -384,14 +386,9 @@ fn simulate_fight_results(
 ) -> (Results, Option<String>) {
     let tally = simulate_fight(fight, config, progress, stop);
     let results = fight_results(fight, plan, config.seed, &tally, exact);
-    let note = precision_note(
-        config,
-        stop,
-        tally.widest_half_width(),
-        tally.trials(),
-        &results,
-    );
-    (results, note)
+    let widest = tally.widest_half_width();
+    let miss = precision_miss(config, stop, widest, tally.trials(), &results);
+    (results, miss.map(|m| m.to_string()))
 }
 
 /// A fight's results from its tally and exact figures.
@@ -434,7 +431,7 @@ fn run_paired(
     config: &EngineConfig,
     progress: &(dyn Fn(u64) + Sync),
     stop: &AtomicBool,
-) -> (Vec<VariantRow>, Vec<(Results, Option<String>)>) {
+) -> (Vec<VariantRow>, Vec<(Results, Option<PrecisionMiss>)>) {
     let names: Vec<String> = std::iter::once(BASELINE.to_string())
         .chain(others)
         .collect();
@@ -469,8 +466,8 @@ fn run_paired(
                 .map(|(_, ((tally, exact), (fight, plan)))| {
                     let results = fight_results(fight, plan, config.seed, &tally, exact);
                     let widest = tally.widest_half_width();
-                    let note = precision_note(config, stop, widest, tally.trials(), &results);
-                    (results, note)
+                    let miss = precision_miss(config, stop, widest, tally.trials(), &results);
+                    (results, miss)
                 })
                 .collect();
             (rows, results)
@@ -495,8 +492,8 @@ fn run_paired(
                 .map(|(_, ((tally, exact), plan))| {
                     let results = Results::new(plan, config.seed, &tally, exact);
                     let widest = tally.widest_half_width(plan);
-                    let note = precision_note(config, stop, widest, tally.trials(), &results);
-                    (results, note)
+                    let miss = precision_miss(config, stop, widest, tally.trials(), &results);
+                    (results, miss)
                 })
                 .collect();
             (rows, results)
@@ -542,9 +539,9 @@ fn run_variants(
     let names = experiment.variants.iter().map(|v| v.name.clone());
     let compared = compared(experiment, experiment.models(), Some(exacts));
     let (rows, results) = run_paired(compared, names, 0..1, config, progress, stop);
-    let (mut results, note) = (results.into_iter().next()).expect("the baseline is built");
+    let (mut results, miss) = (results.into_iter().next()).expect("the baseline is built");
     results.variants = rows;
-    (results, note)
+    (results, miss.map(|m| m.to_string()))
 }
 
 /// Sweep points run at once beside one rerun of the experiment as written: the rerun costs
@@ -559,23 +556,71 @@ fn point_name(assignments: &Assignments) -> String {
         .join(", ")
 }
 
-/// The note that `config.precision` was not reached: `--trials` stopped the run after
-/// `trials` trials with a widest 95% half-width of `widest` (none after a stop, which is
-/// noted on its own), naming the figure of `results` whose interval is widest, so the
+/// `config.precision` not reached: `--trials` stopped a run after `trials` trials with a
+/// widest 95% half-width of `widest`, that of `figure` (see [`widest_figure`]), so the
 /// user knows which figure needs more trials.
-fn precision_note(
+struct PrecisionMiss {
+    precision: f64,
+    trials: u64,
+    widest: f64,
+    figure: Option<String>,
+}
+
+impl PrecisionMiss {
+    /// `, of P(hit) of …`, or nothing when no figure is named.
+    fn of_figure(&self) -> String {
+        self.figure
+            .as_ref()
+            .map_or(String::new(), |name| format!(", of {name}"))
+    }
+}
+
+impl std::fmt::Display for PrecisionMiss {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "--precision {} not reached: --trials stopped the run after {} trials; the widest 95% half-width is {:.5}{}",
+            self.precision,
+            self.trials,
+            self.widest,
+            self.of_figure()
+        )
+    }
+}
+
+/// A run's [`PrecisionMiss`]; none when the precision was reached or after a stop, which
+/// is noted on its own.
+fn precision_miss(
     config: &EngineConfig,
     stop: &AtomicBool,
     widest: f64,
     trials: u64,
     results: &Results,
-) -> Option<String> {
+) -> Option<PrecisionMiss> {
     let precision = config
         .precision
         .filter(|&precision| !stop.load(Ordering::Relaxed) && widest > precision)?;
-    let figure = widest_figure(results).map_or(String::new(), |(name, _)| format!(", of {name}"));
+    Some(PrecisionMiss {
+        precision,
+        trials,
+        widest,
+        figure: widest_figure(results).map(|(name, _)| name),
+    })
+}
+
+/// One note for the sweep points that missed `--precision` (each with its name), rather
+/// than one a point: how many of the `points` missed it, and the widest of them.
+fn sweep_precision_note(misses: &[(String, PrecisionMiss)], points: usize) -> Option<String> {
+    let (point, widest) = misses
+        .iter()
+        .max_by(|a, b| a.1.widest.total_cmp(&b.1.widest))?;
     Some(format!(
-        "--precision {precision} not reached: --trials stopped the run after {trials} trials; the widest 95% half-width is {widest:.5}{figure}"
+        "--precision {} not reached at {} of {points} sweep points: --trials stopped each after {} trials; the widest 95% half-width is {:.5}, at {point}{}",
+        widest.precision,
+        misses.len(),
+        widest.trials,
+        widest.widest,
+        widest.of_figure()
     ))
 }
 

@@ -44,6 +44,10 @@ pub struct LineVerdict {
     pub origin_distance_ft: Option<i64>,
     /// A spread: it goes round corners, so cover neither blocks it nor adds to Reflex.
     pub spread: bool,
+    /// Whether a creature in the way gives this attack soft cover under the system's
+    /// rules (PF1: ranged only; the house-rule variant: melee and areas too), so that
+    /// the map counts the lines through creatures as blocked exactly when they are.
+    pub soft_cover_counts: bool,
 }
 
 /// A flanking partner and the line between the two centres.
@@ -135,9 +139,14 @@ impl CoverRules<'_> {
         [Some(walls), Some(low), improved, soft]
             .into_iter()
             .flatten()
-            .filter(|&level| rules.cover_bonus(level).is_some() && self.worth(level) > 0)
+            .filter(|&level| self.counts(level))
             .max_by_key(|&level| self.worth(level))
             .unwrap_or(CoverLevel::None)
+    }
+
+    /// Whether `level` is one the system has and is worth something against this attack.
+    pub fn counts(&self, level: CoverLevel) -> bool {
+        self.rules.cover_bonus(level).is_some() && self.worth(level) > 0
     }
 
     /// Partial cover is full cover when the experiment turns partial cover off.
@@ -273,6 +282,7 @@ pub fn line_verdict(
         covering,
         origin_distance_ft: origin.map(|p| map::distance_from_point(p, to)),
         spread,
+        soft_cover_counts: judge.counts(CoverLevel::Soft),
     }
 }
 

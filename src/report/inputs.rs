@@ -5,7 +5,7 @@ use super::figures::group;
 use crate::map::{Centre, Point, SightLine, Square};
 use crate::plan::{LineSituation, MapSituation};
 use crate::rules::CoverLevel;
-use crate::scenario::{AttackKind, RawTerrain, Scenario};
+use crate::scenario::{RawTerrain, Scenario};
 
 /// The inputs of one run, for the report: taken from the validated [`Scenario`] and what
 /// its planning judged, so the report never reads a file nor judges the map itself.
@@ -114,7 +114,8 @@ fn block_centres(map: &[String]) -> Vec<(char, (f64, f64))> {
 
 /// For every plan line: the cover lines from the attacker's chosen corner to the chosen
 /// target square's corners, dashed where they are blocked (by a wall, low wall or
-/// improved-cover terrain, or for a ranged attack by a creature), and the line between
+/// improved-cover terrain, or by a creature where the system gives soft cover against
+/// this attack), and the line between
 /// the flankers' centres when the attacker flanks. In adjacent melee only the blocked
 /// ones of the 16 corner-to-corner lines are drawn — all 16 would hide both creatures
 /// — or, when none is, one clear line between the two chosen squares' centres.
@@ -125,8 +126,7 @@ fn deciding_lines(situations: &[LineSituation]) -> Vec<Segment> {
             continue;
         };
         let verdict = &map.verdict;
-        let ranged = situation.kind == AttackKind::Ranged;
-        let stops = |l: &SightLine| l.blocked() || (ranged && l.creature);
+        let stops = |l: &SightLine| l.blocked() || (verdict.soft_cover_counts && l.creature);
         let label = verdict_label(situation, map, &stops);
         if segments.iter().any(|s| s.label == label) {
             continue;
@@ -367,6 +367,37 @@ mod tests {
             .find(|s| s.kind == LineKind::Flanking)
             .unwrap();
         assert_eq!((flank.from, flank.to), ((3.5, 3.5), (6.5, 4.5)));
+    }
+
+    /// In the house-rule variant a creature in the way gives soft cover against melee and
+    /// areas too, so the lines through it are the blocked ones there as well. The
+    /// spearman A (reach 10 ft) strikes the bandit T past the squire C from A's top-left
+    /// corner (0, 0): the lines to T's lower corners (2, 1) and (3, 1) cross C's square,
+    /// the two along the map's top edge do not, 2 of 4. Likewise the bomb B throws at Z,
+    /// from B's corner (0, 6): the lines to Z's lower corners (6, 7) and (7, 7) cross g's
+    /// square (3, 6) (y = 6 + x/6 and 6 + x/7 are inside it for x in 3..4), the two
+    /// along the row's top edge do not.
+    #[test]
+    fn in_the_variant_a_creature_in_the_way_blocks_melee_and_area_lines_too() {
+        let text = include_str!("../../experiments/variant-skirmish.toml");
+        let scenario = Scenario::parse("variant-skirmish.toml", text).unwrap();
+        let labels: Vec<String> = (inputs(&scenario).deciding_lines.iter())
+            .map(|s| s.label.clone())
+            .fold(Vec::new(), |mut labels, label| {
+                if !labels.contains(&label) {
+                    labels.push(label);
+                }
+                labels
+            });
+        assert_eq!(
+            labels,
+            [
+                "A → T: soft cover (2 of 4 lines blocked, a creature in the way)",
+                "H → X: no cover (0 of 4 lines blocked)",
+                "O → Y: no cover (0 of 4 lines blocked)",
+                "B → Z: soft cover (2 of 4 lines blocked, a creature in the way)",
+            ]
+        );
     }
 
     #[test]

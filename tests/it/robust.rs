@@ -520,6 +520,31 @@ fn a_precision_not_reached_is_said() {
     );
 }
 
+/// A sweep's points that miss `--precision` share one note naming how many missed and
+/// the widest, not a note each (crit-fishing sweeps T.ac over 7 points).
+#[test]
+fn a_sweep_missing_the_precision_says_so_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let experiment = crate::cli::repo().join("experiments/crit-fishing.toml");
+    let args = ["--trials", "1000", "--precision", "0.0001", "--quiet"];
+    let out = d20odds(
+        &[&["run", &experiment.to_string_lossy()][..], &args].concat(),
+        dir.path(),
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let notes: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.contains("not reached"))
+        .collect();
+    assert_eq!(notes.len(), 2, "the experiment's and the sweep's: {stderr}");
+    assert!(
+        notes[1].starts_with("note: --precision 0.0001 not reached at 7 of 7 sweep points: --trials stopped each after 1000 trials; the widest 95% half-width is ")
+            && notes[1].contains(", at T.ac = "),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn dice_too_large_to_tally_are_refused_by_the_flag() {
     attack_refused(
