@@ -100,13 +100,20 @@ impl Validator<'_> {
                 Some(here)
             })
             .collect();
-        // Spaces an editor leaves at the end of a row are no squares (no symbol is blank).
+        // Spaces an editor leaves at the end of a row are no squares (no symbol is blank),
+        // nor are the blanks every row starts with, an indented map's.
         let rows: Vec<&str> = lines
             .iter()
             .map(|row| row.trim_end_matches([' ', '\t']))
             .collect();
+        let indent = (rows.iter())
+            .map(|row| row.len() - row.trim_start_matches([' ', '\t']).len())
+            .min()
+            .unwrap_or(0);
+        // The blanks are ASCII: `indent` bytes are as many characters.
+        let rows: Vec<&str> = rows.iter().map(|row| &row[indent..]).collect();
         let at = |e: map::MapError| {
-            let index = row_starts.get(e.row).copied().unwrap_or(0) + e.col;
+            let index = row_starts.get(e.row).copied().unwrap_or(0) + indent + e.col;
             self.source
                 .error_at(self.source.offset_in_string(&map.span(), index), e.message)
         };

@@ -241,6 +241,26 @@ fn spaces_ending_a_map_row_are_dropped_and_a_blank_inside_one_is_refused() {
     );
 }
 
+/// An indented map is the map without the blanks every row starts with; an error in it
+/// points at the file's own column (the `?` after four spaces and `..` is column 7), and
+/// rows indented unevenly are refused where a row starts with a blank too many.
+#[test]
+fn an_indented_map_drops_the_blanks_every_row_starts_with() {
+    let indented = BASE.replacen("F..O\n\"\"\"", "    F..O\n    ....\n\"\"\"", 1);
+    let scenario = Scenario::parse("t.toml", indented).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(scenario.map, ["F..O", "...."]);
+    let message = error_of("F..O\n", "    F..O\n    ..?.\n");
+    assert!(
+        message.starts_with("t.toml:5:7: unknown map symbol `?`"),
+        "{message}"
+    );
+    let message = error_of("F..O\n", "  F..O\n   ...\n");
+    assert!(
+        message.starts_with("t.toml:5:3: a blank is no map symbol"),
+        "{message}"
+    );
+}
+
 #[test]
 fn combatants_must_stand_on_the_map() {
     let message = error_of("F..O", "F...");
