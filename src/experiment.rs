@@ -58,10 +58,33 @@ impl Experiment {
     /// Every note a run prints about the experiment as written: its plan's, and in an
     /// encounter its fight's ([`Fight::run_notes`]).
     pub fn notes(&self) -> Vec<String> {
-        match &self.fight {
+        let mut notes = match &self.fight {
             Some(fight) => fight.run_notes(&self.plan),
             None => self.plan.notes().to_vec(),
-        }
+        };
+        notes.extend(self.unchanged_variants_notes());
+        notes
+    }
+
+    /// A note for each variant whose changes leave the experiment as it was (a condition
+    /// its combatant already has, a field set to its own value): a slip, most likely,
+    /// since its figures are then the experiment's and every difference 0.
+    pub fn unchanged_variants_notes(&self) -> Vec<String> {
+        (self.variants.iter())
+            .filter(|v| {
+                let same_fight = match (&v.fight, &self.fight) {
+                    (Some(theirs), Some(ours)) => theirs.is_same_fight_as(ours),
+                    (theirs, ours) => theirs.is_none() && ours.is_none(),
+                };
+                same_fight && v.plan.is_same_plan_as(&self.plan)
+            })
+            .map(|v| {
+                format!(
+                    "variant `{}` changes nothing: its changes leave the experiment as written, so its figures are the experiment's and every difference is 0",
+                    v.name
+                )
+            })
+            .collect()
     }
 
     /// Reads and validates an experiment file, its plan and every sweep point.

@@ -216,7 +216,7 @@ impl Prepared {
         let mut exacts = self.exact_fights(progress, stop);
         let runs = 1 + *sweep_points as u64;
         progress.start(Phase::Trials, self.config.trials.saturating_mul(runs));
-        let mut notes = Vec::new();
+        let mut notes = self.experiment.unchanged_variants_notes();
         let compared = (!self.experiment.variants.is_empty()).then(|| {
             let (results, note) = run_variants(
                 &self.experiment,

@@ -617,6 +617,21 @@ fn check_shows_the_plan_lines_each_variant_changes() {
         text.contains("variant `Rogue flanks`: the plan lines it changes"),
         "{text}"
     );
+    assert!(!text.contains("changes nothing"), "{text}");
+    // A variant setting the fighter's bonus to its own value leaves the experiment as it
+    // was: `check` and `run` both say so.
+    let same = "\n[[variant]]\nname = \"Same bonus\"\nset = { \"F.longsword.bonus\" = [8, 3] }\n";
+    let text = std::fs::read_to_string(&file).unwrap() + same;
+    std::fs::write(dir.path().join("same.toml"), text).unwrap();
+    let note = "variant `Same bonus` changes nothing: its changes leave the experiment as written";
+    let out = d20odds(&["check", "same.toml"], dir.path());
+    assert!(String::from_utf8_lossy(&out.stdout).contains(note));
+    let out = d20odds(
+        &["run", "same.toml", "--trials", "1000", "--quiet"],
+        dir.path(),
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success() && stderr.contains(note), "{stderr}");
 }
 
 #[test]
