@@ -209,6 +209,13 @@ impl Scenario {
     /// Validates experiment text; `path` only labels errors.
     pub fn parse(path: impl AsRef<Path>, text: impl Into<String>) -> Result<Scenario, InputError> {
         let source = Source::new(path, text);
+        if source.text.trim().is_empty() {
+            return Err(source.error(
+                0..0,
+                "the file is empty: an experiment names its `system`, its combatants and what \
+                 they do; `d20odds example > my-fight.toml` writes one to start from",
+            ));
+        }
         let raw: RawExperiment = toml::from_str(&source.text).map_err(|e| {
             let span = e.span().unwrap_or(0..0);
             let offset = span.start;

@@ -261,6 +261,20 @@ fn an_indented_map_drops_the_blanks_every_row_starts_with() {
     );
 }
 
+/// An empty file (or one of blanks only) says so and where to start, not that `system`
+/// is missing.
+#[test]
+fn an_empty_file_says_it_is_empty() {
+    for text in ["", " \n\t\n"] {
+        let message = Scenario::parse("t.toml", text).unwrap_err().to_string();
+        assert!(
+            message.starts_with("t.toml:1:1: the file is empty: ")
+                && message.contains("d20odds example > my-fight.toml"),
+            "{message}"
+        );
+    }
+}
+
 #[test]
 fn combatants_must_stand_on_the_map() {
     let message = error_of("F..O", "F...");
