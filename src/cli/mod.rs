@@ -681,11 +681,23 @@ fn whole_within<T: TryFrom<i128>>(
     range: impl FnOnce() -> String,
 ) -> Result<T, String> {
     let digits: String = text.chars().filter(|&c| c != '_').collect();
-    (digits.parse::<i128>().ok())
-        .filter(|v| (least..=most).contains(v))
+    let value = digits.parse::<i128>().ok();
+    (value.filter(|v| (least..=most).contains(v)))
         .and_then(|v| T::try_from(v).ok())
-        .ok_or_else(|| match text {
-            "" => format!("expected {}, not nothing", range()),
+        .ok_or_else(|| match (text, value) {
+            ("", _) => format!("expected {}, not nothing", range()),
+            (_, Some(v)) if v > 0 && (least..=most).contains(&v) => {
+                // In range but past what the flag's type holds: say what that is.
+                let largest = (1..=127)
+                    .rev()
+                    .map(|bits| i128::MAX >> (127 - bits))
+                    .find(|&m| T::try_from(m).is_ok())
+                    .unwrap_or(0);
+                format!(
+                    "expected {}, not `{text}`: the largest is {largest}",
+                    range()
+                )
+            }
             _ => format!("expected {}, not `{text}`", range()),
         })
 }

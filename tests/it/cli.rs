@@ -331,6 +331,10 @@ fn bad_flags_name_the_flag_and_exit_2() {
             "--trials: expected a whole number such as 100000 (`_` may group its digits), not `-1`",
         ),
         (
+            format!("{showcase} --seed 99999999999999999999999"),
+            "--seed: expected a whole number such as 100000 (`_` may group its digits), not `99999999999999999999999`: the largest is 18446744073709551615",
+        ),
+        (
             format!("{showcase} --precision abc"),
             "--precision: expected a number such as 0.001, not `abc`",
         ),
