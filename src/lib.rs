@@ -86,8 +86,8 @@ pub use damage::massive_check;
 pub use dice::{CritSpec, Dice, DiceError};
 pub use encounter::{ExactFight, Fight, FightTally, Status, exact_fight, simulate_fight};
 pub use engine::{
-    EngineConfig, MeanSample, Proportion, SamplerKind, Tally, check_tally_size, max_damage_taken,
-    simulate,
+    EngineConfig, MAX_THREADS, MeanSample, Proportion, SamplerKind, Tally, check_tally_size,
+    max_damage_taken, simulate,
 };
 pub use error::{Error, InputError, nearest};
 pub use exact::{Exact, compute as compute_exact};

@@ -186,7 +186,7 @@ struct SimulationArgs {
     #[arg(long, value_parser = whole_number::<u64>)]
     seed: Option<u64>,
     /// Worker threads (default: one per core).
-    #[arg(long, value_parser = whole_number::<usize>)]
+    #[arg(long, value_parser = thread_count)]
     threads: Option<usize>,
     /// Stop once every probability's 95% interval half-width is at most this (e.g. 0.001).
     #[arg(long, value_name = "E", value_parser = decimal_number)]
@@ -733,6 +733,12 @@ fn hit_points(text: &str) -> Result<i64, String> {
 /// `--miss-chance`.
 fn percentage(text: &str) -> Result<u8, String> {
     whole_within(text, 0, 100, || "a percentage: 0 to 100".into())
+}
+
+/// `--threads`: 1 to the most a run may ask for.
+fn thread_count(text: &str) -> Result<usize, String> {
+    let most = d20odds::MAX_THREADS;
+    whole_within(text, 1, most as i128, || format!("1 to {most}"))
 }
 
 /// `--rounds`.

@@ -478,7 +478,10 @@ fn numbers_that_would_wrap_and_too_many_threads_are_refused_by_the_flag() {
             "--bonus 5 --ac 18 --hp 5 --con 9223372036854775807",
             "--con: expected 1 to 1000000000",
         ),
-        ("--bonus 5 --ac 18 --threads 20000", "--threads: 1 to 256"),
+        (
+            "--bonus 5 --ac 18 --threads 20000",
+            "--threads: expected 1 to 256, not `20000`",
+        ),
     ] {
         let args: Vec<&str> = ["attack", "--damage", "1d8"]
             .into_iter()
