@@ -13,6 +13,16 @@ use crate::error::{Error, InputError};
 use crate::plan::{LineSituation, Plan, Planned};
 use crate::scenario::{Assignments, Scenario, Variant, display_value};
 
+/// Whether two models (a plan and, in an encounter, its fight) are the same experiment:
+/// a variant that changes nothing is, and so is the baseline, whose differences are 0.
+pub(crate) fn is_same_model(a: (&Plan, Option<&Fight>), b: (&Plan, Option<&Fight>)) -> bool {
+    let same_fight = match (a.1, b.1) {
+        (Some(x), Some(y)) => x.is_same_fight_as(y),
+        (x, y) => x.is_none() && y.is_none(),
+    };
+    same_fight && a.0.is_same_plan_as(b.0)
+}
+
 /// A validated experiment.
 #[derive(Debug, Clone)]
 pub struct Experiment {
@@ -71,13 +81,7 @@ impl Experiment {
     /// since its figures are then the experiment's and every difference 0.
     pub fn unchanged_variants_notes(&self) -> Vec<String> {
         (self.variants.iter())
-            .filter(|v| {
-                let same_fight = match (&v.fight, &self.fight) {
-                    (Some(theirs), Some(ours)) => theirs.is_same_fight_as(ours),
-                    (theirs, ours) => theirs.is_none() && ours.is_none(),
-                };
-                same_fight && v.plan.is_same_plan_as(&self.plan)
-            })
+            .filter(|v| is_same_model((&v.plan, v.fight.as_ref()), self.as_written()))
             .map(|v| {
                 format!(
                     "variant `{}` changes nothing: its changes leave the experiment as written, so its figures are the experiment's and every difference is 0",

@@ -24,7 +24,7 @@ use crate::engine::{
 };
 use crate::error::{Error, InputError};
 use crate::exact;
-use crate::experiment::Experiment;
+use crate::experiment::{Experiment, is_same_model};
 use crate::heatmap::{heatmap, heatmap_squares};
 use crate::plan::Plan;
 use crate::report::{
@@ -453,8 +453,8 @@ fn run_paired(
             });
             let described = FightFigures(models[0]);
             let is_baseline: Vec<bool> = (fights.iter())
-                .map(|(fight, plan)| {
-                    fight.is_same_fight_as(fights[0].0) && plan.is_same_plan_as(fights[0].1)
+                .map(|&(fight, plan)| {
+                    is_same_model((plan, Some(fight)), (fights[0].1, Some(fights[0].0)))
                 })
                 .collect();
             let rows = variant_rows(names, &described, &paired, &exact, &is_baseline);
@@ -481,7 +481,7 @@ fn run_paired(
             });
             let described = PlanFigures(plans[0]);
             let is_baseline: Vec<bool> = (plans.iter())
-                .map(|plan| plan.is_same_plan_as(plans[0]))
+                .map(|plan| is_same_model((plan, None), (plans[0], None)))
                 .collect();
             let rows = variant_rows(names, &described, &paired, &exact, &is_baseline);
             let results = (paired.into_tallies().into_iter())

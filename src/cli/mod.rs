@@ -179,11 +179,11 @@ enum Command {
 struct SimulationArgs {
     /// Trials to run (default: the file's `trials`, else 1000000; with --precision, the
     /// most to run).
-    #[arg(long, value_parser = whole_number::<u64>)]
+    #[arg(long, value_parser = whole_number)]
     trials: Option<u64>,
     /// Random seed (default: the file's `seed`, else 0); same seed, same numbers, whatever
     /// --threads.
-    #[arg(long, value_parser = whole_number::<u64>)]
+    #[arg(long, value_parser = whole_number)]
     seed: Option<u64>,
     /// Worker threads (default: one per core).
     #[arg(long, value_parser = thread_count)]
@@ -680,33 +680,31 @@ fn whole_within<T: TryFrom<i128>>(
     most: i128,
     range: impl FnOnce() -> String,
 ) -> Result<T, String> {
-    let digits: String = text.chars().filter(|&c| c != '_').collect();
-    let value = digits.parse::<i128>().ok();
+    let value = whole_digits(text);
     (value.filter(|v| (least..=most).contains(v)))
         .and_then(|v| T::try_from(v).ok())
-        .ok_or_else(|| match (text, value) {
-            ("", _) => format!("expected {}, not nothing", range()),
-            (_, Some(v)) if v > 0 && (least..=most).contains(&v) => {
-                // In range but past what the flag's type holds: say what that is.
-                let largest = (1..=127)
-                    .rev()
-                    .map(|bits| i128::MAX >> (127 - bits))
-                    .find(|&m| T::try_from(m).is_ok())
-                    .unwrap_or(0);
-                format!(
-                    "expected {}, not `{text}`: the largest is {largest}",
-                    range()
-                )
-            }
+        .ok_or_else(|| match text {
+            "" => format!("expected {}, not nothing", range()),
             _ => format!("expected {}, not `{text}`", range()),
         })
 }
 
-/// A count or seed flag (`--trials`, `--seed`, `--threads`): any whole number its type
-/// holds; the run checks its range.
-fn whole_number<T: TryFrom<i128>>(text: &str) -> Result<T, String> {
-    whole_within(text, 0, i128::MAX, || {
+/// The whole number `text` writes, `_` grouping its digits; `None` for anything else.
+fn whole_digits(text: &str) -> Option<i128> {
+    let digits: String = text.chars().filter(|&c| c != '_').collect();
+    digits.parse::<i128>().ok()
+}
+
+/// A count or seed flag (`--trials`, `--seed`): any whole number a `u64` holds, the
+/// largest named when it is past it; the run checks its range.
+fn whole_number(text: &str) -> Result<u64, String> {
+    let largest = u64::MAX;
+    whole_within(text, 0, largest.into(), || {
         "a whole number such as 100000 (`_` may group its digits)".into()
+    })
+    .map_err(|why| match whole_digits(text) {
+        Some(v) if v > i128::from(largest) => format!("{why}: the largest is {largest}"),
+        _ => why,
     })
 }
 
@@ -973,7 +971,7 @@ mod tests {
     /// flag's range; anything else is refused with what the flag expects.
     #[test]
     fn flag_numbers_read_as_files_write_them() {
-        assert_eq!(whole_number::<u64>("1_000_000"), Ok(1_000_000));
+        assert_eq!(whole_number("1_000_000"), Ok(1_000_000));
         assert_eq!(modifier("-5"), Ok(-5));
         assert_eq!(percentage("100"), Ok(100));
         assert_eq!(
@@ -981,7 +979,7 @@ mod tests {
             Err("expected a percentage: 0 to 100, not `101`".into())
         );
         assert_eq!(
-            whole_number::<usize>(""),
+            whole_number(""),
             Err(
                 "expected a whole number such as 100000 (`_` may group its digits), not nothing"
                     .into()
