@@ -9,7 +9,9 @@ use super::canvas::{CENTER, Canvas, Drawn, LEFT};
 use super::legend::{Entry, Swatch};
 use super::map::{self, BattleMap, Creature, Layout, TerrainGrid, TerrainKind};
 use super::render::{Figure, render};
-use super::style::{AXIS_PX, INK, MIN_TEXT_PX, Pattern, TICK_PX, luminance};
+use super::style::{
+    AXIS_PX, INK, MIN_TEXT_PX, Pattern, TICK_PX, WIDEST_PERCENT_LABELS, luminance, percent_label,
+};
 use super::xy::{self, Frame};
 use super::{Chart, ChartError, ChartSize};
 
@@ -64,7 +66,8 @@ fn heat(v: f64) -> RGBColor {
 /// Whether values are printed: where the widest one fits its square at the smallest
 /// print size.
 fn values_fit<DB: DrawingBackend>(canvas: &Canvas<'_, DB>, layout: &Layout) -> bool {
-    canvas.text_width("100%", MIN_TEXT_PX) + 4 <= layout.cell
+    let widest = WIDEST_PERCENT_LABELS.map(|label| canvas.text_width(label, MIN_TEXT_PX));
+    widest.into_iter().max().unwrap_or(0) + 4 <= layout.cell
 }
 
 /// Pixels kept white inside a tried creature's square, within its outline.
@@ -101,7 +104,7 @@ impl HeatmapChart {
                 } else {
                     INK
                 };
-                let text = format!("{:.0}%", v * 100.0);
+                let text = percent_label(v);
                 canvas.text(&text, (cx + s / 2, cy + s * 3 / 4), px, ink, CENTER)?;
             }
         }

@@ -4,10 +4,10 @@
 
 use plotters::prelude::*;
 
-use super::canvas::Canvas;
+use super::canvas::{CENTER, Canvas};
 use super::legend::{Entry, Swatch};
 use super::render::{Figure, render};
-use super::style::series_style;
+use super::style::{INK, MIN_TEXT_PX, percent_label, series_style};
 use super::xy::{self, Axis, Frame, Series};
 use super::{Chart, ChartError, ChartSize, Estimate};
 
@@ -96,6 +96,53 @@ fn runs(points: impl Iterator<Item = (u32, Estimate)>) -> Vec<Vec<(f64, Estimate
     out
 }
 
+/// The most between two neighbouring points of a single round, in rounds: the round is
+/// the whole axis, so its points may stand well apart.
+const SINGLE_ROUND_STEP: f64 = 0.25;
+
+/// `runs` moved `offset` rounds along the axis.
+fn dodged(runs: &[Vec<(f64, Estimate)>], offset: f64) -> Vec<Vec<(f64, Estimate)>> {
+    (runs.iter())
+        .map(|run| run.iter().map(|&(x, e)| (x + offset, e)).collect())
+        .collect()
+}
+
+/// Writes each point's value in percent above its interval, as the heatmap writes its
+/// squares': a single round's points are read one by one. Only where the labels of two
+/// neighbours cannot meet.
+fn label_values<DB: DrawingBackend>(
+    canvas: &Canvas<'_, DB>,
+    chart: &xy::XyChart<'_, DB>,
+    series: &[Series],
+) -> Result<(), String> {
+    let labels: Vec<(f64, Estimate, String)> = (series.iter())
+        .flat_map(|s| s.runs.iter().flatten())
+        .map(|&(x, e)| (x, e, percent_label(e.point)))
+        .collect();
+    let widest = (labels.iter())
+        .map(|(_, _, label)| canvas.text_width(label, MIN_TEXT_PX))
+        .max()
+        .unwrap_or(0);
+    let xs: Vec<f64> = (labels.iter())
+        .map(|&(x, _, _)| xy::to_pixels(chart, x, 0.0).0)
+        .collect();
+    let closest = (xs.iter().enumerate())
+        .flat_map(|(i, a)| xs[i + 1..].iter().map(move |b| (a - b).abs()))
+        .fold(f64::INFINITY, f64::min);
+    if closest < f64::from(widest + 4) {
+        return Ok(());
+    }
+    for (x, e, label) in &labels {
+        let (px, top) = xy::to_pixels(chart, *x, e.hi);
+        let at = (px.round() as i32, top.round() as i32 - VALUE_LIFT_PX);
+        canvas.text(label, at, MIN_TEXT_PX, INK, CENTER)?;
+    }
+    Ok(())
+}
+
+/// How far above a point's interval (and its exact value's ring) its label stands.
+const VALUE_LIFT_PX: i32 = 16;
+
 /// One panel of a by-round chart: its caption and, per line, that line's runs.
 struct Panel<'a> {
     caption: &'a str,
@@ -123,14 +170,21 @@ fn draw_by_round<DB: DrawingBackend>(
     let last = points().map(|p| p.0).fold(1.0, f64::max);
     let x = Axis::nice(0.5, last + 0.5, 12, true, "round");
     let y = Axis::probability("probability");
+    // A single round has no lines to tell the series apart: their points stand side by
+    // side in it, so that equal values (often 0) both show.
+    let single_round = last <= 1.0;
 
     let areas = frame.plot.split_evenly((1, panels.len().max(1)));
     for (area, panel) in areas.iter().zip(panels) {
         let chart = xy::panel(canvas, area, Some(panel.caption), &x, &y)?;
+        let of = panel.lines.len();
         let series: Vec<Series> = (panel.lines.iter().enumerate())
             .map(|(i, runs)| Series {
                 style: series_style(i),
-                runs: runs.clone(),
+                runs: match single_round {
+                    true => dodged(runs, xy::dodge(i, of, SINGLE_ROUND_STEP)),
+                    false => runs.clone(),
+                },
             })
             .collect();
         if series.iter().all(|s| s.runs.is_empty()) {
@@ -138,6 +192,9 @@ fn draw_by_round<DB: DrawingBackend>(
             xy::note(canvas, "no data", (cx as i32, cy as i32))?;
         }
         xy::draw_series(canvas, &chart, &series)?;
+        if single_round {
+            label_values(canvas, &chart, &series)?;
+        }
     }
     frame.draw_legend(canvas)
 }

@@ -123,6 +123,19 @@ pub(super) fn luminance(c: RGBColor) -> f64 {
     (0.2126 * f64::from(c.0) + 0.7152 * f64::from(c.1) + 0.0722 * f64::from(c.2)) / 255.0
 }
 
+/// A probability as a label beside its point or on its square, in whole percent; a chance
+/// that is neither none nor certain never reads as 0% or 100% (`<1%`, `>99%`).
+pub(super) fn percent_label(p: f64) -> String {
+    match p {
+        p if p > 0.0 && p < 0.005 => "<1%".into(),
+        p if (0.995..1.0).contains(&p) => ">99%".into(),
+        p => format!("{}%", (p * 100.0).round()),
+    }
+}
+
+/// Every label [`percent_label`] can write is at most this wide, in its own characters.
+pub(super) const WIDEST_PERCENT_LABELS: [&str; 2] = ["100%", ">99%"];
+
 /// Formats a number for a tick or a table: integers without decimals, others with
 /// `decimals` places and trailing zeros trimmed.
 pub(super) fn format_number(v: f64, decimals: usize) -> String {
@@ -138,6 +151,13 @@ pub(super) fn format_number(v: f64, decimals: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// 0.3% is not none and 99.6% is not certain: only 0 and 1 read 0% and 100%.
+    #[test]
+    fn percent_labels_never_round_a_chance_to_none_or_certain() {
+        let labels = [0.0, 0.003, 0.005, 0.16, 0.994, 0.996, 1.0].map(percent_label);
+        assert_eq!(labels, ["0%", "<1%", "1%", "16%", "99%", ">99%", "100%"]);
+    }
 
     #[test]
     fn numbers_are_trimmed() {

@@ -70,9 +70,8 @@ pub fn sweep_chart(data: &SweepChart) -> Result<Chart, ChartError> {
     render(data, data.size)
 }
 
-/// The widest spread of one category's points across its slot (in slots), and the most
-/// between two neighbours.
-const DODGE_SPREAD: f64 = 0.7;
+/// The most between two neighbouring points of one category, in categories: a category's
+/// points stay close to its label.
 const DODGE_STEP: f64 = 0.12;
 
 /// Runs of consecutive placed points, sorted by x. On a numeric axis a run is a line;
@@ -86,8 +85,7 @@ fn runs(
 ) -> Vec<Vec<(f64, Estimate)>> {
     let estimate = |i: usize| points.get(i).copied().flatten().and_then(xy::clean);
     if let SweepAxis::Categories(_) = axis {
-        let step = (DODGE_SPREAD / of.max(1) as f64).min(DODGE_STEP);
-        let offset = (series as f64 - (of.max(1) - 1) as f64 / 2.0) * step;
+        let offset = xy::dodge(series, of, DODGE_STEP);
         return (0..axis.len())
             .filter_map(|i| Some(vec![(axis.position(i)? + offset, estimate(i)?)]))
             .collect();

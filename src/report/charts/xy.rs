@@ -278,6 +278,17 @@ pub(super) fn clean(e: Estimate) -> Option<Estimate> {
     })
 }
 
+/// The widest spread of one slot's points across it (in slots).
+const DODGE_SPREAD: f64 = 0.7;
+
+/// Where series `series` of `of` stands in a slot, from its middle (in slots), at most
+/// `most_step` from its neighbours: the points of one slot stand side by side, so that
+/// two series of equal values both show.
+pub(super) fn dodge(series: usize, of: usize, most_step: f64) -> f64 {
+    let step = (DODGE_SPREAD / of.max(1) as f64).min(most_step);
+    (series as f64 - (of.max(1) - 1) as f64 / 2.0) * step
+}
+
 /// A probability series: contiguous runs of (x, estimate) points in one style.
 pub(super) struct Series {
     pub(super) style: SeriesStyle,

@@ -343,3 +343,42 @@ fn a_damage_chart_taller_than_a_page_prints_as_pages_on_one_axis() {
     }
     assert_eq!(pages.len(), 3);
 }
+
+/// A fight of one round has no lines to tell its targets apart: each target's point stands
+/// in its own place in the round (a step of 0.25 round apart for three), with its value
+/// above it, so two targets at 0% both show, at two places.
+#[test]
+fn a_single_round_stands_its_points_apart_and_writes_their_values() {
+    let target = |label: &str, down: f64| TargetRounds {
+        label: label.into(),
+        rounds: vec![RoundPoint {
+            round: 1,
+            down: est(down, 0.01, Some(down)),
+            dead: est(0.0, 0.0, Some(0.0)),
+        }],
+    };
+    let data = RoundsChart {
+        title: "one round".into(),
+        size: ChartSize::default(),
+        targets: vec![target("O", 0.16), target("F", 0.0), target("R", 0.0)],
+    };
+    let chart = down_dead_chart(&data).expect("chart");
+    check(&chart, data.size, &["16%", "0%"]);
+    let places = |text: &str| -> Vec<String> {
+        (chart.svg.match_indices(&format!(">\n{text}\n</text>")))
+            .map(|(at, _)| {
+                let opening = chart.svg[..at].rfind("<text").expect("its element");
+                let x = chart.svg[opening..at].split("x=\"").nth(1).expect("an x");
+                x[..x.find('"').expect("closed")].to_string()
+            })
+            .collect()
+    };
+    assert_eq!(places("16%").len(), 1);
+    // F and R at 0% down, and all three at 0% dead: five labels, in three places a panel.
+    let zeros = places("0%");
+    assert_eq!(zeros.len(), 5, "{zeros:?}");
+    let mut distinct = zeros.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), 5, "{zeros:?}");
+}
