@@ -1,7 +1,7 @@
 //! The heatmap over the battle map: each square a creature was tried on is shaded
 //! by a probability, with the value printed in percent when squares are large
 //! enough (on the mover's own squares too, under its raised letter), and a colour bar
-//! explaining the shades.
+//! explaining the shades, from 0 to a top fitted to the largest value.
 
 use plotters::prelude::*;
 
@@ -10,7 +10,8 @@ use super::legend::{Entry, Swatch};
 use super::map::{self, BattleMap, Creature, Layout, TerrainGrid, TerrainKind};
 use super::render::{Figure, render};
 use super::style::{
-    AXIS_PX, INK, MIN_TEXT_PX, Pattern, TICK_PX, WIDEST_PERCENT_LABELS, luminance, percent_label,
+    AXIS_PX, INK, MIN_TEXT_PX, Pattern, TICK_PX, WIDEST_PERCENT_LABELS, format_number, luminance,
+    percent_label,
 };
 use super::xy::{self, Frame};
 use super::{Chart, ChartError, ChartSize};
@@ -70,6 +71,26 @@ fn values_fit<DB: DrawingBackend>(canvas: &Canvas<'_, DB>, layout: &Layout) -> b
     widest.into_iter().max().unwrap_or(0) + 4 <= layout.cell
 }
 
+/// The colour bar's top and its tick step: the first that holds the largest value, so
+/// that values all below 20% still take the scale's whole range of shades (the bar says
+/// where it ends; the squares print their values).
+const SCALES: [(f64, f64); 7] = [
+    (0.02, 0.005),
+    (0.05, 0.01),
+    (0.1, 0.02),
+    (0.2, 0.05),
+    (0.25, 0.05),
+    (0.5, 0.1),
+    (1.0, 0.25),
+];
+
+/// The scale ([`SCALES`]) whose top holds `largest`.
+fn scale_for(largest: f64) -> (f64, f64) {
+    (SCALES.into_iter())
+        .find(|&(top, _)| largest <= top)
+        .unwrap_or(SCALES[SCALES.len() - 1])
+}
+
 /// Pixels kept white inside a tried creature's square, within its outline.
 const CREATURE_INSET: i32 = 3;
 
@@ -81,6 +102,20 @@ impl HeatmapChart {
     fn value(&self, x: usize, y: usize) -> Option<f64> {
         let v = self.values.get(y)?.get(x).copied().flatten()?;
         v.is_finite().then(|| v.clamp(0.0, 1.0))
+    }
+
+    /// The colour bar's top and tick step, fitted to the largest value.
+    fn scale(&self) -> (f64, f64) {
+        let values = self.values.iter().flatten().flatten();
+        let largest = (values.copied())
+            .filter(|v| v.is_finite())
+            .fold(0.0, f64::max);
+        scale_for(largest)
+    }
+
+    /// The colour of value `v` on this chart's scale.
+    fn shade(&self, v: f64) -> RGBColor {
+        heat(v / self.scale().0)
     }
 
     fn draw_values<DB: DrawingBackend>(
@@ -99,7 +134,7 @@ impl HeatmapChart {
                     continue;
                 };
                 let ((cx, cy), s) = layout.cell_at(x, y);
-                let ink = if luminance(heat(v)) < 0.45 {
+                let ink = if luminance(self.shade(v)) < 0.45 {
                     WHITE
                 } else {
                     INK
@@ -132,12 +167,14 @@ impl HeatmapChart {
             canvas.rect((x, y0), (x + BAR_W, y1), heat(v).to_rgba())?;
         }
         canvas.frame((x, top), (x + BAR_W, top + height), INK.to_rgba(), 1)?;
-        for step in 0..=4 {
-            let v = f64::from(step) / 4.0;
-            let y = f64::from(top) + f64::from(height) * (1.0 - v);
+        let (scale_top, step) = self.scale();
+        let ticks = (scale_top / step).round() as u32;
+        for tick in 0..=ticks {
+            let share = f64::from(tick) / f64::from(ticks);
+            let y = f64::from(top) + f64::from(height) * (1.0 - share);
             let xr = f64::from(x + BAR_W);
             canvas.line(&[(xr, y), (xr + 5.0, y)], INK.to_rgba(), 1, Pattern::Solid)?;
-            let label = format!("{:.0}%", v * 100.0);
+            let label = format!("{}%", format_number(share * scale_top * 100.0, 1));
             canvas.text(&label, (x + BAR_W + 8, y as i32), TICK_PX, INK, LEFT)?;
         }
         let label = canvas.fit(&self.value_label, AXIS_PX, height);
@@ -171,7 +208,7 @@ impl Figure for HeatmapChart {
             xy::note(canvas, message, (x0 + w / 2, y0 + h / 2))?;
             return frame.draw_legend(canvas);
         };
-        let base = |x: usize, y: usize| self.value(x, y).map(heat);
+        let base = |x: usize, y: usize| self.value(x, y).map(|v| self.shade(v));
         map::draw_terrain(canvas, &grid, &layout, base)?;
         map::draw_creatures(canvas, &self.map, &grid, &layout)?;
         // The mover's own squares were tried too: their shade within its outline.
@@ -184,7 +221,7 @@ impl Figure for HeatmapChart {
                     let ((px, py), s) = layout.cell_at(x, y);
                     let inset = CREATURE_INSET;
                     let (from, to) = ((px + inset, py + inset), (px + s - inset, py + s - inset));
-                    canvas.rect(from, to, heat(v).to_rgba())?;
+                    canvas.rect(from, to, self.shade(v).to_rgba())?;
                 }
             }
         }
@@ -255,6 +292,33 @@ mod tests {
             2 + 5,
             "42%, 90% and the bar's 5"
         );
+    }
+
+    /// Values of at most 18% take the whole range of shades: the bar ends at 20%, ticked
+    /// every 5% (0, 5, 10, 15, 20: no 25% or 100%), and an 18% square is as dark as 90%
+    /// is on the full scale (0.18 / 0.2 = 0.9).
+    #[test]
+    fn the_colour_bar_ends_at_the_first_top_that_holds_the_largest_value() {
+        let chart = HeatmapChart {
+            title: "t".into(),
+            size: ChartSize::default(),
+            map: BattleMap {
+                rows: vec!["...".into()],
+                creatures: vec![],
+            },
+            values: vec![vec![Some(0.18), Some(0.0), None]],
+            value_label: "v".into(),
+        };
+        assert_eq!(chart.shade(0.18), heat(0.9));
+        let svg = super::super::render::render_svg(&chart, chart.size).expect("renders");
+        for tick in ["0%", "5%", "10%", "15%", "20%"] {
+            text_at(&svg, tick);
+        }
+        assert!(!svg.contains(">\n25%\n<") && !svg.contains(">\n100%\n<"));
+        assert_eq!(scale_for(0.0), (0.02, 0.005));
+        assert_eq!(scale_for(0.2), (0.2, 0.05));
+        assert_eq!(scale_for(0.21), (0.25, 0.05));
+        assert_eq!(scale_for(0.96), (1.0, 0.25));
     }
 
     #[test]
