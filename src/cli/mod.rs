@@ -308,8 +308,8 @@ struct RunArgs {
 #[command(mut_arg("quiet", |a| a.help("No progress bar (the figures and notes are still printed)")))]
 struct AttackArgs {
     /// Attack bonus; several, comma-separated, make a full attack (e.g. 14,9).
-    #[arg(long, required = true, value_delimiter = ',', value_parser = modifier)]
-    bonus: Vec<i32>,
+    #[arg(long, required = true, action = clap::ArgAction::Append, value_parser = bonuses)]
+    bonus: Vec<Bonuses>,
     /// Target's armor class (Starfinder: the one --vs names).
     #[arg(long, value_parser = modifier)]
     ac: i32,
@@ -638,7 +638,10 @@ fn attack_plan(args: &AttackArgs) -> Result<Plan, Error> {
             "attacker",
             "attack",
             !args.ranged,
-            args.bonus.clone(),
+            args.bonus
+                .iter()
+                .flat_map(|b| b.0.iter().copied())
+                .collect(),
             damage,
             crit,
         ),
@@ -719,6 +722,26 @@ fn decimal_number(text: &str) -> Result<f64, String> {
 fn modifier(text: &str) -> Result<i32, String> {
     let most = i128::from(MAX_MODIFIER);
     whole_within(text, -most, most, modifier_range)
+}
+
+/// One `--bonus`'s attack bonuses, in the order of the full attack (a repeated flag's
+/// follow).
+#[derive(Debug, Clone)]
+struct Bonuses(Vec<i32>);
+
+/// `--bonus`: one modifier, or several separated by commas; an empty one (a comma too
+/// many) is named as such, where each part alone would only be "nothing".
+fn bonuses(text: &str) -> Result<Bonuses, String> {
+    if text.contains(',') && text.split(',').any(|part| part.trim().is_empty()) {
+        return Err(format!(
+            "expected {} for each of its comma-separated bonuses (such as 14,9), not `{text}`: a comma with no bonus on one side",
+            modifier_range()
+        ));
+    }
+    text.split(',')
+        .map(modifier)
+        .collect::<Result<_, _>>()
+        .map(Bonuses)
 }
 
 /// `--hp` and `--con`.
@@ -973,6 +996,22 @@ mod tests {
     fn flag_numbers_read_as_files_write_them() {
         assert_eq!(whole_number("1_000_000"), Ok(1_000_000));
         assert_eq!(modifier("-5"), Ok(-5));
+        assert_eq!(bonuses("14,9").map(|b| b.0), Ok(vec![14, 9]));
+        let comma_too_many = "expected -10000 to 10000 for each of its comma-separated bonuses (such as 14,9), not `7,`: a comma with no bonus on one side";
+        assert_eq!(bonuses("7,").map(|b| b.0), Err(comma_too_many.into()));
+        assert!(
+            bonuses(",7")
+                .unwrap_err()
+                .ends_with("a comma with no bonus on one side")
+        );
+        assert_eq!(
+            bonuses("7,x").map(|b| b.0),
+            Err("expected -10000 to 10000, not `x`".into())
+        );
+        assert_eq!(
+            bonuses("").map(|b| b.0),
+            Err("expected -10000 to 10000, not nothing".into())
+        );
         assert_eq!(percentage("100"), Ok(100));
         assert_eq!(
             percentage("101"),

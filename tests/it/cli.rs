@@ -343,6 +343,10 @@ fn bad_flags_name_the_flag_and_exit_2() {
             "--ac: expected -10000 to 10000, not `99999999999`",
         ),
         (
+            "attack --bonus 14,9, --ac 18 --damage 1d8".into(),
+            "--bonus: expected -10000 to 10000 for each of its comma-separated bonuses (such as 14,9), not `14,9,`: a comma with no bonus on one side",
+        ),
+        (
             format!("{attack} --miss-chance=-5"),
             "--miss-chance: expected a percentage: 0 to 100, not `-5`",
         ),
