@@ -169,8 +169,9 @@ fn deciding_lines(situations: &[LineSituation]) -> Vec<Segment> {
     segments
 }
 
-/// `F → O: partial cover (1 of 4 lines blocked), flanking with C`, and what the plan
-/// overrides, since then the lines did not decide it.
+/// `F → O: partial cover (1 of 4 lines blocked), flanking with C` (an area judged from
+/// its origin: `W's fireball from [11, 3] → A: …`, where its lines start), and what the
+/// plan overrides, since then the lines did not decide it.
 fn verdict_label(
     situation: &LineSituation,
     map: &MapSituation,
@@ -189,9 +190,16 @@ fn verdict_label(
     } else {
         ""
     };
+    // An area judged from its origin: the lines start there, not at the attacker.
+    let from = match (verdict.origin_distance_ft, verdict.cover_lines.corner) {
+        (Some(_), Some(origin)) => format!(
+            "{}'s {} from [{}, {}]",
+            situation.attacker.token, situation.attack, origin.x, origin.y
+        ),
+        _ => situation.attacker.token.to_string(),
+    };
     let mut label = format!(
-        "{} → {}: {cover} ({blocked} of {} lines blocked{by_creature})",
-        situation.attacker.token,
+        "{from} → {}: {cover} ({blocked} of {} lines blocked{by_creature})",
         situation.target.token,
         lines.len()
     );
@@ -222,9 +230,12 @@ fn centre(c: Centre) -> (f64, f64) {
     (c.x2 as f64 / 2.0, c.y2 as f64 / 2.0)
 }
 
-/// The built-in map symbol that looks most like a `[legend]` terrain.
+/// The built-in map symbol that looks most like a `[legend]` terrain, or `|` for an
+/// arrow slit (the map charts draw it as a wall with an opening).
 fn built_in(terrain: &RawTerrain) -> char {
-    if terrain.blocks {
+    if terrain.blocks && terrain.improved {
+        '|'
+    } else if terrain.blocks {
         '#'
     } else if terrain.low {
         '='
@@ -254,16 +265,17 @@ mod tests {
     fn legend_symbols_are_drawn_as_built_in_terrain() {
         let showcase = include_str!("../../experiments/ogre-corridor.toml");
         let legend = "\n[legend]\n\"&\" = { blocks = true }\n\"%\" = { concealment = 10 }\n\
-                      \"|\" = { low = true }\n";
+                      \"|\" = { low = true }\n\"!\" = { blocks = true, improved = true }\n";
         assert!(
             showcase.contains("#........C.#"),
             "the showcase map has changed"
         );
-        let text = showcase.replacen("#........C.#", "#&%|.....C.#", 1) + legend;
+        let text = showcase.replacen("#........C.#", "#&%|!....C.#", 1) + legend;
         let scenario = Scenario::parse("dir/ogre-corridor.toml", text.as_str()).unwrap();
         let inputs = inputs(&scenario);
         assert_eq!(inputs.file, "ogre-corridor.toml");
-        assert_eq!(inputs.map[1], "##~=.....C.#");
+        // The arrow slit `!` is drawn as `|`, the map charts' own mark for one.
+        assert_eq!(inputs.map[1], "##~=|....C.#");
         assert_eq!(inputs.map[2], "#...FOOR...#");
         assert_eq!(inputs.text, text);
         assert_eq!(
@@ -398,6 +410,29 @@ mod tests {
                 "B → Z: soft cover (2 of 4 lines blocked, a creature in the way)",
             ]
         );
+    }
+
+    /// The fireball's lines start at its origin, the corner [11, 3], not at the wizard
+    /// on (5, 3), and its labels say so; the coups de grace keep the attacker's token.
+    #[test]
+    fn an_area_judged_from_its_origin_is_labelled_from_there() {
+        let text = include_str!("../../experiments/pf1-coup-de-grace-and-fireball.toml");
+        let scenario = Scenario::parse("fireball.toml", text).unwrap();
+        let lines = inputs(&scenario).deciding_lines;
+        let mut labels: Vec<&str> = lines.iter().map(|s| s.label.as_str()).collect();
+        labels.dedup();
+        assert_eq!(
+            labels,
+            [
+                "R → S: no cover (0 of 16 lines blocked)",
+                "F → D: no cover (0 of 16 lines blocked)",
+                "W's fireball from [11, 3] → A: improved cover (4 of 4 lines blocked)",
+                "W's fireball from [11, 3] → M: no cover (0 of 4 lines blocked)",
+                "W's fireball from [11, 3] → C: no cover (0 of 4 lines blocked)",
+            ]
+        );
+        let from_origin = lines.iter().filter(|s| s.label.starts_with("W's"));
+        assert!(from_origin.into_iter().all(|s| s.from == (11.0, 3.0)));
     }
 
     #[test]

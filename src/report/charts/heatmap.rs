@@ -130,7 +130,8 @@ impl HeatmapChart {
         let px = MIN_TEXT_PX;
         for (y, row) in grid.cells.iter().enumerate() {
             for (x, &terrain) in row.iter().enumerate() {
-                let Some(v) = self.value(x, y).filter(|_| terrain != TerrainKind::Wall) else {
+                let blocks = matches!(terrain, TerrainKind::Wall | TerrainKind::Slit);
+                let Some(v) = self.value(x, y).filter(|_| !blocks) else {
                     continue;
                 };
                 let ((cx, cy), s) = layout.cell_at(x, y);

@@ -1,8 +1,9 @@
 //! Drawing the battle map: terrain squares, the square grid and creatures by letter.
 //!
-//! Terrain is told apart by pattern as well as shade (hatched walls, "=" bars for
-//! low walls, waves for fog, corner marks for dim and dark squares), so the map
-//! survives greyscale printing and stays readable under the heatmap colours.
+//! Terrain is told apart by pattern as well as shade (hatched walls, a wall with an
+//! upright opening for an arrow slit, "=" bars for low walls, waves for fog, corner marks
+//! for dim and dark squares), so the map survives greyscale printing and stays readable
+//! under the heatmap colours.
 
 use plotters::prelude::*;
 
@@ -35,6 +36,9 @@ pub struct Creature {
 pub(super) enum TerrainKind {
     Floor,
     Wall,
+    /// An opening one attacks through (an arrow slit): improved cover for a target
+    /// right behind it.
+    Slit,
     LowWall,
     Fog,
     Dim,
@@ -45,6 +49,7 @@ impl TerrainKind {
     fn of(c: char) -> Self {
         match c {
             '#' => Self::Wall,
+            '|' => Self::Slit,
             '=' => Self::LowWall,
             '~' => Self::Fog,
             ',' => Self::Dim,
@@ -57,6 +62,7 @@ impl TerrainKind {
         match self {
             Self::Floor => "floor",
             Self::Wall => "wall",
+            Self::Slit => "slit or port (improved cover)",
             Self::LowWall => "low wall",
             Self::Fog => "fog",
             Self::Dim => "dim light",
@@ -99,6 +105,7 @@ impl TerrainGrid {
     pub(super) fn legend(&self) -> Vec<Entry> {
         [
             TerrainKind::Wall,
+            TerrainKind::Slit,
             TerrainKind::LowWall,
             TerrainKind::Fog,
             TerrainKind::Dim,
@@ -200,6 +207,13 @@ pub(super) fn paint_terrain<DB: DrawingBackend>(
 ) -> Drawn {
     let (xf, yf, sf) = (f64::from(x), f64::from(y), f64::from(s));
     let white = WHITE.to_rgba();
+    if terrain == TerrainKind::Slit {
+        // A wall with an upright opening in the middle.
+        canvas.rect((x, y), (x + s, y + s), WALL.to_rgba())?;
+        let half = (s / 10).max(2);
+        let (cx, margin) = (x + s / 2, s / 8);
+        return canvas.rect((cx - half, y + margin), (cx + half, y + s - margin), white);
+    }
     if terrain == TerrainKind::Wall {
         canvas.rect((x, y), (x + s, y + s), WALL.to_rgba())?;
         let hatch = u32::try_from((s / 20).max(1)).unwrap_or(1);
@@ -254,7 +268,7 @@ pub(super) fn paint_terrain<DB: DrawingBackend>(
             canvas.polygon(vec![(x, y), (x + k + 2, y), (x, y + k + 2)], white)?;
             canvas.polygon(vec![(x, y), (x + k, y), (x, y + k)], colour.to_rgba())?;
         }
-        TerrainKind::Floor | TerrainKind::Wall => {}
+        TerrainKind::Floor | TerrainKind::Wall | TerrainKind::Slit => {}
     }
     Ok(())
 }

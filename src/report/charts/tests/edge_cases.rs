@@ -382,3 +382,39 @@ fn a_single_round_stands_its_points_apart_and_writes_their_values() {
     distinct.dedup();
     assert_eq!(distinct.len(), 5, "{zeros:?}");
 }
+
+/// An arrow slit (`|` on the drawn map) has its own mark and legend entry, apart from the
+/// wall beside it: a wall's dark square with a white upright opening.
+#[test]
+fn an_arrow_slit_is_drawn_apart_from_a_wall() {
+    let data = LinesChart {
+        title: "slit".into(),
+        size: ChartSize::default(),
+        map: BattleMap {
+            rows: vec!["#|#".into(), "...".into(), ".A.".into()],
+            creatures: vec![Creature {
+                letter: 'A',
+                squares: vec![(1, 2)],
+            }],
+        },
+        segments: vec![],
+    };
+    let chart = lines_chart(&data).expect("chart");
+    check(
+        &chart,
+        data.size,
+        &["wall", "slit or port (improved cover)"],
+    );
+    let without = LinesChart {
+        map: BattleMap {
+            rows: vec!["###".into(), "...".into(), ".A.".into()],
+            ..data.map.clone()
+        },
+        ..data.clone()
+    };
+    let texts = svg_texts(&lines_chart(&without).expect("chart").svg);
+    assert!(
+        !texts.iter().any(|t| t.contains("improved cover")),
+        "{texts:?}"
+    );
+}
