@@ -725,12 +725,13 @@ fn modifier(text: &str) -> Result<i32, String> {
 }
 
 /// One `--bonus`'s attack bonuses, in the order of the full attack (a repeated flag's
-/// follow).
+/// bonuses follow).
 #[derive(Debug, Clone)]
 struct Bonuses(Vec<i32>);
 
-/// `--bonus`: one modifier, or several separated by commas; an empty one (a comma too
-/// many) is named as such, where each part alone would only be "nothing".
+/// `--bonus`: one modifier, or several separated by commas (blanks beside them allowed,
+/// as in `"14, 9"`); an empty one (a comma too many) is named as such, where each part
+/// alone would only be "nothing".
 fn bonuses(text: &str) -> Result<Bonuses, String> {
     if text.contains(',') && text.split(',').any(|part| part.trim().is_empty()) {
         return Err(format!(
@@ -738,8 +739,7 @@ fn bonuses(text: &str) -> Result<Bonuses, String> {
             modifier_range()
         ));
     }
-    text.split(',')
-        .map(modifier)
+    (text.split(',').map(|part| modifier(part.trim())))
         .collect::<Result<_, _>>()
         .map(Bonuses)
 }
@@ -997,6 +997,7 @@ mod tests {
         assert_eq!(whole_number("1_000_000"), Ok(1_000_000));
         assert_eq!(modifier("-5"), Ok(-5));
         assert_eq!(bonuses("14,9").map(|b| b.0), Ok(vec![14, 9]));
+        assert_eq!(bonuses("14, 9").map(|b| b.0), Ok(vec![14, 9]));
         let comma_too_many = "expected -10000 to 10000 for each of its comma-separated bonuses (such as 14,9), not `7,`: a comma with no bonus on one side";
         assert_eq!(bonuses("7,").map(|b| b.0), Err(comma_too_many.into()));
         assert!(

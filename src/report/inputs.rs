@@ -112,7 +112,8 @@ fn block_centres(map: &[String]) -> Vec<(char, (f64, f64))> {
         .collect()
 }
 
-/// For every plan line: the cover lines from the attacker's chosen corner to the chosen
+/// For every plan line: the cover lines from the attacker's chosen corner (or an area's
+/// origin) to the chosen
 /// target square's corners, dashed where they are blocked (by a wall, low wall or
 /// improved-cover terrain, or by a creature where the system gives soft cover against
 /// this attack), and the line between
@@ -231,9 +232,9 @@ fn centre(c: Centre) -> (f64, f64) {
 }
 
 /// The built-in map symbol that looks most like a `[legend]` terrain, or `|` for an
-/// arrow slit (the map charts draw it as a wall with an opening).
+/// arrow slit, any `improved` square (the map charts draw it as a wall with an opening).
 fn built_in(terrain: &RawTerrain) -> char {
-    if terrain.blocks && terrain.improved {
+    if terrain.improved {
         '|'
     } else if terrain.blocks {
         '#'
@@ -429,6 +430,7 @@ mod tests {
                 "W's fireball from [11, 3] → A: improved cover (4 of 4 lines blocked)",
                 "W's fireball from [11, 3] → M: no cover (0 of 4 lines blocked)",
                 "W's fireball from [11, 3] → C: no cover (0 of 4 lines blocked)",
+                "W's fireball from [11, 3] → O: no cover (0 of 4 lines blocked)",
             ]
         );
         let from_origin = lines.iter().filter(|s| s.label.starts_with("W's"));

@@ -84,11 +84,19 @@ const SCALES: [(f64, f64); 7] = [
     (1.0, 0.25),
 ];
 
+/// The whole scale, 0 to 100%: the last of [`SCALES`].
+const FULL_SCALE: (f64, f64) = SCALES[SCALES.len() - 1];
+
 /// The scale ([`SCALES`]) whose top holds `largest`.
 fn scale_for(largest: f64) -> (f64, f64) {
     (SCALES.into_iter())
         .find(|&(top, _)| largest <= top)
-        .unwrap_or(SCALES[SCALES.len() - 1])
+        .unwrap_or(FULL_SCALE)
+}
+
+/// The colour of value `v` on a scale from 0 to `top`.
+fn shade(v: f64, top: f64) -> RGBColor {
+    heat(v / top)
 }
 
 /// Pixels kept white inside a tried creature's square, within its outline.
@@ -104,18 +112,12 @@ impl HeatmapChart {
         v.is_finite().then(|| v.clamp(0.0, 1.0))
     }
 
-    /// The colour bar's top and tick step, fitted to the largest value.
+    /// The colour bar's top and tick step, fitted to the largest value (the full scale
+    /// when no square has one).
     fn scale(&self) -> (f64, f64) {
         let values = self.values.iter().flatten().flatten();
-        let largest = (values.copied())
-            .filter(|v| v.is_finite())
-            .fold(0.0, f64::max);
-        scale_for(largest)
-    }
-
-    /// The colour of value `v` on this chart's scale.
-    fn shade(&self, v: f64) -> RGBColor {
-        heat(v / self.scale().0)
+        let finite = values.copied().filter(|v| v.is_finite());
+        finite.reduce(f64::max).map_or(FULL_SCALE, scale_for)
     }
 
     fn draw_values<DB: DrawingBackend>(
@@ -123,6 +125,7 @@ impl HeatmapChart {
         canvas: &Canvas<'_, DB>,
         grid: &TerrainGrid,
         layout: &Layout,
+        top: f64,
     ) -> Drawn {
         if !values_fit(canvas, layout) {
             return Ok(());
@@ -135,7 +138,7 @@ impl HeatmapChart {
                     continue;
                 };
                 let ((cx, cy), s) = layout.cell_at(x, y);
-                let ink = if luminance(self.shade(v)) < 0.45 {
+                let ink = if luminance(shade(v, top)) < 0.45 {
                     WHITE
                 } else {
                     INK
@@ -152,6 +155,7 @@ impl HeatmapChart {
         canvas: &Canvas<'_, DB>,
         layout: &Layout,
         bottom_limit: i32,
+        (scale_top, step): (f64, f64),
     ) -> Drawn {
         let (_, top) = layout.top_left();
         let (right, bottom) = layout.bottom_right();
@@ -168,7 +172,6 @@ impl HeatmapChart {
             canvas.rect((x, y0), (x + BAR_W, y1), heat(v).to_rgba())?;
         }
         canvas.frame((x, top), (x + BAR_W, top + height), INK.to_rgba(), 1)?;
-        let (scale_top, step) = self.scale();
         let ticks = (scale_top / step).round() as u32;
         for tick in 0..=ticks {
             let share = f64::from(tick) / f64::from(ticks);
@@ -209,7 +212,9 @@ impl Figure for HeatmapChart {
             xy::note(canvas, message, (x0 + w / 2, y0 + h / 2))?;
             return frame.draw_legend(canvas);
         };
-        let base = |x: usize, y: usize| self.value(x, y).map(|v| self.shade(v));
+        // Fitted once: every square and the bar are shaded on the same scale.
+        let (top, step) = self.scale();
+        let base = |x: usize, y: usize| self.value(x, y).map(|v| shade(v, top));
         map::draw_terrain(canvas, &grid, &layout, base)?;
         map::draw_creatures(canvas, &self.map, &grid, &layout)?;
         // The mover's own squares were tried too: their shade within its outline.
@@ -222,17 +227,17 @@ impl Figure for HeatmapChart {
                     let ((px, py), s) = layout.cell_at(x, y);
                     let inset = CREATURE_INSET;
                     let (from, to) = ((px + inset, py + inset), (px + s - inset, py + s - inset));
-                    canvas.rect(from, to, self.shade(v).to_rgba())?;
+                    canvas.rect(from, to, shade(v, top).to_rgba())?;
                 }
             }
         }
-        self.draw_values(canvas, &grid, &layout)?;
+        self.draw_values(canvas, &grid, &layout, top)?;
         let values_shown = values_fit(canvas, &layout);
         map::draw_letters(canvas, &self.map, &grid, &layout, |c| {
             values_shown && tried(c)
         })?;
         map::draw_border(canvas, &layout)?;
-        self.draw_colour_bar(canvas, &layout, y0 + h)?;
+        self.draw_colour_bar(canvas, &layout, y0 + h, (top, step))?;
         frame.draw_legend(canvas)
     }
 }
@@ -310,7 +315,8 @@ mod tests {
             values: vec![vec![Some(0.18), Some(0.0), None]],
             value_label: "v".into(),
         };
-        assert_eq!(chart.shade(0.18), heat(0.9));
+        assert_eq!(chart.scale(), (0.2, 0.05));
+        assert_eq!(shade(0.18, 0.2), heat(0.9));
         let svg = super::super::render::render_svg(&chart, chart.size).expect("renders");
         for tick in ["0%", "5%", "10%", "15%", "20%"] {
             text_at(&svg, tick);
@@ -320,6 +326,15 @@ mod tests {
         assert_eq!(scale_for(0.2), (0.2, 0.05));
         assert_eq!(scale_for(0.21), (0.25, 0.05));
         assert_eq!(scale_for(0.96), (1.0, 0.25));
+        let untried = HeatmapChart {
+            values: vec![vec![None, Some(f64::NAN)]],
+            ..chart
+        };
+        assert_eq!(
+            untried.scale(),
+            FULL_SCALE,
+            "nothing tried: the whole scale"
+        );
     }
 
     #[test]

@@ -210,7 +210,7 @@ pub(super) fn paint_terrain<DB: DrawingBackend>(
     if terrain == TerrainKind::Slit {
         // A wall with an upright opening in the middle.
         canvas.rect((x, y), (x + s, y + s), WALL.to_rgba())?;
-        let half = (s / 10).max(2);
+        let half = (s / 10).max(2).min(s / 4);
         let (cx, margin) = (x + s / 2, s / 8);
         return canvas.rect((cx - half, y + margin), (cx + half, y + s - margin), white);
     }

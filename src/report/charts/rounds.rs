@@ -132,10 +132,21 @@ fn label_values<DB: DrawingBackend>(
     if closest < f64::from(widest + 4) {
         return Ok(());
     }
+    let axis_top = xy::to_pixels(chart, 0.0, 1.0).1;
     for (x, e, label) in &labels {
         let (px, top) = xy::to_pixels(chart, *x, e.hi);
-        let at = (px.round() as i32, top.round() as i32 - VALUE_LIFT_PX);
-        canvas.text(label, at, MIN_TEXT_PX, INK, CENTER)?;
+        // Below the interval where above it would leave the plot (for the caption).
+        let y = match top - f64::from(VALUE_LIFT_PX) < axis_top {
+            true => xy::to_pixels(chart, *x, e.lo).1 + f64::from(VALUE_LIFT_PX),
+            false => top - f64::from(VALUE_LIFT_PX),
+        };
+        canvas.text(
+            label,
+            (px.round() as i32, y.round() as i32),
+            MIN_TEXT_PX,
+            INK,
+            CENTER,
+        )?;
     }
     Ok(())
 }
@@ -173,16 +184,21 @@ fn draw_by_round<DB: DrawingBackend>(
     // A single round has no lines to tell the series apart: their points stand side by
     // side in it, so that equal values (often 0) both show.
     let single_round = last <= 1.0;
+    // Only lines with a point take a place in the round, numbered alike in every panel.
+    let has_points: Vec<bool> = (0..labels.len())
+        .map(|i| (panels.iter()).any(|p| p.lines.get(i).is_some_and(|runs| !runs.is_empty())))
+        .collect();
+    let placed = |i: usize| has_points[..i].iter().filter(|&&b| b).count();
+    let of = placed(labels.len());
 
     let areas = frame.plot.split_evenly((1, panels.len().max(1)));
     for (area, panel) in areas.iter().zip(panels) {
         let chart = xy::panel(canvas, area, Some(panel.caption), &x, &y)?;
-        let of = panel.lines.len();
         let series: Vec<Series> = (panel.lines.iter().enumerate())
             .map(|(i, runs)| Series {
                 style: series_style(i),
                 runs: match single_round {
-                    true => dodged(runs, xy::dodge(i, of, SINGLE_ROUND_STEP)),
+                    true => dodged(runs, xy::dodge(placed(i), of, SINGLE_ROUND_STEP)),
                     false => runs.clone(),
                 },
             })

@@ -129,7 +129,8 @@ pub(super) fn percent_label(p: f64) -> String {
     match p {
         p if p > 0.0 && p < 0.005 => "<1%".into(),
         p if (0.995..1.0).contains(&p) => ">99%".into(),
-        p => format!("{}%", (p * 100.0).round()),
+        p if !p.is_finite() => "?".into(),
+        p => format!("{}%", format_number((p * 100.0).round(), 0)),
     }
 }
 
@@ -155,8 +156,11 @@ mod tests {
     /// 0.3% is not none and 99.6% is not certain: only 0 and 1 read 0% and 100%.
     #[test]
     fn percent_labels_never_round_a_chance_to_none_or_certain() {
-        let labels = [0.0, 0.003, 0.005, 0.16, 0.994, 0.996, 1.0].map(percent_label);
-        assert_eq!(labels, ["0%", "<1%", "1%", "16%", "99%", ">99%", "100%"]);
+        let labels = [0.0, -0.0, 0.003, 0.005, 0.16, 0.994, 0.996, 1.0].map(percent_label);
+        assert_eq!(
+            labels,
+            ["0%", "0%", "<1%", "1%", "16%", "99%", ">99%", "100%"]
+        );
     }
 
     #[test]
