@@ -130,9 +130,7 @@ pub fn report_html(input: &ReportInput) -> String {
     let sections: String = body
         .map(|(i, s)| section_html(&format!("section-{}", i + 1), s))
         .collect();
-    let appendix: String = appendix
-        .map(|(i, s)| section_html(&format!("appendix-{}", i + 1), s))
-        .collect();
+    let ending = appendix_and_footer(&input.appendix);
     let readings: String = if input.rule_readings.is_empty() {
         "<li>No rule needed interpreting.</li>".to_string()
     } else {
@@ -150,9 +148,57 @@ pub fn report_html(input: &ReportInput) -> String {
             ("contents", contents),
             ("sections", sections),
             ("rule_readings", readings),
-            ("appendix", appendix),
+            ("ending", ending),
         ],
     )
+}
+
+/// The page's closing words.
+const FOOTER: &str = "<footer>\n<p>Probabilities are per attack made; intervals are 95%; exact \
+values are shown where they could be computed. Same seed and trials give the same numbers.</p>\n\
+</footer>\n";
+
+/// Lines of a closing monospace block printed on the footer's page. Chromium does not
+/// keep a footer with the end of a long `<pre>` before it (`break-before: avoid` splits
+/// the footer instead), so the block's last lines and the footer are one unbreakable
+/// whole (`.end`), and the last page never holds the footer alone.
+const LINES_KEPT_WITH_FOOTER: usize = 6;
+
+/// The appendix sections and the footer, the footer kept in print with the end of the
+/// last section when that is a monospace block.
+fn appendix_and_footer(appendix: &[PageSection]) -> String {
+    let id = |i: usize| format!("appendix-{}", i + 1);
+    let closing = match appendix.split_last() {
+        Some((last, _)) => match &last.content {
+            SectionContent::Preformatted(text) => Some((last, text)),
+            _ => None,
+        },
+        None => None,
+    };
+    let whole = appendix.len() - usize::from(closing.is_some());
+    let mut out: String = (appendix[..whole].iter().enumerate())
+        .map(|(i, s)| section_html(&id(i), s))
+        .collect();
+    let Some((last, text)) = closing else {
+        out.push_str(&format!("<div class=\"end\">\n{FOOTER}</div>\n"));
+        return out;
+    };
+    let lines: Vec<&str> = text.lines().collect();
+    let cut = lines.len().saturating_sub(LINES_KEPT_WITH_FOOTER);
+    let (first, rest) = (lines[..cut].join("\n"), lines[cut..].join("\n"));
+    let first = if first.is_empty() {
+        String::new()
+    } else {
+        format!("<pre class=\"cut\">{}</pre>\n", escape_html(&first))
+    };
+    out.push_str(&format!(
+        "<section id=\"{}\">\n<h2>{}</h2>\n{first}<div class=\"end\">\n\
+         <pre class=\"continued\">{}</pre>\n{FOOTER}</div>\n</section>\n",
+        id(whole),
+        escape_html(&last.heading),
+        escape_html(&rest)
+    ));
+    out
 }
 
 /// What opens and closes a placeholder's name in the template.
@@ -414,6 +460,24 @@ mod tests {
     }
 
     #[test]
+    fn the_last_lines_of_the_file_print_with_the_footer_and_the_rest_before_them() {
+        let text: String = (1..=10).map(|i| format!("line {i}\n")).collect();
+        let mut input = sample();
+        input.appendix[0].content = SectionContent::Preformatted(text);
+        let page = report_html(&input);
+        assert!(page.contains(
+            "<pre class=\"cut\">line 1\nline 2\nline 3\nline 4</pre>\n<div class=\"end\">\n\
+             <pre class=\"continued\">line 5\nline 6\nline 7\nline 8\nline 9\nline 10</pre>\n\
+             <footer>"
+        ));
+        assert!(page.contains("</footer>\n</div>\n</section>\n</body>"));
+        input.appendix.clear();
+        let bare = report_html(&input);
+        assert!(bare.contains("</section>\n<div class=\"end\">\n<footer>"));
+        assert!(!bare.contains("<pre class=\"cut\">"));
+    }
+
+    #[test]
     fn the_verdict_comes_before_the_contents_and_the_appendix_after_the_rule_readings() {
         let page = report_html(&sample());
         let at = |text: &str| page.find(text).unwrap_or_else(|| panic!("{text}"));
@@ -423,6 +487,10 @@ mod tests {
         assert!(at("<h2>Rule readings</h2>") < at("<h2>Appendix: experiment file</h2>"));
         assert!(at("<h2>Appendix: experiment file</h2>") < at("<footer>"));
         assert!(page.contains("<a href=\"#appendix-1\">Appendix: experiment file</a>"));
+        assert!(
+            page.contains("<div class=\"end\">\n<pre class=\"continued\">seed = 7</pre>\n<footer>"),
+            "a short file stays whole on the footer's page"
+        );
         assert!(
             !page.contains("#verdict-1"),
             "the contents do not list the verdict"
