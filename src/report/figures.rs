@@ -586,7 +586,8 @@ fn battle_map(inputs: &Inputs) -> BattleMap {
         .map(|(letter, squares)| Creature { letter, squares })
         .collect();
     BattleMap {
-        rows: inputs.map.clone(),
+        rows: inputs.ground.clone(),
+        floors: inputs.floors.clone(),
         creatures,
     }
 }

@@ -2,10 +2,10 @@
 
 use super::charts::{LineKind, Segment};
 use super::figures::group;
-use crate::map::{Centre, Point, SightLine, Square};
+use crate::map::{Centre, Point, SightLine, Square, Terrain};
 use crate::plan::{LineSituation, MapSituation};
 use crate::rules::CoverLevel;
-use crate::scenario::{RawTerrain, Scenario};
+use crate::scenario::Scenario;
 
 /// The inputs of one run, for the report: taken from the validated [`Scenario`] and what
 /// its planning judged, so the report never reads a file nor judges the map itself.
@@ -16,8 +16,13 @@ pub struct Inputs {
     /// The experiment file's text, as written.
     pub text: String,
     /// The map rows, one character per square, with `[legend]` symbols replaced by the
-    /// built-in symbol that draws like them (`#`, `=`, `~`, `,`, `:` or `.`).
+    /// built-in symbol that draws like them (`#`, `|`, `=`, `~`, `,`, `:` or `.`).
     pub map: Vec<String>,
+    /// The terrain under everything, drawn like [`Inputs::map`] but without the letters:
+    /// a creature's squares hold the terrain it stands in (its `terrain`, else floor).
+    pub ground: Vec<String>,
+    /// Each square's floor height in feet, row by row as [`Inputs::ground`] (a ledge).
+    pub floors: Vec<Vec<i32>>,
     /// How the system's ambiguous rules are read (its `RuleSet::interpretations`), then
     /// what the experiment's `[options]` change.
     pub rule_readings: Vec<String>,
@@ -36,24 +41,23 @@ impl Inputs {
     /// The inputs of `scenario`, whose planning judged `situations` (one per plan line of
     /// the file, in order).
     pub fn new(scenario: &Scenario, situations: &[LineSituation]) -> Self {
-        let drawn_as = |c: char| {
-            scenario
-                .legend
-                .iter()
-                .find(|(symbol, _)| *symbol == c)
-                .map_or(c, |(_, terrain)| built_in(terrain))
-        };
+        let (ground, floors) = ground_and_floors(scenario);
+        let map = (scenario.map.iter().zip(&ground))
+            .map(|(row, under)| {
+                (row.chars().zip(under.chars()))
+                    .map(|(c, g)| if c.is_ascii_alphabetic() { c } else { g })
+                    .collect()
+            })
+            .collect();
         Self {
             file: scenario.source.path.file_name().map_or_else(
                 || scenario.source.path.display().to_string(),
                 |n| n.to_string_lossy().into_owned(),
             ),
             text: scenario.source.text.clone(),
-            map: scenario
-                .map
-                .iter()
-                .map(|row| row.chars().map(drawn_as).collect())
-                .collect(),
+            map,
+            ground,
+            floors,
             rule_readings: scenario
                 .system
                 .rules()
@@ -231,9 +235,35 @@ fn centre(c: Centre) -> (f64, f64) {
     (c.x2 as f64 / 2.0, c.y2 as f64 / 2.0)
 }
 
-/// The built-in map symbol that looks most like a `[legend]` terrain, or `|` for an
+/// Every square's terrain as its built-in symbol, and its floor height, from the
+/// battlefield the map parsed into (creatures' `terrain` included); none without a map.
+fn ground_and_floors(scenario: &Scenario) -> (Vec<String>, Vec<Vec<i32>>) {
+    let Some(field) = &scenario.battlefield else {
+        return (Vec::new(), Vec::new());
+    };
+    let squares = |y: usize| {
+        let width = scenario.map[y].chars().count();
+        (0..width).map(move |x| {
+            let square = Square {
+                x: i32::try_from(x).unwrap_or(i32::MAX),
+                y: i32::try_from(y).unwrap_or(i32::MAX),
+            };
+            field.grid.terrain(square)
+        })
+    };
+    (0..scenario.map.len())
+        .map(|y| {
+            (
+                squares(y).map(|t| built_in(&t)).collect(),
+                squares(y).map(|t| t.elevation).collect(),
+            )
+        })
+        .unzip()
+}
+
+/// The built-in map symbol that looks most like a square's terrain, or `|` for an
 /// arrow slit, any `improved` square (the map charts draw it as a wall with an opening).
-fn built_in(terrain: &RawTerrain) -> char {
+fn built_in(terrain: &Terrain) -> char {
     if terrain.improved {
         '|'
     } else if terrain.blocks {
@@ -283,6 +313,31 @@ mod tests {
             inputs.rule_readings,
             crate::rules::SystemId::Pf1.rules().interpretations
         );
+    }
+
+    /// variant-skirmish's archer H stands on the 5-ft ledge `^` at (0, 2): its square is
+    /// floor at 5 ft under the letter; fog-and-darkness's K stands in fog and M in
+    /// darkness, which their squares keep under their letters.
+    #[test]
+    fn the_ground_holds_the_terrain_and_floor_under_each_creature() {
+        let skirmish = include_str!("../../experiments/variant-skirmish.toml");
+        let scenario = Scenario::parse("variant-skirmish.toml", skirmish).unwrap();
+        let ledge = inputs(&scenario);
+        assert_eq!(ledge.map[2], "H.....~~...X");
+        assert_eq!(ledge.ground[2], "......~~....");
+        assert_eq!(ledge.floors[2][..2], [5, 0]);
+        let raised = ledge.floors.iter().flatten().filter(|f| **f != 0).count();
+        assert_eq!(raised, 1, "only the archer's square is raised");
+        let fog = include_str!("../../experiments/fog-and-darkness.toml");
+        let scenario = Scenario::parse("fog-and-darkness.toml", fog).unwrap();
+        let shaded = inputs(&scenario);
+        let under = |letter: char| {
+            let (y, x) = (shaded.map.iter().enumerate())
+                .find_map(|(y, row)| row.chars().position(|c| c == letter).map(|x| (y, x)))
+                .unwrap();
+            shaded.ground[y].chars().nth(x).unwrap()
+        };
+        assert_eq!((under('K'), under('M'), under('F')), ('~', ':', '.'));
     }
 
     /// A variant moving C from (9, 1) to [10, 4] and R from (7, 2) to [7, 3] gives two

@@ -236,6 +236,7 @@ impl Figure for HeatmapChart {
         map::draw_letters(canvas, &self.map, &grid, &layout, |c| {
             values_shown && tried(c)
         })?;
+        map::draw_floors(canvas, &grid, &layout)?;
         map::draw_border(canvas, &layout)?;
         self.draw_colour_bar(canvas, &layout, y0 + h, (top, step))?;
         frame.draw_legend(canvas)
@@ -275,6 +276,7 @@ mod tests {
             size: ChartSize::default(),
             map: BattleMap {
                 rows: vec![".....".into(), ".R.O.".into(), ".....".into()],
+                floors: Vec::new(),
                 creatures: vec![creature('R', 1), creature('O', 3)],
             },
             values,
@@ -310,6 +312,7 @@ mod tests {
             size: ChartSize::default(),
             map: BattleMap {
                 rows: vec!["...".into()],
+                floors: Vec::new(),
                 creatures: vec![],
             },
             values: vec![vec![Some(0.18), Some(0.0), None]],

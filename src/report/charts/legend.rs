@@ -7,7 +7,7 @@ use plotters::prelude::*;
 
 use super::canvas::{Canvas, Drawn, LEFT, Px};
 use super::lines::LineKind;
-use super::map::{TerrainKind, paint_terrain};
+use super::map::{Holds, TerrainKind, paint_terrain};
 use super::style::{BAND_ALPHA, BAR, GRID, INK, LEGEND_PX, Pattern, SeriesStyle};
 
 /// What a legend entry shows before its label.
@@ -29,6 +29,8 @@ pub(super) enum Swatch {
     ExactTick,
     /// A map square of one terrain.
     Terrain(TerrainKind),
+    /// A square of raised (else sunken) floor, as the map marks it.
+    Floor { raised: bool },
     /// An occupied square: white with a dark outline, as creatures are drawn.
     Creature,
     /// A geometry line of one kind.
@@ -153,7 +155,13 @@ fn draw_swatch<DB: DrawingBackend>(
             Pattern::Solid,
         ),
         Swatch::Terrain(t) => {
-            paint_terrain(canvas, ((xm - 9, mid - 9), 18), *t, None)?;
+            paint_terrain(canvas, ((xm - 9, mid - 9), 18), *t, Holds::Nothing)?;
+            canvas.frame((xm - 9, mid - 9), (xm + 9, mid + 9), GRID.to_rgba(), 1)
+        }
+        Swatch::Floor { raised } => {
+            let square = ((xm - 9, mid - 9), 18);
+            paint_terrain(canvas, square, TerrainKind::Floor, Holds::Nothing)?;
+            super::map::paint_floor_mark(canvas, square, *raised)?;
             canvas.frame((xm - 9, mid - 9), (xm + 9, mid + 9), GRID.to_rgba(), 1)
         }
         Swatch::Creature => super::map::paint_creature_square(canvas, ((xm - 9, mid - 9), 18)),

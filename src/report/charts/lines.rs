@@ -364,6 +364,7 @@ impl Figure for LinesChart {
             }
         }
         map::draw_letters(canvas, &self.map, &grid, &layout, |_| false)?;
+        map::draw_floors(canvas, &grid, &layout)?;
         for (i, at) in self.badges(&grid, &layout) {
             draw_badge(canvas, at, i + 1)?;
         }
@@ -394,6 +395,7 @@ mod tests {
             size: ChartSize::default(),
             map: BattleMap {
                 rows: vec!["A..B.....C".into()],
+                floors: Vec::new(),
                 creatures: vec![creature('A', 0), creature('B', 3), creature('C', 9)],
             },
             segments: vec![line("first"), line("second"), line("third")],

@@ -14,10 +14,13 @@ use super::style::{INK, MIN_TEXT_PX, Pattern};
 /// A battle map as the experiment file draws it.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct BattleMap {
-    /// One string per row, top row first, one character per 5-ft square:
-    /// `#` wall, `=` low wall, `~` fog, `,` dim light, `:` darkness; anything else
-    /// (including creature letters) is drawn as floor.
+    /// One string per row, top row first, one character per 5-ft square, creatures'
+    /// squares included (the terrain they stand in): `#` wall, `|` arrow slit, `=` low
+    /// wall, `~` fog, `,` dim light, `:` darkness; anything else is drawn as floor.
     pub rows: Vec<String>,
+    /// Each square's floor height in feet, row by row (a ledge, a pit); squares not
+    /// listed are at 0.
+    pub floors: Vec<Vec<i32>>,
     /// The creatures to draw over the terrain.
     pub creatures: Vec<Creature>,
 }
@@ -71,10 +74,11 @@ impl TerrainKind {
     }
 }
 
-/// The map as terrain kinds, padded with floor to a rectangle.
+/// The map as terrain kinds, padded with floor to a rectangle, and its floor heights.
 pub(super) struct TerrainGrid {
     pub(super) cells: Vec<Vec<TerrainKind>>,
     pub(super) cols: usize,
+    floors: Vec<Vec<i32>>,
 }
 
 impl TerrainGrid {
@@ -94,7 +98,27 @@ impl TerrainGrid {
                 row
             })
             .collect();
-        Self { cells, cols }
+        Self {
+            cells,
+            cols,
+            floors: map.floors.clone(),
+        }
+    }
+
+    /// The floor height of square (x, y) in feet.
+    fn floor(&self, x: usize, y: usize) -> i32 {
+        (self.floors.get(y))
+            .and_then(|row| row.get(x))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// The squares off the ground floor, with whether each is raised (else sunken).
+    fn off_the_floor(&self) -> impl Iterator<Item = (usize, usize, bool)> + '_ {
+        (0..self.rows())
+            .flat_map(move |y| (0..self.cols).map(move |x| (x, y, self.floor(x, y))))
+            .filter(|&(_, _, floor)| floor != 0)
+            .map(|(x, y, floor)| (x, y, floor > 0))
     }
 
     pub(super) fn rows(&self) -> usize {
@@ -114,7 +138,27 @@ impl TerrainGrid {
         .into_iter()
         .filter(|t| self.cells.iter().flatten().any(|c| c == t))
         .map(|t| Entry::new(Swatch::Terrain(t), t.name()))
+        .chain([true, false].into_iter().filter_map(|raised| {
+            let label = self.heights_label(raised)?;
+            Some(Entry::new(Swatch::Floor { raised }, label))
+        }))
         .collect()
+    }
+
+    /// "raised floor (+5 ft)" or "sunken floor (−10, −5 ft)": the heights of the raised
+    /// (else sunken) squares; `None` when there are none.
+    fn heights_label(&self, raised: bool) -> Option<String> {
+        let mut heights: Vec<i32> = (self.off_the_floor())
+            .filter(|&(_, _, up)| up == raised)
+            .map(|(x, y, _)| self.floor(x, y))
+            .collect();
+        heights.sort_unstable();
+        heights.dedup();
+        let listed: Vec<String> = (heights.iter())
+            .map(|h| format!("{}{}", if *h > 0 { "+" } else { "−" }, h.unsigned_abs()))
+            .collect();
+        let kind = if raised { "raised" } else { "sunken" };
+        (!listed.is_empty()).then(|| format!("{kind} floor ({} ft)", listed.join(", ")))
     }
 }
 
@@ -198,12 +242,24 @@ const FOG: RGBColor = RGBColor(105, 105, 105);
 const DIM: RGBColor = RGBColor(150, 150, 150);
 const DARK: RGBColor = RGBColor(15, 15, 15);
 
-/// Paints one square of terrain over `base` (the heat colour, or white).
+/// What a square holds besides its terrain, which moves the terrain's marks out of its
+/// way.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) enum Holds {
+    /// Nothing: the marks sit in the middle.
+    Nothing,
+    /// A heatmap's value in its lower part, on the value's shade: the marks move up.
+    Value(RGBColor),
+    /// A creature's letter in its middle: the marks go to its top and bottom edges.
+    Creature,
+}
+
+/// Paints one square of terrain, white or in the shade of the value it holds.
 pub(super) fn paint_terrain<DB: DrawingBackend>(
     canvas: &Canvas<'_, DB>,
     ((x, y), s): ScreenSquare,
     terrain: TerrainKind,
-    base: Option<RGBColor>,
+    holds: Holds,
 ) -> Drawn {
     let (xf, yf, sf) = (f64::from(x), f64::from(y), f64::from(s));
     let white = WHITE.to_rgba();
@@ -230,14 +286,13 @@ pub(super) fn paint_terrain<DB: DrawingBackend>(
         }
         return Ok(());
     }
-    canvas.rect((x, y), (x + s, y + s), base.unwrap_or(WHITE).to_rgba())?;
-    let width = u32::try_from((s / 12).max(2)).unwrap_or(2);
-    // A shaded square carries its value in its lower part, so marks move up.
-    let rows = if base.is_some() {
-        [0.2, 0.42]
-    } else {
-        [0.36, 0.64]
+    let (base, rows) = match holds {
+        Holds::Nothing => (WHITE, [0.36, 0.64]),
+        Holds::Value(shade) => (shade, [0.2, 0.42]),
+        Holds::Creature => (WHITE, [0.14, 0.86]),
     };
+    canvas.rect((x, y), (x + s, y + s), base.to_rgba())?;
+    let width = u32::try_from((s / 12).max(2)).unwrap_or(2);
     match terrain {
         TerrainKind::LowWall => {
             for t in rows {
@@ -273,6 +328,48 @@ pub(super) fn paint_terrain<DB: DrawingBackend>(
     Ok(())
 }
 
+/// Marks a square off the ground floor in its top-right corner, away from the dim and
+/// dark marks (top left), a creature's letter (centre) and a heatmap value (below): a
+/// small triangle pointing up for raised floor, down for sunken, haloed in white so it
+/// reads over any shade.
+pub(super) fn paint_floor_mark<DB: DrawingBackend>(
+    canvas: &Canvas<'_, DB>,
+    ((x, y), s): ScreenSquare,
+    raised: bool,
+) -> Drawn {
+    let k = ((f64::from(s) * 0.3) as i32).max((s / 2).min(9));
+    let (right, top) = (x + s - 3, y + 3);
+    let (left, bottom) = (right - k, top + k);
+    let middle = (left + right) / 2;
+    let (apex, base) = if raised { (top, bottom) } else { (bottom, top) };
+    let halo = if raised { -2 } else { 2 };
+    canvas.polygon(
+        vec![
+            (left - 2, base - halo),
+            (right + 2, base - halo),
+            (middle, apex + halo),
+        ],
+        WHITE.to_rgba(),
+    )?;
+    canvas.polygon(
+        vec![(left, base), (right, base), (middle, apex)],
+        INK.to_rgba(),
+    )
+}
+
+/// Marks every square off the ground floor (see [`paint_floor_mark`]); drawn over the
+/// creatures, so one standing on a ledge shows it.
+pub(super) fn draw_floors<DB: DrawingBackend>(
+    canvas: &Canvas<'_, DB>,
+    grid: &TerrainGrid,
+    layout: &Layout,
+) -> Drawn {
+    for (x, y, raised) in grid.off_the_floor() {
+        paint_floor_mark(canvas, layout.cell_at(x, y), raised)?;
+    }
+    Ok(())
+}
+
 /// Paints every square, then the grid lines between them.
 pub(super) fn draw_terrain<DB: DrawingBackend>(
     canvas: &Canvas<'_, DB>,
@@ -282,7 +379,8 @@ pub(super) fn draw_terrain<DB: DrawingBackend>(
 ) -> Drawn {
     for (y, row) in grid.cells.iter().enumerate() {
         for (x, &terrain) in row.iter().enumerate() {
-            paint_terrain(canvas, layout.cell_at(x, y), terrain, base(x, y))?;
+            let holds = base(x, y).map_or(Holds::Nothing, Holds::Value);
+            paint_terrain(canvas, layout.cell_at(x, y), terrain, holds)?;
         }
     }
     let (left, top) = layout.top_left();
@@ -428,7 +526,8 @@ const RAISED_LETTER_CENTRE: f64 = 0.36;
 /// Pixels of white kept around a creature's letter (see [`draw_letters`]).
 const LETTER_PATCH_MARGIN: i32 = 2;
 
-/// Draws each creature as one white block with an outline around its squares; its
+/// Draws each creature as one block with an outline around its squares, each square
+/// white but for the mark of the terrain it stands in (fog, dim light, darkness); its
 /// letter comes after whatever is drawn over the blocks ([`draw_letters`]).
 pub(super) fn draw_creatures<DB: DrawingBackend>(
     canvas: &Canvas<'_, DB>,
@@ -440,8 +539,8 @@ pub(super) fn draw_creatures<DB: DrawingBackend>(
     for creature in &map.creatures {
         let squares = squares_on_map(creature, grid);
         for &(x, y) in &squares {
-            let ((px, py), s) = layout.cell_at(x, y);
-            canvas.rect((px, py), (px + s, py + s), WHITE.to_rgba())?;
+            let square = layout.cell_at(x, y);
+            paint_terrain(canvas, square, grid.cells[y][x], Holds::Creature)?;
         }
         outline(canvas, &squares, layout, ink, Pattern::Solid)?;
     }

@@ -63,6 +63,7 @@ fn empty_inputs_give_valid_charts() {
         size,
         map: BattleMap {
             rows: vec![String::new()],
+            floors: Vec::new(),
             creatures: vec![],
         },
         segments: vec![],
@@ -206,6 +207,7 @@ fn odd_values_never_panic() {
     let big_map = HeatmapChart {
         map: BattleMap {
             rows: vec![".".repeat(2000); 3],
+            floors: Vec::new(),
             creatures: vec![],
         },
         ..heatmap_example()
@@ -392,6 +394,7 @@ fn an_arrow_slit_is_drawn_apart_from_a_wall() {
         size: ChartSize::default(),
         map: BattleMap {
             rows: vec!["#|#".into(), "...".into(), ".A.".into()],
+            floors: Vec::new(),
             creatures: vec![Creature {
                 letter: 'A',
                 squares: vec![(1, 2)],
@@ -408,6 +411,7 @@ fn an_arrow_slit_is_drawn_apart_from_a_wall() {
     let without = LinesChart {
         map: BattleMap {
             rows: vec!["###".into(), "...".into(), ".A.".into()],
+            floors: Vec::new(),
             ..data.map.clone()
         },
         ..data.clone()
@@ -417,4 +421,43 @@ fn an_arrow_slit_is_drawn_apart_from_a_wall() {
         !texts.iter().any(|t| t.contains("improved cover")),
         "{texts:?}"
     );
+}
+
+/// A creature standing in fog shows the fog's waves on its own square (two, at its top
+/// and bottom edges), and floors off the ground are
+/// marked and named in the legend by height: +5 raised, −5 sunken; a flat map names none.
+#[test]
+fn the_ground_under_a_creature_and_the_floor_heights_are_drawn() {
+    let data = LinesChart {
+        title: "ground".into(),
+        size: ChartSize::default(),
+        map: BattleMap {
+            rows: vec!["...".into(), ".~.".into()],
+            floors: vec![vec![0, 0, 0], vec![5, 0, -5]],
+            creatures: vec![Creature {
+                letter: 'A',
+                squares: vec![(1, 1)],
+            }],
+        },
+        segments: vec![],
+    };
+    let svg = lines_chart(&data).expect("chart").svg;
+    let waves = svg.matches("stroke=\"#696969\"").count();
+    // The terrain's two waves (then covered), the two at the edges of A's square and the
+    // legend swatch's two; a creature drawn plain white would leave 4.
+    assert_eq!(waves, 6, "A's square shows its fog");
+    check(
+        &lines_chart(&data).expect("chart"),
+        data.size,
+        &["fog", "raised floor (+5 ft)", "sunken floor (−5 ft)"],
+    );
+    let flat = LinesChart {
+        map: BattleMap {
+            floors: vec![vec![0; 3]; 2],
+            ..data.map.clone()
+        },
+        ..data.clone()
+    };
+    let texts = svg_texts(&lines_chart(&flat).expect("chart").svg);
+    assert!(!texts.iter().any(|t| t.contains("floor")), "{texts:?}");
 }

@@ -138,6 +138,7 @@ pub(super) fn battle_map() -> BattleMap {
     };
     BattleMap {
         rows: MAP.iter().map(|r| (*r).to_string()).collect(),
+        floors: Vec::new(),
         creatures: vec![
             one('F', 3, 9),
             Creature {
