@@ -183,9 +183,9 @@ fn appendix_and_footer(appendix: &[PageSection]) -> String {
         out.push_str(&format!("<div class=\"end\">\n{FOOTER}</div>\n"));
         return out;
     };
-    let lines: Vec<&str> = text.lines().collect();
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
     let cut = lines.len().saturating_sub(LINES_KEPT_WITH_FOOTER);
-    let (first, rest) = (lines[..cut].join("\n"), lines[cut..].join("\n"));
+    let (first, rest) = (lines[..cut].concat(), lines[cut..].concat());
     let first = if first.is_empty() {
         String::new()
     } else {
@@ -466,8 +466,8 @@ mod tests {
         input.appendix[0].content = SectionContent::Preformatted(text);
         let page = report_html(&input);
         assert!(page.contains(
-            "<pre class=\"cut\">line 1\nline 2\nline 3\nline 4</pre>\n<div class=\"end\">\n\
-             <pre class=\"continued\">line 5\nline 6\nline 7\nline 8\nline 9\nline 10</pre>\n\
+            "<pre class=\"cut\">line 1\nline 2\nline 3\nline 4\n</pre>\n<div class=\"end\">\n\
+             <pre class=\"continued\">line 5\nline 6\nline 7\nline 8\nline 9\nline 10\n</pre>\n\
              <footer>"
         ));
         assert!(page.contains("</footer>\n</div>\n</section>\n</body>"));
