@@ -683,7 +683,17 @@ fn whole_within<T: TryFrom<i128>>(
     most: i128,
     range: impl FnOnce() -> String,
 ) -> Result<T, String> {
-    let value = whole_digits(text);
+    read_within(text, whole_digits(text), least, most, range)
+}
+
+/// [`whole_within`] for a `value` already read from `text`.
+fn read_within<T: TryFrom<i128>>(
+    text: &str,
+    value: Option<i128>,
+    least: i128,
+    most: i128,
+    range: impl FnOnce() -> String,
+) -> Result<T, String> {
     (value.filter(|v| (least..=most).contains(v)))
         .and_then(|v| T::try_from(v).ok())
         .ok_or_else(|| match text {
@@ -702,10 +712,11 @@ fn whole_digits(text: &str) -> Option<i128> {
 /// largest named when it is past it; the run checks its range.
 fn whole_number(text: &str) -> Result<u64, String> {
     let largest = u64::MAX;
-    whole_within(text, 0, largest.into(), || {
+    let value = whole_digits(text);
+    read_within(text, value, 0, largest.into(), || {
         "a whole number such as 100000 (`_` may group its digits)".into()
     })
-    .map_err(|why| match whole_digits(text) {
+    .map_err(|why| match value {
         Some(v) if v > i128::from(largest) => format!("{why}: the largest is {largest}"),
         _ => why,
     })

@@ -15,8 +15,9 @@ pub struct Inputs {
     pub file: String,
     /// The experiment file's text, as written.
     pub text: String,
-    /// The map rows, one character per square, with `[legend]` symbols replaced by the
-    /// built-in symbol that draws like them (`#`, `|`, `=`, `~`, `,`, `:` or `.`).
+    /// The map rows, one character per square: each creature's letter where it stands,
+    /// other squares as in [`Inputs::ground`]. The charts take the creatures and the
+    /// map's size from it, the terrain from `ground`.
     pub map: Vec<String>,
     /// The terrain under everything, drawn like [`Inputs::map`] but without the letters:
     /// a creature's squares hold the terrain it stands in (its `terrain`, else floor).

@@ -168,8 +168,13 @@ fn report_html_is_self_contained_and_holds_every_section() {
     assert!(page.contains("seed <b>7</b>"));
     assert!(page.contains(concat!("d20odds ", env!("CARGO_PKG_VERSION"))));
     let text = std::fs::read_to_string(showcase()).unwrap();
-    // In two blocks, its last lines kept with the footer in print.
-    let joined = page.replace("</pre>\n<div class=\"end\">\n<pre class=\"continued\">", "");
+    // In two blocks, its last lines kept with the footer in print; each block opens with
+    // the newline the HTML parser drops, so a blank line at the cut is kept.
+    let joined = page.replace(
+        "</pre>\n<div class=\"end\">\n<pre class=\"continued\">\n",
+        "",
+    );
+    assert!(joined.contains("<pre class=\"cut\">\n"), "two blocks");
     assert!(
         joined.contains(&escaped(&text)),
         "the experiment file, whole"

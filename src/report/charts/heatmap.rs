@@ -233,10 +233,10 @@ impl Figure for HeatmapChart {
         }
         self.draw_values(canvas, &grid, &layout, top)?;
         let values_shown = values_fit(canvas, &layout);
+        map::draw_floors(canvas, &grid, &layout)?;
         map::draw_letters(canvas, &self.map, &grid, &layout, |c| {
             values_shown && tried(c)
         })?;
-        map::draw_floors(canvas, &grid, &layout)?;
         map::draw_border(canvas, &layout)?;
         self.draw_colour_bar(canvas, &layout, y0 + h, (top, step))?;
         frame.draw_legend(canvas)
@@ -247,16 +247,12 @@ impl Figure for HeatmapChart {
 mod tests {
     use super::*;
     use crate::report::charts::ChartSize;
+    use crate::report::charts::tests::text_places;
 
-    /// The `y` of the text element drawing `text`, in a rendered SVG, and where it is.
+    /// Where the first text element drawing `text` is in a rendered SVG, and its `y`.
     fn text_at(svg: &str, text: &str) -> (usize, f64) {
-        let at = (svg.find(&format!(">\n{text}\n</text>"))).unwrap_or_else(|| panic!("{text}"));
-        let opening = svg[..at].rfind("<text").expect("its element");
-        let y = svg[opening..at].split("y=\"").nth(1).expect("a y");
-        (
-            at,
-            y[..y.find('"').expect("closed")].parse().expect("a number"),
-        )
+        let places = text_places(svg, text, "y");
+        *places.first().unwrap_or_else(|| panic!("{text}"))
     }
 
     /// The mover's own square shows its value (42%) over its block's outline, below its

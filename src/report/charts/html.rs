@@ -186,14 +186,18 @@ fn appendix_and_footer(appendix: &[PageSection]) -> String {
     let lines: Vec<&str> = text.split_inclusive('\n').collect();
     let cut = lines.len().saturating_sub(LINES_KEPT_WITH_FOOTER);
     let (first, rest) = (lines[..cut].concat(), lines[cut..].concat());
-    let first = if first.is_empty() {
-        String::new()
+    // A block after a cut one goes on from it: no edge between the two.
+    let (first, rest_class) = if first.is_empty() {
+        (String::new(), "")
     } else {
-        format!("<pre class=\"cut\">{}</pre>\n", escape_html(&first))
+        (
+            format!("<pre class=\"cut\">\n{}</pre>\n", escape_html(&first)),
+            " class=\"continued\"",
+        )
     };
     out.push_str(&format!(
         "<section id=\"{}\">\n<h2>{}</h2>\n{first}<div class=\"end\">\n\
-         <pre class=\"continued\">{}</pre>\n{FOOTER}</div>\n</section>\n",
+         <pre{rest_class}>\n{}</pre>\n{FOOTER}</div>\n</section>\n",
         id(whole),
         escape_html(&last.heading),
         escape_html(&rest)
@@ -246,7 +250,8 @@ fn section_html(id: &str, section: &PageSection) -> String {
         SectionContent::Svg(svgs) => (svgs.iter().map(|svg| figure_html(svg)))
             .collect::<Vec<_>>()
             .join("\n"),
-        SectionContent::Preformatted(text) => format!("<pre>{}</pre>", escape_html(text)),
+        // The parser drops a newline right after `<pre>`: this one, never the text's own.
+        SectionContent::Preformatted(text) => format!("<pre>\n{}</pre>", escape_html(text)),
         SectionContent::Notes(notes) => {
             format!("<ul class=\"notes\">\n{}</ul>", list_items(notes))
         }
@@ -466,8 +471,8 @@ mod tests {
         input.appendix[0].content = SectionContent::Preformatted(text);
         let page = report_html(&input);
         assert!(page.contains(
-            "<pre class=\"cut\">line 1\nline 2\nline 3\nline 4\n</pre>\n<div class=\"end\">\n\
-             <pre class=\"continued\">line 5\nline 6\nline 7\nline 8\nline 9\nline 10\n</pre>\n\
+            "<pre class=\"cut\">\nline 1\nline 2\nline 3\nline 4\n</pre>\n<div class=\"end\">\n\
+             <pre class=\"continued\">\nline 5\nline 6\nline 7\nline 8\nline 9\nline 10\n</pre>\n\
              <footer>"
         ));
         assert!(page.contains("</footer>\n</div>\n</section>\n</body>"));
@@ -488,8 +493,8 @@ mod tests {
         assert!(at("<h2>Appendix: experiment file</h2>") < at("<footer>"));
         assert!(page.contains("<a href=\"#appendix-1\">Appendix: experiment file</a>"));
         assert!(
-            page.contains("<div class=\"end\">\n<pre class=\"continued\">seed = 7</pre>\n<footer>"),
-            "a short file stays whole on the footer's page"
+            page.contains("<div class=\"end\">\n<pre>\nseed = 7</pre>\n<footer>"),
+            "a short file stays whole, a block of its own, on the footer's page"
         );
         assert!(
             !page.contains("#verdict-1"),
@@ -582,7 +587,7 @@ mod tests {
         ));
         assert!(page.contains("<td>F → O: longsword &lt;#2&gt;</td>"));
         assert!(page.contains("<th class=\"num\"><span>P(hit)</span></th>"));
-        assert!(page.contains("<pre>#####\n#F&lt;O#\n#####</pre>"));
+        assert!(page.contains("<pre>\n#####\n#F&lt;O#\n#####</pre>"));
         assert!(
             page.contains(
                 "<ul class=\"notes\">\n<li>Exact &lt;values&gt; not computed.</li>\n</ul>"

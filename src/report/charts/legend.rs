@@ -31,7 +31,7 @@ pub(super) enum Swatch {
     Terrain(TerrainKind),
     /// A square of raised (else sunken) floor, as the map marks it.
     Floor { raised: bool },
-    /// An occupied square: white with a dark outline, as creatures are drawn.
+    /// An occupied square: white with a dark outline, as creatures on floor are drawn.
     Creature,
     /// A geometry line of one kind.
     Line(LineKind),

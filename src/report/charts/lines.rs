@@ -363,8 +363,8 @@ impl Figure for LinesChart {
                 draw_segment(canvas, from, to, s.kind)?;
             }
         }
-        map::draw_letters(canvas, &self.map, &grid, &layout, |_| false)?;
         map::draw_floors(canvas, &grid, &layout)?;
+        map::draw_letters(canvas, &self.map, &grid, &layout, |_| false)?;
         for (i, at) in self.badges(&grid, &layout) {
             draw_badge(canvas, at, i + 1)?;
         }
@@ -376,6 +376,7 @@ impl Figure for LinesChart {
 mod tests {
     use super::*;
     use crate::report::charts::Creature;
+    use crate::report::charts::tests::text_places;
 
     /// A row of ten squares with creatures at x = 0, 3 and 9: a line from A's centre to
     /// C's centre passes over B's letter at 0.3 of its length, the first spot tried.
@@ -567,12 +568,8 @@ mod tests {
 
     /// The `x` of the text element drawing `letter`.
     fn text_x(svg: &str, letter: char) -> f64 {
-        let at = svg
-            .find(&format!(">\n{letter}\n</text>"))
-            .expect("the letter");
-        let opening = svg[..at].rfind("<text").expect("its element");
-        let x = svg[opening..at].split("x=\"").nth(1).expect("an x");
-        x[..x.find('"').unwrap()].parse().unwrap()
+        let places = text_places(svg, &letter.to_string(), "x");
+        places.first().expect("the letter").1
     }
 
     #[test]

@@ -2,8 +2,9 @@
 //!
 //! Terrain is told apart by pattern as well as shade (hatched walls, a wall with an
 //! upright opening for an arrow slit, "=" bars for low walls, waves for fog, corner marks
-//! for dim and dark squares), so the map survives greyscale printing and stays readable
-//! under the heatmap colours.
+//! for dim and dark squares, a small triangle for raised or sunken floor), so the map
+//! survives greyscale printing and stays readable under the heatmap colours. A
+//! creature's squares show the terrain it stands in around its letter.
 
 use plotters::prelude::*;
 
@@ -337,7 +338,11 @@ pub(super) fn paint_floor_mark<DB: DrawingBackend>(
     ((x, y), s): ScreenSquare,
     raised: bool,
 ) -> Drawn {
-    let k = ((f64::from(s) * 0.3) as i32).max((s / 2).min(9));
+    let k = ((f64::from(s) * 0.3) as i32).max((s / 2).min(9)).min(s - 6);
+    if k < 2 {
+        // A square too small to hold the mark and its halo.
+        return Ok(());
+    }
     let (right, top) = (x + s - 3, y + 3);
     let (left, bottom) = (right - k, top + k);
     let middle = (left + right) / 2;
@@ -358,7 +363,7 @@ pub(super) fn paint_floor_mark<DB: DrawingBackend>(
 }
 
 /// Marks every square off the ground floor (see [`paint_floor_mark`]); drawn over the
-/// creatures, so one standing on a ledge shows it.
+/// creatures and the lines, under the letters, so one standing on a ledge shows it.
 pub(super) fn draw_floors<DB: DrawingBackend>(
     canvas: &Canvas<'_, DB>,
     grid: &TerrainGrid,

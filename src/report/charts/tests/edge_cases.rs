@@ -2,7 +2,7 @@
 
 use super::super::*;
 use super::fixtures::*;
-use super::{check, est, png_size, svg_texts};
+use super::{check, est, png_size, svg_texts, text_places};
 
 #[test]
 fn empty_inputs_give_valid_charts() {
@@ -367,12 +367,8 @@ fn a_single_round_stands_its_points_apart_and_writes_their_values() {
     let chart = down_dead_chart(&data).expect("chart");
     check(&chart, data.size, &["16%", "0%"]);
     let places = |text: &str| -> Vec<String> {
-        (chart.svg.match_indices(&format!(">\n{text}\n</text>")))
-            .map(|(at, _)| {
-                let opening = chart.svg[..at].rfind("<text").expect("its element");
-                let x = chart.svg[opening..at].split("x=\"").nth(1).expect("an x");
-                x[..x.find('"').expect("closed")].to_string()
-            })
+        (text_places(&chart.svg, text, "x").into_iter())
+            .map(|(_, x)| x.to_string())
             .collect()
     };
     assert_eq!(places("16%").len(), 1);
@@ -442,6 +438,15 @@ fn the_ground_under_a_creature_and_the_floor_heights_are_drawn() {
         segments: vec![],
     };
     let svg = lines_chart(&data).expect("chart").svg;
+    let triangles = |svg: &str| {
+        svg.matches("<polygon opacity=\"1\" fill=\"#1E1E1E\"")
+            .count()
+    };
+    assert_eq!(
+        triangles(&svg),
+        4,
+        "two squares off the floor, two legend swatches"
+    );
     let waves = svg.matches("stroke=\"#696969\"").count();
     // The terrain's two waves (then covered), the two at the edges of A's square and the
     // legend swatch's two; a creature drawn plain white would leave 4.
@@ -458,6 +463,8 @@ fn the_ground_under_a_creature_and_the_floor_heights_are_drawn() {
         },
         ..data.clone()
     };
-    let texts = svg_texts(&lines_chart(&flat).expect("chart").svg);
+    let flat_svg = lines_chart(&flat).expect("chart").svg;
+    assert_eq!(triangles(&flat_svg), 0);
+    let texts = svg_texts(&flat_svg);
     assert!(!texts.iter().any(|t| t.contains("floor")), "{texts:?}");
 }

@@ -31,6 +31,20 @@ pub(super) fn svg_texts(svg: &str) -> Vec<String> {
         .collect()
 }
 
+/// Each text element drawing `text` in a rendered SVG, in order: where its text is, and
+/// its `attribute` (`"x"` or `"y"`) in pixels.
+pub(super) fn text_places(svg: &str, text: &str, attribute: &str) -> Vec<(usize, f64)> {
+    let key = format!("{attribute}=\"");
+    (svg.match_indices(&format!(">\n{text}\n</text>")))
+        .map(|(at, _)| {
+            let opening = svg[..at].rfind("<text").expect("its element");
+            let value = svg[opening..at].split(&key).nth(1).expect("the attribute");
+            let value = value[..value.find('"').expect("closed")].parse();
+            (at, value.expect("a number"))
+        })
+        .collect()
+}
+
 /// Checks both renderings and that every expected text is in the SVG.
 pub(super) fn check(chart: &Chart, size: ChartSize, expected: &[&str]) {
     assert_eq!(png_size(&chart.png), (size.width, size.height));
