@@ -242,21 +242,20 @@ fn ground_and_floors(scenario: &Scenario) -> (Vec<String>, Vec<Vec<i32>>) {
     let Some(field) = &scenario.battlefield else {
         return (Vec::new(), Vec::new());
     };
-    let squares = |y: usize| {
-        let width = scenario.map[y].chars().count();
-        (0..width).map(move |x| {
-            let square = Square {
-                x: i32::try_from(x).unwrap_or(i32::MAX),
-                y: i32::try_from(y).unwrap_or(i32::MAX),
-            };
-            field.grid.terrain(square)
-        })
-    };
-    (0..scenario.map.len())
-        .map(|y| {
+    (scenario.map.iter().enumerate())
+        .map(|(y, row)| {
+            let row: Vec<Terrain> = (0..row.chars().count())
+                .map(|x| {
+                    let square = Square {
+                        x: i32::try_from(x).unwrap_or(i32::MAX),
+                        y: i32::try_from(y).unwrap_or(i32::MAX),
+                    };
+                    field.grid.terrain(square)
+                })
+                .collect();
             (
-                squares(y).map(|t| built_in(&t)).collect(),
-                squares(y).map(|t| t.elevation).collect(),
+                row.iter().map(built_in).collect(),
+                row.iter().map(|t| t.elevation).collect(),
             )
         })
         .unzip()

@@ -168,18 +168,17 @@ const LINES_KEPT_WITH_FOOTER: usize = 6;
 /// last section when that is a monospace block.
 fn appendix_and_footer(appendix: &[PageSection]) -> String {
     let id = |i: usize| format!("appendix-{}", i + 1);
-    let closing = match appendix.split_last() {
-        Some((last, _)) => match &last.content {
-            SectionContent::Preformatted(text) => Some((last, text)),
+    let closing = appendix
+        .split_last()
+        .and_then(|(last, before)| match &last.content {
+            SectionContent::Preformatted(text) => Some((before, last, text)),
             _ => None,
-        },
-        None => None,
-    };
-    let whole = appendix.len() - usize::from(closing.is_some());
-    let mut out: String = (appendix[..whole].iter().enumerate())
+        });
+    let whole = closing.map_or(appendix, |(before, _, _)| before);
+    let mut out: String = (whole.iter().enumerate())
         .map(|(i, s)| section_html(&id(i), s))
         .collect();
-    let Some((last, text)) = closing else {
+    let Some((_, last, text)) = closing else {
         out.push_str(&format!("<div class=\"end\">\n{FOOTER}</div>\n"));
         return out;
     };
@@ -195,13 +194,11 @@ fn appendix_and_footer(appendix: &[PageSection]) -> String {
             " class=\"continued\"",
         )
     };
-    out.push_str(&format!(
-        "<section id=\"{}\">\n<h2>{}</h2>\n{first}<div class=\"end\">\n\
-         <pre{rest_class}>\n{}</pre>\n{FOOTER}</div>\n</section>\n",
-        id(whole),
-        escape_html(&last.heading),
+    let body = format!(
+        "{first}<div class=\"end\">\n<pre{rest_class}>\n{}</pre>\n{FOOTER}</div>",
         escape_html(&rest)
-    ));
+    );
+    out.push_str(&section_with(&id(whole.len()), &last.heading, &body));
     out
 }
 
@@ -257,9 +254,14 @@ fn section_html(id: &str, section: &PageSection) -> String {
         }
         SectionContent::Paragraph(text) => format!("<p>{}</p>", escape_html(text)),
     };
+    section_with(id, &section.heading, &body)
+}
+
+/// A section of the page: its heading, then `body` (HTML).
+fn section_with(id: &str, heading: &str, body: &str) -> String {
     format!(
         "<section id=\"{id}\">\n<h2>{}</h2>\n{body}\n</section>\n",
-        escape_html(&section.heading)
+        escape_html(heading)
     )
 }
 

@@ -114,12 +114,11 @@ impl TerrainGrid {
             .unwrap_or(0)
     }
 
-    /// The squares off the ground floor, with whether each is raised (else sunken).
-    fn off_the_floor(&self) -> impl Iterator<Item = (usize, usize, bool)> + '_ {
+    /// The squares off the ground floor, with their floor height.
+    fn off_the_floor(&self) -> impl Iterator<Item = (usize, usize, i32)> + '_ {
         (0..self.rows())
             .flat_map(move |y| (0..self.cols).map(move |x| (x, y, self.floor(x, y))))
             .filter(|&(_, _, floor)| floor != 0)
-            .map(|(x, y, floor)| (x, y, floor > 0))
     }
 
     pub(super) fn rows(&self) -> usize {
@@ -150,8 +149,8 @@ impl TerrainGrid {
     /// (else sunken) squares; `None` when there are none.
     fn heights_label(&self, raised: bool) -> Option<String> {
         let mut heights: Vec<i32> = (self.off_the_floor())
-            .filter(|&(_, _, up)| up == raised)
-            .map(|(x, y, _)| self.floor(x, y))
+            .map(|(_, _, floor)| floor)
+            .filter(|&floor| (floor > 0) == raised)
             .collect();
         heights.sort_unstable();
         heights.dedup();
@@ -369,8 +368,8 @@ pub(super) fn draw_floors<DB: DrawingBackend>(
     grid: &TerrainGrid,
     layout: &Layout,
 ) -> Drawn {
-    for (x, y, raised) in grid.off_the_floor() {
-        paint_floor_mark(canvas, layout.cell_at(x, y), raised)?;
+    for (x, y, floor) in grid.off_the_floor() {
+        paint_floor_mark(canvas, layout.cell_at(x, y), floor > 0)?;
     }
     Ok(())
 }
