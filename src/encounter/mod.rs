@@ -168,6 +168,31 @@ impl Fight {
         unplaced(self) == unplaced(other)
     }
 
+    /// Whether `other` plays exactly as this fight wherever their attacks' outcomes agree:
+    /// the same combatants, rules, orders and attacks (profile by profile, the same
+    /// target, struck creature and effect per outcome; only the outcomes' chances may
+    /// differ), and tactics that choose alike (their keys in the same order). A variant
+    /// that only changes bonuses then repeats the baseline's trial wherever each of its
+    /// attacks keeps the baseline's outcome (see `simulate.rs`).
+    pub(crate) fn same_but_chances(&self, other: &Fight) -> bool {
+        let skeleton = |fight: &Fight| Fight {
+            title: String::new(),
+            plans: Vec::new(),
+            unused_improved_cover: None,
+            profiles: Vec::new(),
+            fighters: fight.fighters.iter().map(Fighter::keys_ranked).collect(),
+            ..fight.clone()
+        };
+        let same_attack = |(mine, theirs): (&Profile, &Profile)| {
+            mine.target == theirs.target
+                && mine.struck == theirs.struck
+                && mine.effects == theirs.effects
+        };
+        self.profiles.len() == other.profiles.len()
+            && (self.profiles.iter().zip(&other.profiles)).all(same_attack)
+            && skeleton(self) == skeleton(other)
+    }
+
     /// Every attack the fight can make, by plan line (orders first, then the routines a
     /// tactic may choose), as written before flat-footed, by iterative.
     pub fn attacks(&self) -> Vec<FightAttack<'_>> {
@@ -246,6 +271,29 @@ pub struct Fighter {
     distance: Vec<i64>,
     /// Its options folded into lookups once per fight (see [`Tables`]).
     tables: Tables,
+}
+
+impl Fighter {
+    /// The combatant with its tactics' keys replaced by their ranks: two combatants whose
+    /// keys rank alike choose alike, since a tactic only compares keys.
+    fn keys_ranked(&self) -> Fighter {
+        let ranks = |keys: &[u64]| {
+            let mut sorted = keys.to_vec();
+            sorted.sort_unstable();
+            sorted.dedup();
+            (keys.iter())
+                .map(|key| sorted.partition_point(|k| k < key) as u64)
+                .collect()
+        };
+        Fighter {
+            tables: Tables {
+                expected_key: ranks(&self.tables.expected_key),
+                best_key: ranks(&self.tables.best_key),
+                ..self.tables.clone()
+            },
+            ..self.clone()
+        }
+    }
 }
 
 /// A combatant's options folded into lookups once per fight: the engines play millions

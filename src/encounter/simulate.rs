@@ -15,8 +15,8 @@ use super::turn::{Chances, Dealt, members};
 use super::{Fight, initiative};
 use crate::attack::{AttackProfile, OutcomeEffect, OutcomeLayout};
 use crate::engine::{
-    AliasTable, EngineConfig, Figure, Model, Pairable, PairedModel, PairedTally, SamplerKind,
-    SlotFigures, TrialValues, run_model,
+    AliasTable, CoupledTable, EngineConfig, Figure, Model, Pairable, PairedModel, PairedTally,
+    SamplerKind, SlotFigures, TrialValues, run_model,
 };
 use crate::scenario::Initiative;
 use crate::stats::Estimate;
@@ -198,13 +198,24 @@ fn outcome_starts(fight: &Fight) -> Vec<usize> {
 
 /// How one profile's outcome is drawn: its outcomes are at `start` among all profiles'
 /// (in [`FightModel::columns`], [`FightModel::effects`] and a tally's counts), `len` of
-/// them; drawn from their alias columns, or rolled die by die (`rolled`: its index in
-/// [`FightModel::rolled`]).
+/// them, drawn as `source` says.
 #[derive(Clone, Copy)]
 struct Draw {
     start: u32,
     len: u32,
-    rolled: Option<u32>,
+    source: Source,
+}
+
+/// Where a profile's outcome comes from.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Source {
+    /// Its alias columns, from one word.
+    Table,
+    /// Rolled die by die: its index in [`FightModel::rolled`].
+    Rolled(u32),
+    /// A variant's chances drawn in step with the baseline's table: its index in
+    /// [`FightModel::coupled`].
+    Coupled(u32),
 }
 
 /// The profiles' draws side by side in a few short arrays: a turn's attack reads its
@@ -218,6 +229,15 @@ struct FightModel<'a> {
     effects: Vec<OutcomeEffect>,
     /// The profiles rolled die by die.
     rolled: Vec<(&'a AttackProfile, OutcomeLayout)>,
+    /// A variant's profiles whose chances differ from the baseline's, drawn in step with
+    /// the baseline's tables (see [`Pairable::couple`]).
+    coupled: Vec<CoupledTable>,
+    /// A variant coupled to the baseline: it tells from the baseline's draws of a trial
+    /// whether it would repeat that trial (see [`Pairable::repeats_baseline`]).
+    tells_repeats: bool,
+    /// A baseline that logs each trial's drawn words, because a variant tells repeats
+    /// from them.
+    logs_draws: bool,
     inits: Vec<i32>,
     /// A variant that takes each trial's rolled order from the baseline's (see
     /// [`Opening::Taken`]).
@@ -273,6 +293,11 @@ struct Scratch {
     /// pass's rolled order (a row of combatants each) and its stream after the rolls.
     opening_orders: Vec<usize>,
     opening_rngs: Vec<Pcg64Mcg>,
+    /// The baseline's, in a paired run where a variant tells its repeats from them: each
+    /// attack's profile and the word it drew from the profile's table, for every trial
+    /// of the pass, in order, and where each trial's end.
+    draw_log: Vec<(u32, u64)>,
+    draw_ends: Vec<usize>,
 }
 
 /// Where a trial's turn order comes from.
@@ -335,6 +360,8 @@ impl Scratch {
             },
             opening_orders: Vec::new(),
             opening_rngs: Vec::new(),
+            draw_log: Vec::new(),
+            draw_ends: Vec::new(),
         }
     }
 
@@ -472,6 +499,9 @@ impl<'a> FightModel<'a> {
                 .copied()
                 .collect(),
             rolled: Vec::new(),
+            coupled: Vec::new(),
+            tells_repeats: false,
+            logs_draws: false,
             inits: fight.fighters.iter().map(|f| f.init).collect(),
             opening_from_baseline: false,
             keeps_opening: false,
@@ -481,22 +511,22 @@ impl<'a> FightModel<'a> {
             layout,
         };
         for (p, profile) in fight.profiles.iter().enumerate() {
-            let rolled = match (sampler, &profile.probs) {
+            let source = match (sampler, &profile.probs) {
                 (SamplerKind::Table, Some(probs)) => {
                     let table = AliasTable::new(probs);
                     model.columns[starts[p]..starts[p + 1]].copy_from_slice(table.columns());
-                    None
+                    Source::Table
                 }
                 _ => {
                     let rolled = &profile.attack;
                     model.rolled.push((rolled, rolled.layout()));
-                    Some(u32::try_from(model.rolled.len() - 1).expect("fewer profiles than 2^32"))
+                    Source::Rolled(index_u32(model.rolled.len() - 1))
                 }
             };
             model.draws.push(Draw {
                 start: u32::try_from(starts[p]).expect("fewer outcomes than 2^32"),
                 len: u32::try_from(starts[p + 1] - starts[p]).expect("fewer outcomes than 2^32"),
-                rolled,
+                source,
             });
         }
         model
@@ -504,13 +534,15 @@ impl<'a> FightModel<'a> {
 
     /// One trial: counted in `tally` when `COUNTED` (its per-round counts as changes in
     /// `scratch`, for [`Scratch::settle`]), its figures' values left in `scratch` when
-    /// `VALUES`; its turn order from `opening`.
+    /// `VALUES`; its turn order from `opening`; its attacks' draws logged in `scratch`
+    /// as the pass's trial `logged`, if any.
     fn trial<const COUNTED: bool, const VALUES: bool>(
         &self,
         tally: &mut FightTally,
         rng: &mut Pcg64Mcg,
         scratch: &mut Scratch,
         opening: Opening,
+        logged: Option<usize>,
     ) {
         let fight = self.fight;
         let rounds = fight.rounds as usize;
@@ -529,6 +561,8 @@ impl<'a> FightModel<'a> {
             changes,
             opening_orders,
             opening_rngs,
+            draw_log,
+            draw_ends,
         } = scratch;
         let at = Values::of(fight);
         if fight.initiative == Initiative::Rolled {
@@ -573,6 +607,13 @@ impl<'a> FightModel<'a> {
             outcomes: &mut tally.outcomes,
             taken,
             dealt,
+            log: logged.map(|trial| {
+                if trial == 0 {
+                    draw_log.clear();
+                    draw_ends.clear();
+                }
+                &mut *draw_log
+            }),
         };
         for round in 0..rounds {
             // Who the round's turns touched: only their counts can have changed.
@@ -662,6 +703,9 @@ impl<'a> FightModel<'a> {
             }
             tally.trials += 1;
         }
+        if let Some(log) = draws.log {
+            draw_ends.push(log.len());
+        }
     }
 }
 
@@ -674,6 +718,14 @@ struct Draws<'m, 's, const COUNTED: bool> {
     outcomes: &'s mut [u64],
     taken: &'s mut [i64; LANES],
     dealt: &'s mut [i64; LANES],
+    /// Where a baseline logs the words its attacks draw from their tables, with each
+    /// profile (see [`Scratch::draw_log`]).
+    log: Option<&'s mut Vec<(u32, u64)>>,
+}
+
+/// An index as the draws keep it.
+fn index_u32(index: usize) -> u32 {
+    u32::try_from(index).expect("fewer profiles than 2^32")
 }
 
 impl<const COUNTED: bool> Chances for Draws<'_, '_, COUNTED> {
@@ -682,12 +734,19 @@ impl<const COUNTED: bool> Chances for Draws<'_, '_, COUNTED> {
         let model = self.model;
         let draw = model.draws[profile];
         let start = draw.start as usize;
-        let index = match draw.rolled {
-            None => {
+        let index = match draw.source {
+            Source::Table => {
                 let columns = &model.columns[start..start + draw.len as usize];
-                AliasTable::pick_in(columns, self.rng.next_u64())
+                let word = self.rng.next_u64();
+                if let Some(log) = self.log.as_deref_mut() {
+                    log.push((index_u32(profile), word));
+                }
+                AliasTable::pick_in(columns, word)
             }
-            Some(rolled) => {
+            Source::Coupled(coupled) => {
+                model.coupled[coupled as usize].pick_one_word(self.rng.next_u64())
+            }
+            Source::Rolled(rolled) => {
                 let (attack, layout) = &model.rolled[rolled as usize];
                 layout.index(attack.roll(self.rng))
             }
@@ -733,7 +792,7 @@ impl Model for FightModel<'_> {
     fn simulate(&self, tally: &mut FightTally, rng: &mut Pcg64Mcg, trials: u64) {
         let mut scratch = Scratch::new(self);
         for _ in 0..trials {
-            self.trial::<true, false>(tally, rng, &mut scratch, Opening::Rolled);
+            self.trial::<true, false>(tally, rng, &mut scratch, Opening::Rolled, None);
         }
         scratch.settle(self, tally, trials);
     }
@@ -779,22 +838,74 @@ impl Pairable for FightModel<'_> {
             Some(baseline) if self.opening_from_baseline => Opening::Taken(trial, baseline),
             Some(_) => Opening::Rolled,
         };
-        self.trial::<COUNTED, true>(tally, rng, scratch, opening);
+        let logged = (baseline.is_none() && self.logs_draws).then_some(trial);
+        self.trial::<COUNTED, true>(tally, rng, scratch, opening, logged);
     }
 
     /// A variant with the baseline's initiative modifiers takes each trial's rolled order
-    /// from the baseline's (the same rolls from the same stream). It cannot tell a repeat
-    /// of the baseline's trial before playing it.
+    /// from the baseline's (the same rolls from the same stream). A variant that plays as
+    /// the baseline wherever their attacks' outcomes agree ([`Fight::same_but_chances`])
+    /// draws each attack whose chances differ in step with the baseline's table, from one
+    /// word ([`CoupledTable::pick_one_word`], so that its stream stays in step with the
+    /// baseline's, whose draws have no fixed places): from the same state, a word that
+    /// keeps the baseline's outcome leads to the same next state, so a trial whose every attack keeps its outcome
+    /// repeats the baseline's, which the variant tells from the baseline's logged words.
     fn couple(&mut self, baseline: &Self) -> bool {
         self.opening_from_baseline =
             self.inits == baseline.inits && self.fight.initiative == baseline.fight.initiative;
-        false
+        if !self.fight.same_but_chances(baseline.fight) {
+            return false;
+        }
+        let mut sources = Vec::with_capacity(self.draws.len());
+        let mut coupled = Vec::new();
+        let pairs = (self.fight.profiles.iter().zip(&baseline.fight.profiles))
+            .zip(self.draws.iter().zip(&baseline.draws));
+        for ((mine, theirs), (my_draw, their_draw)) in pairs {
+            sources.push(match (my_draw.source, their_draw.source) {
+                (Source::Table, Source::Table) => match (&mine.probs, &theirs.probs) {
+                    (Some(q), Some(p)) if q != p => {
+                        coupled.push(CoupledTable::new(&AliasTable::new(p), p, q));
+                        Source::Coupled(index_u32(coupled.len() - 1))
+                    }
+                    _ => Source::Table,
+                },
+                (Source::Rolled(_), Source::Rolled(_)) if mine.attack == theirs.attack => {
+                    my_draw.source
+                }
+                _ => return false,
+            });
+        }
+        for (draw, source) in self.draws.iter_mut().zip(sources) {
+            draw.source = source;
+        }
+        self.coupled = coupled;
+        self.tells_repeats = true;
+        true
     }
 
     /// The baseline keeps each trial's rolled order and stream after it only when a
-    /// variant takes them.
+    /// variant takes them, and logs its attacks' draws only when a variant tells its
+    /// repeats from them.
     fn lead(&mut self, variants: &[Self]) {
         self.keeps_opening = variants.iter().any(|v| v.opening_from_baseline);
+        self.logs_draws = variants.iter().any(|v| v.tells_repeats);
+    }
+
+    /// Every attack the baseline drew in the trial keeps its outcome here: the profiles
+    /// whose chances are the baseline's always do (a profile rolled die by die is the
+    /// baseline's own, and draws no logged word).
+    fn repeats_baseline(&self, _: &Pcg64Mcg, trial: usize, baseline: Option<&Scratch>) -> bool {
+        let Some(baseline) = baseline.filter(|_| self.tells_repeats) else {
+            return false;
+        };
+        let start = trial.checked_sub(1).map_or(0, |t| baseline.draw_ends[t]);
+        let drawn = &baseline.draw_log[start..baseline.draw_ends[trial]];
+        drawn.iter().all(
+            |&(profile, word)| match self.draws[profile as usize].source {
+                Source::Coupled(coupled) => self.coupled[coupled as usize].keeps(word),
+                Source::Table | Source::Rolled(_) => true,
+            },
+        )
     }
 
     /// The rounds' changes, kept in `scratch`, are added up once per chunk.
@@ -851,4 +962,29 @@ pub fn simulate_fights_paired(
         .map(|fight| FightModel::new(fight, config.sampler))
         .collect();
     run_model(&PairedModel::new(models, counted), config, progress, stop)
+}
+
+/// The share of `trials` trials in which `variant`, coupled to `baseline`, repeats the
+/// baseline's trial, told as a paired run tells it; `None` when it cannot be coupled.
+#[cfg(test)]
+pub(super) fn repeated_share(baseline: &Fight, variant: &Fight, trials: usize) -> Option<f64> {
+    use rand::SeedableRng;
+    let [mut lead, mut follower] =
+        [baseline, variant].map(|f| FightModel::new(f, SamplerKind::Table));
+    if !follower.couple(&lead) {
+        return None;
+    }
+    lead.lead(std::slice::from_ref(&follower));
+    let (mut tally, mut scratch) = (lead.empty_tally(), lead.scratch());
+    let mut rng = Pcg64Mcg::seed_from_u64(7);
+    let starts: Vec<Pcg64Mcg> = (0..trials)
+        .map(|_| Pcg64Mcg::seed_from_u64(rng.next_u64()))
+        .collect();
+    for (trial, start) in starts.iter().enumerate() {
+        lead.paired_trial::<false>(&mut tally, &mut start.clone(), &mut scratch, trial, None);
+    }
+    let repeats = (starts.iter().enumerate())
+        .filter(|&(trial, start)| follower.repeats_baseline(start, trial, Some(&scratch)))
+        .count();
+    Some(repeats as f64 / trials as f64)
 }

@@ -1277,3 +1277,78 @@ con = 10
     let mean = tally.taken(2, 1).point;
     assert!((sum as f64 / trials as f64 - mean).abs() < 1e-12, "{mean}");
 }
+
+/// A duel whose one attack a variant changes: A (+`bonus`, `damage`, crits 20/×2, and
+/// `a_keys`) at B (AC 15, 100 hp, no attack) for one round.
+fn one_swing(bonus: i64, damage: &str, a_keys: &str) -> Fight {
+    fight(&format!(
+        "system = \"pf1\"\n[encounter]\nrounds = 1\n[[combatant]]\ntoken = \"A\"\nside = \"a\"\nac = 10\nhp = 10\n{a_keys}\n\
+         [[combatant.attack]]\nname = \"blade\"\nbonus = {bonus}\ndamage = \"{damage}\"\n\
+         [[combatant]]\ntoken = \"B\"\nside = \"b\"\nac = 15\nhp = 100\n"
+    ))
+}
+
+/// The +10 variant of a +5 attack repeats the baseline's one-swing fight where the
+/// swing's word keeps the baseline's outcome. By hand, in 400ths (d20, then a
+/// confirmation roll on a 20): +5 misses 180, hits 209, crits 11; +10 misses 80, hits
+/// 304, crits 16. Each hit's and each crit's damage comes with the same chance in both,
+/// so a word keeps its outcome with probability Σ min = (80 + 209 + 11)/400 = 3/4. A
+/// variant that changes nothing repeats every trial; one whose damage differs has other
+/// outcomes, and one whose tactic differs may choose otherwise: neither couples.
+#[test]
+fn a_fight_variant_that_changes_only_chances_repeats_the_baseline_where_each_draw_keeps() {
+    let baseline = one_swing(5, "1d8+2", "");
+    let trials = 100_000;
+    let sharper = one_swing(10, "1d8+2", "");
+    let share = simulate::repeated_share(&baseline, &sharper, trials).expect("coupled");
+    let z = proportion_z((share * trials as f64).round() as u64, trials as u64, 0.75);
+    assert!(z.abs() <= 5.0, "share {share}, z = {z:.2}");
+    let same = simulate::repeated_share(&baseline, &baseline, trials).expect("coupled");
+    assert_eq!(same, 1.0);
+    let heavier = one_swing(5, "1d10+2", "");
+    let holding = one_swing(5, "1d8+2", "tactic = \"hold\"");
+    for other in [heavier, holding] {
+        assert!(!baseline.same_but_chances(&other));
+        assert_eq!(simulate::repeated_share(&baseline, &other, 10), None);
+    }
+}
+
+/// A coupled variant that does not play the trials repeating the baseline's gives the
+/// same sums, to the integer, as when it plays every trial (its own tally counted): on
+/// generated fights whose first combatant's bow gets +2.
+#[test]
+fn a_coupled_fight_variant_that_skips_repeats_sums_as_if_it_played_them() {
+    let stop = AtomicBool::new(false);
+    let config = EngineConfig::new(11, 4_000);
+    let mut coupled = 0;
+    for seed in 0..24 {
+        let text = generated(seed);
+        let at = text.find("bonus = ").expect("a bow") + "bonus = ".len();
+        let end = at + text[at..].find('\n').expect("a line");
+        let bonus: i64 = text[at..end].parse().expect("the bow's bonus");
+        let sharper = format!("{}{}{}", &text[..at], bonus + 2, &text[end..]);
+        let (baseline, variant) = (fight(&text), fight(&sharper));
+        if !variant.same_but_chances(&baseline) {
+            continue;
+        }
+        coupled += 1;
+        let fights = [&baseline, &variant];
+        let run = |counted| simulate_fights_paired(&fights, counted, &config, &|_| (), &stop);
+        let (skipping, playing) = (run(0..1), run(0..2));
+        for (i, figure) in skipping.figures().iter().enumerate() {
+            let chance = figure.is_chance();
+            let what = format!("seed {seed} {figure:?}");
+            assert_eq!(
+                skipping.value(1, i, chance),
+                playing.value(1, i, chance),
+                "{what}"
+            );
+            let (skipped, played) = (
+                skipping.difference(1, i, chance),
+                playing.difference(1, i, chance),
+            );
+            assert_eq!(skipped, played, "{what}");
+        }
+    }
+    assert!(coupled >= 12, "{coupled} of 24 coupled");
+}

@@ -130,6 +130,26 @@ impl CoupledTable {
             false => self.rest.pick(rest_word()),
         }
     }
+
+    /// [`CoupledTable::pick`] from one word: where `word` does not keep the outcome, its
+    /// fraction within the column is uniform over the part its column does not keep,
+    /// which is stretched to a whole word for the rest of q. A draw thus takes one word
+    /// whichever way it goes, as the table's does: a stream drawn this way stays in step
+    /// with the baseline's (`encounter`, whose draws have no fixed places in the stream).
+    #[inline(always)]
+    pub fn pick_one_word(&self, word: u64) -> usize {
+        let (column, fraction) = AliasTable::split(self.keep.len(), word);
+        let [threshold, below, above] = self.keep[column];
+        let (kept, end) = match fraction < threshold {
+            true => (below, u128::from(threshold)),
+            false => (above, 1 << 64),
+        };
+        if fraction < kept {
+            return AliasTable::pick_in(&self.columns, word);
+        }
+        let stretched = (u128::from(fraction - kept) << 64) / (end - u128::from(kept));
+        self.rest.pick(stretched as u64)
+    }
 }
 
 fn to_threshold(p: f64) -> u64 {
@@ -189,6 +209,35 @@ mod tests {
         for (got, want) in share(drawn).iter().zip(q) {
             assert!((got - want).abs() < 1e-3, "drawn {got} vs {want}");
         }
+    }
+
+    /// The same p and q drawn from one word: the words that do not keep p's outcome give
+    /// the rest of q, (0, 0, 1), from their own fraction, so q = (0.4, 0.3, 0.2 + 0.1)
+    /// again, and the kept words pick what the table picks.
+    #[test]
+    fn a_coupled_draw_from_one_word_keeps_the_overlap_and_draws_the_rest_of_q() {
+        let (p, q) = ([0.5, 0.3, 0.2], [0.4, 0.3, 0.3]);
+        let table = AliasTable::new(&p);
+        let coupled = CoupledTable::new(&table, &p, &q);
+        let steps = 1_000_000;
+        let stride = u64::MAX / steps;
+        let mut drawn = [0u64; 3];
+        for k in 0..steps {
+            let word = k * stride + stride / 2;
+            let pick = coupled.pick_one_word(word);
+            if coupled.keeps(word) {
+                assert_eq!(pick, table.pick(word), "word {word}");
+            }
+            drawn[pick] += 1;
+        }
+        for (got, want) in drawn.map(|c| c as f64 / steps as f64).iter().zip(q) {
+            assert!((got - want).abs() < 1e-5, "drawn {got} vs {want}");
+        }
+        // q = p draws p's outcome from every word.
+        let same = CoupledTable::new(&table, &p, &p);
+        assert!((0..1000).all(
+            |k| same.pick_one_word(k * (u64::MAX / 1000)) == table.pick(k * (u64::MAX / 1000))
+        ));
     }
 
     #[test]

@@ -238,7 +238,7 @@ mod tests {
         let paired = PairedModel::new(models.into(), 0..1);
         let trials = 100_000;
         let repeats = (0..trials)
-            .filter(|&i| paired.models[1].repeats_baseline(&Pcg64Mcg::seed_from_u64(i)))
+            .filter(|&i| paired.models[1].repeats_baseline(&Pcg64Mcg::seed_from_u64(i), 0, None))
             .count();
         let share = repeats as f64 / trials as f64;
         let z = (share - 0.5625) / (0.5625 * 0.4375 / trials as f64).sqrt();

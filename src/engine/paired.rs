@@ -123,10 +123,16 @@ pub(crate) trait Pairable: Model {
     {
     }
 
-    /// Whether the trial starting from `start` would repeat the baseline's trial from
-    /// there exactly, every figure's value the same, told without playing it (only once
-    /// [`Pairable::couple`] returned true).
-    fn repeats_baseline(&self, _start: &Pcg64Mcg) -> bool {
+    /// Whether trial `trial` of the pass, starting from `start`, would repeat the
+    /// baseline's trial from there exactly, every figure's value the same, told without
+    /// playing it (only once [`Pairable::couple`] returned true), from the start or from
+    /// what the baseline kept of the trial in `baseline`, its scratch.
+    fn repeats_baseline(
+        &self,
+        _start: &Pcg64Mcg,
+        _trial: usize,
+        _baseline: Option<&Self::Scratch>,
+    ) -> bool {
         false
     }
 }
@@ -347,7 +353,7 @@ impl<M: Pairable> Model for PairedModel<M> {
                 played[m].clear();
                 for (trial, start) in pass.iter().enumerate() {
                     if self.skips_repeats[m] {
-                        if model.repeats_baseline(start) {
+                        if model.repeats_baseline(start, trial, baseline) {
                             continue;
                         }
                         played[m].push(trial);

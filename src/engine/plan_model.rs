@@ -717,7 +717,7 @@ impl Pairable for PlanModel<'_> {
     /// The trial repeats the baseline's when every coupled slot a place may make keeps
     /// the baseline's outcome from the place's word in every round: every other slot is
     /// the baseline's own, and the same outcomes so far make the same situation.
-    fn repeats_baseline(&self, start: &Pcg64Mcg) -> bool {
+    fn repeats_baseline(&self, start: &Pcg64Mcg, _: usize, _: Option<&TrialScratch>) -> bool {
         let Some(places) = &self.coupled else {
             return false;
         };
