@@ -91,7 +91,8 @@ fn fights(c: &mut Criterion) {
 
 /// The party fight run end to end (250,000 trials, 2 threads) with 0, 1, 2 and 4
 /// `[[variant]]`s, each giving A another bonus: alone it runs on the batched fight engine,
-/// with variants every model runs on the shared random numbers.
+/// with variants every model runs on the shared random numbers. Then what one variant
+/// adds, coupled to the baseline or not.
 fn fight_variants(c: &mut Criterion) {
     let settings = Settings {
         trials: Some(250_000),
@@ -120,7 +121,9 @@ fn fight_variants(c: &mut Criterion) {
             b.iter(|| black_box(prepared.run(&settings, &Silent, &AtomicBool::new(false))))
         });
     }
-    // What one variant adds, every trial of it played (see `common::added_cost`).
+    // What one variant adds (see `common::added_cost`): a +1 to hit, coupled to the
+    // baseline (it skips the trials where each of its attacks keeps the baseline's
+    // outcome), and a heavier blade, whose other outcomes make it play every trial.
     let (without, with) = (prepare(0), prepare(1));
     common::added_cost(
         &mut group,
@@ -128,6 +131,20 @@ fn fight_variants(c: &mut Criterion) {
         &settings,
         &without,
         &with,
+    );
+    let heavier = format!(
+        "{}\n[[variant]]\nname = \"heavier\"\nset = {{ \"A.blade.damage\" = \"1d10+5\" }}\n",
+        party_text()
+    );
+    let heavier =
+        Prepared::from_scenario(Scenario::parse("party.toml", heavier).unwrap(), &settings)
+            .unwrap();
+    common::added_cost(
+        &mut group,
+        "party 4v4/1 uncoupled variant's added cost",
+        &settings,
+        &without,
+        &heavier,
     );
     group.finish();
 }
