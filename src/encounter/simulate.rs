@@ -884,11 +884,12 @@ impl Pairable for FightModel<'_> {
     }
 
     /// The baseline keeps each trial's rolled order and stream after it only when a
-    /// variant takes them, and logs its attacks' draws only when a variant tells its
-    /// repeats from them.
-    fn lead(&mut self, variants: &[Self]) {
+    /// variant takes them, and logs its attacks' draws only when a variant skips the
+    /// trials it tells are repeats from them (a counted one plays every trial).
+    fn lead(&mut self, variants: &[Self], skipping: &[bool]) {
         self.keeps_opening = variants.iter().any(|v| v.opening_from_baseline);
-        self.logs_draws = variants.iter().any(|v| v.tells_repeats);
+        self.logs_draws =
+            (variants.iter().zip(skipping)).any(|(v, &skips)| skips && v.tells_repeats);
     }
 
     /// Every attack the baseline drew in the trial keeps its outcome here: the profiles
@@ -898,8 +899,12 @@ impl Pairable for FightModel<'_> {
         let Some(baseline) = baseline.filter(|_| self.tells_repeats) else {
             return false;
         };
+        let Some(&end) = baseline.draw_ends.get(trial) else {
+            // The baseline logged nothing: no variant was to skip.
+            return false;
+        };
         let start = trial.checked_sub(1).map_or(0, |t| baseline.draw_ends[t]);
-        let drawn = &baseline.draw_log[start..baseline.draw_ends[trial]];
+        let drawn = &baseline.draw_log[start..end];
         drawn.iter().all(
             |&(profile, word)| match self.draws[profile as usize].source {
                 Source::Coupled(coupled) => self.coupled[coupled as usize].keeps(word),
@@ -974,7 +979,7 @@ pub(super) fn repeated_share(baseline: &Fight, variant: &Fight, trials: usize) -
     if !follower.couple(&lead) {
         return None;
     }
-    lead.lead(std::slice::from_ref(&follower));
+    lead.lead(std::slice::from_ref(&follower), &[true]);
     let (mut tally, mut scratch) = (lead.empty_tally(), lead.scratch());
     let mut rng = Pcg64Mcg::seed_from_u64(7);
     let starts: Vec<Pcg64Mcg> = (0..trials)

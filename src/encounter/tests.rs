@@ -1315,11 +1315,12 @@ fn a_fight_variant_that_changes_only_chances_repeats_the_baseline_where_each_dra
 
 /// A coupled variant that does not play the trials repeating the baseline's gives the
 /// same sums, to the integer, as when it plays every trial (its own tally counted): on
-/// generated fights whose first combatant's bow gets +2.
+/// generated fights whose first combatant's bow gets +2. Some trials repeat, and the
+/// variant's own tally, drawn in step with the baseline's, agrees with its exact fight.
 #[test]
 fn a_coupled_fight_variant_that_skips_repeats_sums_as_if_it_played_them() {
     let stop = AtomicBool::new(false);
-    let config = EngineConfig::new(11, 4_000);
+    let config = EngineConfig::new(11, 20_000);
     let mut coupled = 0;
     for seed in 0..24 {
         let text = generated(seed);
@@ -1332,6 +1333,8 @@ fn a_coupled_fight_variant_that_skips_repeats_sums_as_if_it_played_them() {
             continue;
         }
         coupled += 1;
+        let share = simulate::repeated_share(&baseline, &variant, 2_000).expect("coupled");
+        assert!(share > 0.0, "seed {seed}: no trial repeats");
         let fights = [&baseline, &variant];
         let run = |counted| simulate_fights_paired(&fights, counted, &config, &|_| (), &stop);
         let (skipping, playing) = (run(0..1), run(0..2));
@@ -1349,6 +1352,14 @@ fn a_coupled_fight_variant_that_skips_repeats_sums_as_if_it_played_them() {
             );
             assert_eq!(skipped, played, "{what}");
         }
+        let exact = exact_fight(&variant).unwrap_or_else(|why| panic!("{why}\n{sharper}"));
+        let own = playing.into_tallies().remove(1);
+        agrees(
+            &variant,
+            &own,
+            &exact,
+            &format!("seed {seed} coupled\n{sharper}"),
+        );
     }
     assert!(coupled >= 12, "{coupled} of 24 coupled");
 }

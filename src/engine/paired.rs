@@ -8,7 +8,8 @@
 //! whatever the thread count. Every sum is an integer, so tallies merge exactly.
 //!
 //! A variant coupled to the baseline ([`Pairable::couple`]) can tell from a trial's
-//! starting state alone that it would repeat the baseline's trial: then, unless its own
+//! starting state (a plan's) or from what the baseline kept of the trial (a fight's)
+//! that it would repeat the baseline's trial: then, unless its own
 //! tally is counted, it does not play it, and its sums take the baseline's values for
 //! that trial (x = b, so x² = x·b = b²), added for the pass as a whole: the baseline's
 //! sums over the pass, less the baseline's over the trials the variant played, plus the
@@ -114,10 +115,11 @@ pub(crate) trait Pairable: Model {
         false
     }
 
-    /// Tells `self`, the baseline, its `variants` once they are coupled, so that it
-    /// keeps in its scratch only what one of them takes (see
+    /// Tells `self`, the baseline, its `variants` once they are coupled, and which of
+    /// them skip the trials that repeat the baseline's (`skipping`, one each), so that
+    /// it keeps in its scratch only what one of them takes (see
     /// [`Pairable::paired_trial`]). Called once, before any trial.
-    fn lead(&mut self, _variants: &[Self])
+    fn lead(&mut self, _variants: &[Self], _skipping: &[bool])
     where
         Self: Sized,
     {
@@ -252,7 +254,7 @@ impl<M: Pairable> PairedModel<M> {
             for (m, variant) in variants.iter_mut().enumerate() {
                 skips_repeats[m + 1] = variant.couple(baseline) && !counted.contains(&(m + 1));
             }
-            baseline.lead(variants);
+            baseline.lead(variants, &skips_repeats[1..]);
         }
         let own: Vec<Vec<Figure>> = models.iter().map(Pairable::figures).collect();
         let figures: Vec<Figure> = match (models.split_first(), own.first()) {
