@@ -168,6 +168,19 @@ impl Fight {
         unplaced(self) == unplaced(other)
     }
 
+    /// The fight without its words, plans and profiles, each combatant as `fighter` makes
+    /// it: what two fights that may differ in their attacks are compared on beside them.
+    fn skeleton(&self, fighter: impl Fn(&Fighter) -> Fighter) -> Fight {
+        Fight {
+            title: String::new(),
+            plans: Vec::new(),
+            unused_improved_cover: None,
+            profiles: Vec::new(),
+            fighters: self.fighters.iter().map(fighter).collect(),
+            ..self.clone()
+        }
+    }
+
     /// Whether `other` plays exactly as this fight wherever their attacks' outcomes agree:
     /// the same combatants, rules, orders and attacks (profile by profile, the same
     /// target, struck creature and effect per outcome; only the outcomes' chances may
@@ -175,14 +188,6 @@ impl Fight {
     /// that only changes bonuses then repeats the baseline's trial wherever each of its
     /// attacks keeps the baseline's outcome (see `simulate.rs`).
     pub(crate) fn same_but_chances(&self, other: &Fight) -> bool {
-        let skeleton = |fight: &Fight| Fight {
-            title: String::new(),
-            plans: Vec::new(),
-            unused_improved_cover: None,
-            profiles: Vec::new(),
-            fighters: fight.fighters.iter().map(Fighter::keys_ranked).collect(),
-            ..fight.clone()
-        };
         let same_attack = |(mine, theirs): (&Profile, &Profile)| {
             mine.target == theirs.target
                 && mine.struck == theirs.struck
@@ -190,7 +195,31 @@ impl Fight {
         };
         self.profiles.len() == other.profiles.len()
             && (self.profiles.iter().zip(&other.profiles)).all(same_attack)
-            && skeleton(self) == skeleton(other)
+            && self.skeleton(Fighter::keys_ranked) == other.skeleton(Fighter::keys_ranked)
+    }
+
+    /// The combatants whose turns may play otherwise in `other`, a bit each, when the two
+    /// fights differ in nothing else: the same combatants to be hit (sides, initiative,
+    /// hit points, dying), the same rules and rounds. A turn reads only its combatant's
+    /// orders, options, tactic and the profiles they name, and everyone's standings, so
+    /// before the first turn of one of these, `other` plays exactly as this fight from
+    /// the same state (see `simulate.rs`). `None` when they differ elsewhere.
+    pub(crate) fn turns_that_differ(&self, other: &Fight) -> Option<u64> {
+        if self.skeleton(Fighter::without_turns) != other.skeleton(Fighter::without_turns) {
+            return None;
+        }
+        let same_turns = |(mine, theirs): (&Fighter, &Fighter)| {
+            mine.tactic == theirs.tactic
+                && mine.orders == theirs.orders
+                && mine.options == theirs.options
+                && mine.distance == theirs.distance
+                && mine.tables == theirs.tables
+                && (mine.profiles_named()).all(|p| self.profiles.get(p) == other.profiles.get(p))
+        };
+        let pairs = self.fighters.iter().zip(&other.fighters);
+        Some((pairs.enumerate()).fold(0, |differ, (who, pair)| {
+            differ | u64::from(!same_turns(pair)) << who
+        }))
     }
 
     /// Every attack the fight can make, by plan line (orders first, then the routines a
@@ -293,6 +322,44 @@ impl Fighter {
             },
             ..self.clone()
         }
+    }
+
+    /// The combatant as others' turns see it: without its own turns' orders, options,
+    /// tactic, distances and tables.
+    fn without_turns(&self) -> Fighter {
+        let Fighter {
+            label,
+            side,
+            init,
+            tactic: _,
+            injury,
+            con_modifier,
+            resolve,
+            orders: _,
+            options: _,
+            distance: _,
+            tables: _,
+        } = self;
+        Fighter {
+            label: label.clone(),
+            side: *side,
+            init: *init,
+            tactic: Tactic::Hold,
+            injury: injury.clone(),
+            con_modifier: *con_modifier,
+            resolve: *resolve,
+            orders: Vec::new(),
+            options: Vec::new(),
+            distance: Vec::new(),
+            tables: Tables::default(),
+        }
+    }
+
+    /// Every profile its orders and options name.
+    fn profiles_named(&self) -> impl Iterator<Item = ProfileId> + '_ {
+        let ordered = self.orders.iter().flat_map(|o| &o.iteratives);
+        let options = self.options.iter().flatten().flatten().flatten();
+        ordered.chain(options).flat_map(|at| at.profiles)
     }
 }
 

@@ -11,7 +11,7 @@ use rand::{Rng, RngExt};
 use rand_pcg::Pcg64Mcg;
 
 use super::straight::{Board, LANES, Layout};
-use super::turn::{Chances, Dealt, members};
+use super::turn::{Chances, Dealt, Standing, members};
 use super::{Fight, initiative};
 use crate::attack::{AttackProfile, OutcomeEffect, OutcomeLayout};
 use crate::engine::{
@@ -244,6 +244,13 @@ struct FightModel<'a> {
     opening_from_baseline: bool,
     /// A baseline that keeps each trial's rolled order, because a variant takes it.
     keeps_opening: bool,
+    /// A variant that takes the baseline's opening: the combatants whose turns may play
+    /// otherwise than the baseline's ([`Fight::turns_that_differ`]), a bit each. Its
+    /// trials not counted resume from the baseline's state at the first turn of one.
+    resumes_at: Option<u64>,
+    /// A baseline whose variants resume from it: the combatants at whose first turn in a
+    /// trial it keeps its state (see [`Resumes`]), a bit each; 0 for none.
+    keeps_resumes: u64,
     /// Monte Carlo's layout of the fight, and every combatant before it, and its status.
     layout: Layout<'a>,
     start: Board,
@@ -298,6 +305,71 @@ struct Scratch {
     /// of the pass, in order, and where each trial's end.
     draw_log: Vec<(u32, u64)>,
     draw_ends: Vec<usize>,
+    /// The baseline's, in a paired run where a variant resumes from it.
+    resumes: Resumes,
+}
+
+/// Where a trial stood at the start of a turn: the round and the turn's place in the
+/// order, the stream, who was up and fresh, and whom the round's turns had touched so
+/// far. The standings, statuses, damage dealt and status values are rows of [`Resumes`].
+#[derive(Clone)]
+struct ResumePoint {
+    round: usize,
+    turn: usize,
+    rng: Pcg64Mcg,
+    up: u64,
+    fresh: u64,
+    touched: u64,
+}
+
+/// The baseline's state in each trial of the pass at the start of the first turn of a
+/// combatant whose turns a variant changes, if the trial reached one: until then the
+/// variant plays as the baseline, so it plays only the rest (`FightModel::resumes_at`).
+#[derive(Default)]
+struct Resumes {
+    points: Vec<Option<ResumePoint>>,
+    /// Per trial: a row per combatant; the status values a row of the status section.
+    standings: Vec<Standing>,
+    statuses: Vec<Status>,
+    dealt: Vec<i64>,
+    values: Vec<u8>,
+}
+
+impl Resumes {
+    /// Trial `trial` has reached no such turn yet; its rows are `n` and `values` long.
+    fn start(&mut self, trial: usize, n: usize, values: usize) {
+        if self.points.len() <= trial {
+            self.points.resize(trial + 1, None);
+            self.standings.resize((trial + 1) * n, Standing::default());
+            self.statuses.resize((trial + 1) * n, Status::Up);
+            self.dealt.resize((trial + 1) * n, 0);
+            self.values.resize((trial + 1) * values, 0);
+        }
+        self.points[trial] = None;
+    }
+
+    /// Keeps `point` of trial `trial`, with its rows.
+    fn keep(
+        &mut self,
+        trial: usize,
+        point: ResumePoint,
+        standings: &[Standing],
+        statuses: &[Status],
+        dealt: &[i64],
+        values: &[u8],
+    ) {
+        let n = standings.len();
+        self.points[trial] = Some(point);
+        self.standings[trial * n..][..n].copy_from_slice(standings);
+        self.statuses[trial * n..][..n].copy_from_slice(statuses);
+        self.dealt[trial * n..][..n].copy_from_slice(dealt);
+        self.values[trial * values.len()..][..values.len()].copy_from_slice(values);
+    }
+
+    /// Whether trial `trial` reached such a turn.
+    fn reached(&self, trial: usize) -> bool {
+        self.points.get(trial).is_some_and(Option::is_some)
+    }
 }
 
 /// Where a trial's turn order comes from.
@@ -311,6 +383,9 @@ enum Opening<'s> {
     /// Taken from the baseline's trial `usize`, kept in its scratch: a variant with the
     /// baseline's initiative modifiers rolls the same order from the same stream.
     Taken(usize, &'s Scratch),
+    /// Taken, and the trial resumed from the baseline's state kept at the first turn that
+    /// may play otherwise (a variant's trial not counted, see [`Resumes`]).
+    Resumed(usize, &'s Scratch),
 }
 
 /// Changes of [`FightTally`]'s per-round counts, laid out as there. They may go down
@@ -362,6 +437,7 @@ impl Scratch {
             opening_rngs: Vec::new(),
             draw_log: Vec::new(),
             draw_ends: Vec::new(),
+            resumes: Resumes::default(),
         }
     }
 
@@ -505,6 +581,8 @@ impl<'a> FightModel<'a> {
             inits: fight.fighters.iter().map(|f| f.init).collect(),
             opening_from_baseline: false,
             keeps_opening: false,
+            resumes_at: None,
+            keeps_resumes: 0,
             start_status,
             start_values,
             start: layout.board(&start),
@@ -563,11 +641,13 @@ impl<'a> FightModel<'a> {
             opening_rngs,
             draw_log,
             draw_ends,
+            resumes,
         } = scratch;
         let at = Values::of(fight);
+        let statuses = at.status(0, 0)..at.status(n, 0);
         if fight.initiative == Initiative::Rolled {
             match opening {
-                Opening::Taken(trial, baseline) => {
+                Opening::Taken(trial, baseline) | Opening::Resumed(trial, baseline) => {
                     order.copy_from_slice(&baseline.opening_orders[trial * n..][..n]);
                     *rng = baseline.opening_rngs[trial].clone();
                 }
@@ -584,16 +664,45 @@ impl<'a> FightModel<'a> {
                 opening_rngs[trial] = rng.clone();
             }
         }
-        board.standings[..n].copy_from_slice(&self.start.standings[..n]);
-        (board.up, board.fresh) = (self.start.up, self.start.fresh);
-        last_status[..n].copy_from_slice(&self.start_status);
-        if VALUES {
-            chances[at.status(0, 0)..at.status(n, 0)].copy_from_slice(&self.start_values);
-        }
-        dealt[..n].fill(0);
-        if COUNTED {
-            for counts in [&mut *taken, &mut *last_taken, &mut *last_dealt] {
-                counts[..n].fill(0);
+        // The combatants at whose first turn the trial's state is kept for the variants
+        // that resume from it (none once kept).
+        let (mut keeping, kept_trial) = match opening {
+            Opening::Kept(trial) if self.keeps_resumes != 0 => {
+                resumes.start(trial, n, statuses.len());
+                (self.keeps_resumes, trial)
+            }
+            _ => (0, 0),
+        };
+        // Where the trial's turns start, and whom the first round's earlier turns touched.
+        let (mut first_round, mut first_turn, mut touched_before) = (0, 0, 0);
+        match opening {
+            // A counted trial counts every round, so it plays as `Taken` from the start.
+            Opening::Resumed(trial, baseline) if !COUNTED && VALUES => {
+                let kept = &baseline.resumes;
+                let point = kept.points[trial].as_ref().expect("a kept point");
+                *rng = point.rng.clone();
+                board.standings[..n].copy_from_slice(&kept.standings[trial * n..][..n]);
+                (board.up, board.fresh) = (point.up, point.fresh);
+                last_status[..n].copy_from_slice(&kept.statuses[trial * n..][..n]);
+                let len = statuses.len();
+                chances[statuses.clone()].copy_from_slice(&kept.values[trial * len..][..len]);
+                dealt[..n].copy_from_slice(&kept.dealt[trial * n..][..n]);
+                (first_round, first_turn, touched_before) =
+                    (point.round, point.turn, point.touched);
+            }
+            _ => {
+                board.standings[..n].copy_from_slice(&self.start.standings[..n]);
+                (board.up, board.fresh) = (self.start.up, self.start.fresh);
+                last_status[..n].copy_from_slice(&self.start_status);
+                if VALUES {
+                    chances[statuses.clone()].copy_from_slice(&self.start_values);
+                }
+                dealt[..n].fill(0);
+                if COUNTED {
+                    for counts in [&mut *taken, &mut *last_taken, &mut *last_dealt] {
+                        counts[..n].fill(0);
+                    }
+                }
             }
         }
         let mut result = None;
@@ -615,10 +724,30 @@ impl<'a> FightModel<'a> {
                 &mut *draw_log
             }),
         };
-        for round in 0..rounds {
+        for round in first_round..rounds {
             // Who the round's turns touched: only their counts can have changed.
-            let mut touched = 0;
-            for &actor in order.iter() {
+            let mut touched = std::mem::take(&mut touched_before);
+            // Only a paired trial (one that leaves values) resumes or keeps its state.
+            let from = if VALUES {
+                std::mem::take(&mut first_turn)
+            } else {
+                0
+            };
+            for (i, &actor) in order[from..].iter().enumerate() {
+                if VALUES && keeping >> actor & 1 != 0 {
+                    let point = ResumePoint {
+                        round,
+                        turn: from + i,
+                        rng: draws.rng.clone(),
+                        up: board.up,
+                        fresh: board.fresh,
+                        touched,
+                    };
+                    let (standings, values) = (&board.standings[..n], &chances[statuses.clone()]);
+                    let (statuses, dealt) = (&last_status[..n], &draws.dealt[..n]);
+                    resumes.keep(kept_trial, point, standings, statuses, dealt, values);
+                    keeping = 0;
+                }
                 let was_up = board.up;
                 touched |= self.layout.play(board, actor, &mut draws);
                 if board.up != was_up {
@@ -835,6 +964,11 @@ impl Pairable for FightModel<'_> {
         let opening = match baseline {
             None if self.keeps_opening => Opening::Kept(trial),
             None => Opening::Rolled,
+            Some(baseline)
+                if !COUNTED && self.resumes_at.is_some() && baseline.resumes.reached(trial) =>
+            {
+                Opening::Resumed(trial, baseline)
+            }
             Some(baseline) if self.opening_from_baseline => Opening::Taken(trial, baseline),
             Some(_) => Opening::Rolled,
         };
@@ -850,9 +984,15 @@ impl Pairable for FightModel<'_> {
     /// baseline's, whose draws have no fixed places): from the same state, a word that
     /// keeps the baseline's outcome leads to the same next state, so a trial whose every attack keeps its outcome
     /// repeats the baseline's, which the variant tells from the baseline's logged words.
+    ///
+    /// A variant that takes the baseline's opening and plays as the baseline but in some
+    /// combatants' turns ([`Fight::turns_that_differ`]) resumes each trial it does not
+    /// count from the baseline's state at the first of those turns.
     fn couple(&mut self, baseline: &Self) -> bool {
         self.opening_from_baseline =
             self.inits == baseline.inits && self.fight.initiative == baseline.fight.initiative;
+        self.resumes_at =
+            (self.fight.turns_that_differ(baseline.fight)).filter(|_| self.opening_from_baseline);
         if !self.fight.same_but_chances(baseline.fight) {
             return false;
         }
@@ -884,12 +1024,16 @@ impl Pairable for FightModel<'_> {
     }
 
     /// The baseline keeps each trial's rolled order and stream after it only when a
-    /// variant takes them, and logs its attacks' draws only when a variant skips the
-    /// trials it tells are repeats from them (a counted one plays every trial).
-    fn lead(&mut self, variants: &[Self], skipping: &[bool]) {
+    /// variant takes them, its state at a turn only when a variant not counted resumes
+    /// from there, and logs its attacks' draws only when a variant skips the trials it
+    /// tells are repeats from them (a counted one plays every trial).
+    fn lead(&mut self, variants: &[Self], counted: &[bool], skipping: &[bool]) {
         self.keeps_opening = variants.iter().any(|v| v.opening_from_baseline);
-        self.logs_draws =
-            (variants.iter().zip(skipping)).any(|(v, &skips)| skips && v.tells_repeats);
+        self.keeps_resumes = (variants.iter().zip(counted))
+            .filter(|&(_, &counted)| !counted)
+            .filter_map(|(v, _)| v.resumes_at)
+            .fold(0, |turns, differ| turns | differ);
+        self.logs_draws = skipping.contains(&true);
     }
 
     /// Every attack the baseline drew in the trial keeps its outcome here: the profiles
@@ -969,27 +1113,70 @@ pub fn simulate_fights_paired(
     run_model(&PairedModel::new(models, counted), config, progress, stop)
 }
 
+/// A paired run's first pass of `trials` trials as far as the baseline: `variant` coupled
+/// to it (or not) and not counted, the baseline led and played, its scratch kept.
+#[cfg(test)]
+struct LedPass<'f> {
+    follower: FightModel<'f>,
+    coupled: bool,
+    scratch: Scratch,
+    starts: Vec<Pcg64Mcg>,
+}
+
+#[cfg(test)]
+impl<'f> LedPass<'f> {
+    fn new(baseline: &'f Fight, variant: &'f Fight, trials: usize) -> LedPass<'f> {
+        use rand::SeedableRng;
+        let [mut lead, mut follower] =
+            [baseline, variant].map(|f| FightModel::new(f, SamplerKind::Table));
+        let coupled = follower.couple(&lead);
+        lead.lead(std::slice::from_ref(&follower), &[false], &[coupled]);
+        let (mut tally, mut scratch) = (lead.empty_tally(), lead.scratch());
+        let mut rng = Pcg64Mcg::seed_from_u64(7);
+        let starts: Vec<Pcg64Mcg> = (0..trials)
+            .map(|_| Pcg64Mcg::seed_from_u64(rng.next_u64()))
+            .collect();
+        for (trial, start) in starts.iter().enumerate() {
+            lead.paired_trial::<false>(&mut tally, &mut start.clone(), &mut scratch, trial, None);
+        }
+        LedPass {
+            follower,
+            coupled,
+            scratch,
+            starts,
+        }
+    }
+}
+
 /// The share of `trials` trials in which `variant`, coupled to `baseline`, repeats the
 /// baseline's trial, told as a paired run tells it; `None` when it cannot be coupled.
 #[cfg(test)]
 pub(super) fn repeated_share(baseline: &Fight, variant: &Fight, trials: usize) -> Option<f64> {
-    use rand::SeedableRng;
-    let [mut lead, mut follower] =
-        [baseline, variant].map(|f| FightModel::new(f, SamplerKind::Table));
-    if !follower.couple(&lead) {
+    let pass = LedPass::new(baseline, variant, trials);
+    if !pass.coupled {
         return None;
     }
-    lead.lead(std::slice::from_ref(&follower), &[true]);
-    let (mut tally, mut scratch) = (lead.empty_tally(), lead.scratch());
-    let mut rng = Pcg64Mcg::seed_from_u64(7);
-    let starts: Vec<Pcg64Mcg> = (0..trials)
-        .map(|_| Pcg64Mcg::seed_from_u64(rng.next_u64()))
-        .collect();
-    for (trial, start) in starts.iter().enumerate() {
-        lead.paired_trial::<false>(&mut tally, &mut start.clone(), &mut scratch, trial, None);
-    }
-    let repeats = (starts.iter().enumerate())
-        .filter(|&(trial, start)| follower.repeats_baseline(start, trial, Some(&scratch)))
+    let repeats = (pass.starts.iter().enumerate())
+        .filter(|&(trial, start)| {
+            (pass.follower).repeats_baseline(start, trial, Some(&pass.scratch))
+        })
         .count();
     Some(repeats as f64 / trials as f64)
+}
+
+/// Per trial of `trials`: the round and the place in the order of the turn from which
+/// `variant`, not counted, resumes the baseline's trial in a paired run; `None` for a
+/// trial it plays from its start.
+#[cfg(test)]
+pub(super) fn resume_points(
+    baseline: &Fight,
+    variant: &Fight,
+    trials: usize,
+) -> Vec<Option<(usize, usize)>> {
+    let pass = LedPass::new(baseline, variant, trials);
+    let points = &pass.scratch.resumes.points;
+    (0..trials)
+        .map(|trial| points.get(trial).cloned().flatten())
+        .map(|point| point.map(|p| (p.round, p.turn)))
+        .collect()
 }

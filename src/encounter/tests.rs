@@ -1319,7 +1319,6 @@ fn a_fight_variant_that_changes_only_chances_repeats_the_baseline_where_each_dra
 /// variant's own tally, drawn in step with the baseline's, agrees with its exact fight.
 #[test]
 fn a_coupled_fight_variant_that_skips_repeats_sums_as_if_it_played_them() {
-    let stop = AtomicBool::new(false);
     let config = EngineConfig::new(11, 20_000);
     let mut coupled = 0;
     for seed in 0..24 {
@@ -1335,23 +1334,7 @@ fn a_coupled_fight_variant_that_skips_repeats_sums_as_if_it_played_them() {
         coupled += 1;
         let share = simulate::repeated_share(&baseline, &variant, 2_000).expect("coupled");
         assert!(share > 0.0, "seed {seed}: no trial repeats");
-        let fights = [&baseline, &variant];
-        let run = |counted| simulate_fights_paired(&fights, counted, &config, &|_| (), &stop);
-        let (skipping, playing) = (run(0..1), run(0..2));
-        for (i, figure) in skipping.figures().iter().enumerate() {
-            let chance = figure.is_chance();
-            let what = format!("seed {seed} {figure:?}");
-            assert_eq!(
-                skipping.value(1, i, chance),
-                playing.value(1, i, chance),
-                "{what}"
-            );
-            let (skipped, played) = (
-                skipping.difference(1, i, chance),
-                playing.difference(1, i, chance),
-            );
-            assert_eq!(skipped, played, "{what}");
-        }
+        let playing = sums_as_if_played(&baseline, &variant, &config, &format!("seed {seed}"));
         let exact = exact_fight(&variant).unwrap_or_else(|why| panic!("{why}\n{sharper}"));
         let own = playing.into_tallies().remove(1);
         agrees(
@@ -1362,4 +1345,84 @@ fn a_coupled_fight_variant_that_skips_repeats_sums_as_if_it_played_them() {
         );
     }
     assert!(coupled >= 12, "{coupled} of 24 coupled");
+}
+
+/// The paired run of `variant` against `baseline`, its tally counted (so it plays every
+/// trial), after checking that every value and difference is the same, to the integer,
+/// when it is not counted (so it may skip or resume trials).
+fn sums_as_if_played(
+    baseline: &Fight,
+    variant: &Fight,
+    config: &EngineConfig,
+    what: &str,
+) -> crate::engine::PairedTally<FightTally> {
+    let stop = AtomicBool::new(false);
+    let fights = [baseline, variant];
+    let run = |counted| simulate_fights_paired(&fights, counted, config, &|_| (), &stop);
+    let (sparing, playing) = (run(0..1), run(0..2));
+    sparing.assert_same_as(&playing, 1, what);
+    playing
+}
+
+/// A variant that changes only the last combatant's bow (a die more: other outcomes, so
+/// not coupled) plays each trial it does not count from the baseline's state at that
+/// combatant's first turn, and gives the same sums, to the integer, as when it plays
+/// every trial (counted), on generated fights. By hand: in a listed order the last
+/// combatant's first turn is the last of round 1 (round 0, place n − 1, 0-based), so
+/// every trial that gets there resumes there, and none plays from its start.
+#[test]
+fn a_variant_resumes_the_baseline_at_the_first_turn_it_changes_and_sums_as_if_it_played_all() {
+    let config = EngineConfig::new(13, 5_000);
+    let mut resumed = 0;
+    for seed in 0..24 {
+        let text = generated(seed);
+        let bow = text.rfind("name = \"bow\"").expect("a bow");
+        let at = bow + text[bow..].find("damage = \"1d").expect("its damage");
+        let heavier = format!("{}damage = \"2d{}", &text[..at], &text[at + 12..]);
+        let (baseline, variant) = (fight(&text), fight(&heavier));
+        let last = baseline.fighters.len() - 1;
+        let differ = variant
+            .turns_that_differ(&baseline)
+            .expect("only turns differ");
+        assert_eq!(differ & !(1 << last), 0, "seed {seed}: {differ:b}");
+        if differ != 0 {
+            resumed += 1;
+            let points = simulate::resume_points(&baseline, &variant, 2_000);
+            let kept: Vec<(usize, usize)> = points.iter().flatten().copied().collect();
+            assert!(!kept.is_empty(), "seed {seed}: no trial resumes");
+            if baseline.initiative == Initiative::Listed {
+                assert!(
+                    kept.iter().all(|&p| p == (0, last)),
+                    "seed {seed}: {kept:?}"
+                );
+            }
+        }
+        sums_as_if_played(&baseline, &variant, &config, &format!("seed {seed}"));
+    }
+    assert!(resumed >= 12, "{resumed} of 24 resume");
+}
+
+/// A change to a combatant's own attack or tactic touches its own turns alone; one to its
+/// AC, the turns of whoever attacks it; one to its hit points, the standings every turn
+/// reads, so no turn can be told apart.
+#[test]
+fn a_change_touches_the_turns_that_read_it() {
+    let text = |a_bonus: i32, b_tactic: &str, x_ac: i32, x_hp: i32| {
+        format!(
+            "system = \"pf1\"\nmap = \"\"\"\nA..X\nB...\n\"\"\"\n[encounter]\ninitiative = \"rolled\"\nrounds = 3\n\
+             [[combatant]]\ntoken = \"A\"\nside = \"heroes\"\nac = 14\nhp = 10\ncon = 10\n\
+             [[combatant.attack]]\nname = \"bow\"\nkind = \"ranged\"\nbonus = {a_bonus}\ndamage = \"1d8\"\nrange_increment = 60\n\
+             [[combatant]]\ntoken = \"B\"\nside = \"heroes\"\nac = 14\nhp = 10\ncon = 10\ntactic = \"{b_tactic}\"\n\
+             [[combatant.attack]]\nname = \"bow\"\nkind = \"ranged\"\nbonus = 4\ndamage = \"1d8\"\nrange_increment = 60\n\
+             [[combatant]]\ntoken = \"X\"\nside = \"foes\"\nac = {x_ac}\nhp = {x_hp}\ncon = 10\n\
+             [[combatant.attack]]\nname = \"bow\"\nkind = \"ranged\"\nbonus = 4\ndamage = \"1d8\"\nrange_increment = 60\n"
+        )
+    };
+    let baseline = fight(&text(4, "best", 14, 10));
+    let differ = |variant: String| fight(&variant).turns_that_differ(&baseline);
+    assert_eq!(differ(text(4, "best", 14, 10)), Some(0));
+    assert_eq!(differ(text(6, "best", 14, 10)), Some(0b001));
+    assert_eq!(differ(text(4, "weakest", 14, 10)), Some(0b010));
+    assert_eq!(differ(text(4, "best", 16, 10)), Some(0b011));
+    assert_eq!(differ(text(4, "best", 14, 12)), None);
 }

@@ -113,12 +113,24 @@ impl CoupledTable {
         }
     }
 
+    /// Where `word` falls within its column: its fraction, the bound below which the
+    /// fraction keeps the table's outcome, and the end of the part (the column's own or
+    /// its alias's) the fraction lies in.
+    #[inline(always)]
+    fn place(&self, word: u64) -> (u64, u64, u128) {
+        let (column, fraction) = AliasTable::split(self.keep.len(), word);
+        let [threshold, below, above] = self.keep[column];
+        let own = fraction < threshold;
+        let kept = std::hint::select_unpredictable(own, below, above);
+        let end = std::hint::select_unpredictable(own, u128::from(threshold), 1 << 64);
+        (fraction, kept, end)
+    }
+
     /// Whether `word` keeps the table's outcome ([`AliasTable::pick`] of the same word).
     #[inline(always)]
     pub fn keeps(&self, word: u64) -> bool {
-        let (column, fraction) = AliasTable::split(self.keep.len(), word);
-        let [threshold, below, above] = self.keep[column];
-        fraction < std::hint::select_unpredictable(fraction < threshold, below, above)
+        let (fraction, kept, _) = self.place(word);
+        fraction < kept
     }
 
     /// The outcome index for `word`, the table's when [`CoupledTable::keeps`], else
@@ -138,12 +150,7 @@ impl CoupledTable {
     /// with the baseline's (`encounter`, whose draws have no fixed places in the stream).
     #[inline(always)]
     pub fn pick_one_word(&self, word: u64) -> usize {
-        let (column, fraction) = AliasTable::split(self.keep.len(), word);
-        let [threshold, below, above] = self.keep[column];
-        let (kept, end) = match fraction < threshold {
-            true => (below, u128::from(threshold)),
-            false => (above, 1 << 64),
-        };
+        let (fraction, kept, end) = self.place(word);
         if fraction < kept {
             return AliasTable::pick_in(&self.columns, word);
         }
@@ -175,6 +182,24 @@ mod tests {
         counts.iter().map(|&c| c as f64 / steps as f64).collect()
     }
 
+    /// Sweeps the whole word space evenly through a coupled `draw`: the shares of
+    /// each outcome among the words that keep the table's outcome, and among all.
+    fn coupled_shares(coupled: &CoupledTable, draw: impl Fn(u64) -> usize) -> ([f64; 3], [f64; 3]) {
+        let steps = 1_000_000;
+        let stride = u64::MAX / steps;
+        let (mut kept, mut drawn) = ([0u64; 3], [0u64; 3]);
+        for k in 0..steps {
+            let word = k * stride + stride / 2;
+            let pick = draw(word);
+            if coupled.keeps(word) {
+                kept[pick] += 1;
+            }
+            drawn[pick] += 1;
+        }
+        let share = |counts: [u64; 3]| counts.map(|c| c as f64 / steps as f64);
+        (share(kept), share(drawn))
+    }
+
     #[test]
     fn an_even_sweep_reproduces_the_probabilities() {
         let probs = [0.5, 0.1, 0.0, 0.25, 0.15];
@@ -191,22 +216,14 @@ mod tests {
         let (p, q) = ([0.5, 0.3, 0.2], [0.4, 0.3, 0.3]);
         let table = AliasTable::new(&p);
         let coupled = CoupledTable::new(&table, &p, &q);
-        let steps = 1_000_000;
-        let stride = u64::MAX / steps;
-        let (mut kept, mut drawn) = ([0u64; 3], [0u64; 3]);
-        for k in 0..steps {
-            let word = k * stride + stride / 2;
-            if coupled.keeps(word) {
-                kept[table.pick(word)] += 1;
-            }
-            // The rest's word sweeps the words too, at another pace.
-            drawn[coupled.pick(word, || word.wrapping_mul(0x9e37_79b9_7f4a_7c15))] += 1;
-        }
-        let share = |counts: [u64; 3]| counts.map(|c| c as f64 / steps as f64);
-        for (got, want) in share(kept).iter().zip([0.4, 0.3, 0.2]) {
+        // The rest's word sweeps the words too, at another pace.
+        let (kept, drawn) = coupled_shares(&coupled, |word| {
+            coupled.pick(word, || word.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+        });
+        for (got, want) in kept.iter().zip([0.4, 0.3, 0.2]) {
             assert!((got - want).abs() < 1e-5, "kept {got} vs {want}");
         }
-        for (got, want) in share(drawn).iter().zip(q) {
+        for (got, want) in drawn.iter().zip(q) {
             assert!((got - want).abs() < 1e-3, "drawn {got} vs {want}");
         }
     }
@@ -221,22 +238,11 @@ mod tests {
         let (p, q) = ([0.5, 0.3, 0.2], [0.2, 0.4, 0.4]);
         let table = AliasTable::new(&p);
         let coupled = CoupledTable::new(&table, &p, &q);
-        let steps = 1_000_000;
-        let stride = u64::MAX / steps;
-        let (mut kept, mut drawn) = ([0u64; 3], [0u64; 3]);
-        for k in 0..steps {
-            let word = k * stride + stride / 2;
-            let pick = coupled.pick_one_word(word);
-            if coupled.keeps(word) {
-                kept[pick] += 1;
-            }
-            drawn[pick] += 1;
-        }
-        let share = |counts: [u64; 3]| counts.map(|c| c as f64 / steps as f64);
-        for (got, want) in share(kept).iter().zip([0.2, 0.3, 0.2]) {
+        let (kept, drawn) = coupled_shares(&coupled, |word| coupled.pick_one_word(word));
+        for (got, want) in kept.iter().zip([0.2, 0.3, 0.2]) {
             assert!((got - want).abs() < 1e-5, "kept {got} vs {want}");
         }
-        for (got, want) in share(drawn).iter().zip(q) {
+        for (got, want) in drawn.iter().zip(q) {
             assert!((got - want).abs() < 1e-5, "drawn {got} vs {want}");
         }
         // q = p draws p's outcome from every word.

@@ -115,11 +115,11 @@ pub(crate) trait Pairable: Model {
         false
     }
 
-    /// Tells `self`, the baseline, its `variants` once they are coupled, and which of
-    /// them skip the trials that repeat the baseline's (`skipping`, one each), so that
-    /// it keeps in its scratch only what one of them takes (see
-    /// [`Pairable::paired_trial`]). Called once, before any trial.
-    fn lead(&mut self, _variants: &[Self], _skipping: &[bool])
+    /// Tells `self`, the baseline, its `variants` once they are coupled, which of them
+    /// are counted and which skip the trials that repeat the baseline's (`counted`,
+    /// `skipping`, one each), so that it keeps in its scratch only what one of them
+    /// takes (see [`Pairable::paired_trial`]). Called once, before any trial.
+    fn lead(&mut self, _variants: &[Self], _counted: &[bool], _skipping: &[bool])
     where
         Self: Sized,
     {
@@ -218,6 +218,22 @@ impl<T> PairedTally<T> {
     }
 }
 
+#[cfg(test)]
+impl<T> PairedTally<T> {
+    /// Asserts that model `model`'s every value and difference to the baseline is the
+    /// same, to the integer, in `other` (`what` names the case).
+    pub(crate) fn assert_same_as(&self, other: &PairedTally<T>, model: usize, what: &str) {
+        for (f, figure) in self.figures.iter().enumerate() {
+            let chance = figure.is_chance();
+            let what = format!("{what} {figure:?}");
+            let (mine, theirs) = (self.value(model, f, chance), other.value(model, f, chance));
+            assert_eq!(mine, theirs, "{what}");
+            let mine = self.difference(model, f, chance);
+            assert_eq!(mine, other.difference(model, f, chance), "{what}");
+        }
+    }
+}
+
 /// The baseline (first) and its variants, run on common random numbers.
 pub(crate) struct PairedModel<M> {
     pub(crate) models: Vec<M>,
@@ -254,7 +270,8 @@ impl<M: Pairable> PairedModel<M> {
             for (m, variant) in variants.iter_mut().enumerate() {
                 skips_repeats[m + 1] = variant.couple(baseline) && !counted.contains(&(m + 1));
             }
-            baseline.lead(variants, &skips_repeats[1..]);
+            let counted: Vec<bool> = (1..=variants.len()).map(|m| counted.contains(&m)).collect();
+            baseline.lead(variants, &counted, &skips_repeats[1..]);
         }
         let own: Vec<Vec<Figure>> = models.iter().map(Pairable::figures).collect();
         let figures: Vec<Figure> = match (models.split_first(), own.first()) {
