@@ -644,9 +644,10 @@ impl<'a> FightModel<'a> {
             resumes,
         } = scratch;
         let at = Values::of(fight);
-        let statuses = at.status(0, 0)..at.status(n, 0);
+        let status_values = at.status(0, 0)..at.status(n, 0);
         if fight.initiative == Initiative::Rolled {
             match opening {
+                // (A resumed trial's stream is then the kept point's.)
                 Opening::Taken(trial, baseline) | Opening::Resumed(trial, baseline) => {
                     order.copy_from_slice(&baseline.opening_orders[trial * n..][..n]);
                     *rng = baseline.opening_rngs[trial].clone();
@@ -668,7 +669,7 @@ impl<'a> FightModel<'a> {
         // that resume from it (none once kept).
         let (mut keeping, kept_trial) = match opening {
             Opening::Kept(trial) if self.keeps_resumes != 0 => {
-                resumes.start(trial, n, statuses.len());
+                resumes.start(trial, n, status_values.len());
                 (self.keeps_resumes, trial)
             }
             _ => (0, 0),
@@ -684,8 +685,8 @@ impl<'a> FightModel<'a> {
                 board.standings[..n].copy_from_slice(&kept.standings[trial * n..][..n]);
                 (board.up, board.fresh) = (point.up, point.fresh);
                 last_status[..n].copy_from_slice(&kept.statuses[trial * n..][..n]);
-                let len = statuses.len();
-                chances[statuses.clone()].copy_from_slice(&kept.values[trial * len..][..len]);
+                let len = status_values.len();
+                chances[status_values.clone()].copy_from_slice(&kept.values[trial * len..][..len]);
                 dealt[..n].copy_from_slice(&kept.dealt[trial * n..][..n]);
                 (first_round, first_turn, touched_before) =
                     (point.round, point.turn, point.touched);
@@ -695,7 +696,7 @@ impl<'a> FightModel<'a> {
                 (board.up, board.fresh) = (self.start.up, self.start.fresh);
                 last_status[..n].copy_from_slice(&self.start_status);
                 if VALUES {
-                    chances[statuses.clone()].copy_from_slice(&self.start_values);
+                    chances[status_values.clone()].copy_from_slice(&self.start_values);
                 }
                 dealt[..n].fill(0);
                 if COUNTED {
@@ -743,7 +744,8 @@ impl<'a> FightModel<'a> {
                         fresh: board.fresh,
                         touched,
                     };
-                    let (standings, values) = (&board.standings[..n], &chances[statuses.clone()]);
+                    let (standings, values) =
+                        (&board.standings[..n], &chances[status_values.clone()]);
                     let (statuses, dealt) = (&last_status[..n], &draws.dealt[..n]);
                     resumes.keep(kept_trial, point, standings, statuses, dealt, values);
                     keeping = 0;
@@ -991,8 +993,10 @@ impl Pairable for FightModel<'_> {
     fn couple(&mut self, baseline: &Self) -> bool {
         self.opening_from_baseline =
             self.inits == baseline.inits && self.fight.initiative == baseline.fight.initiative;
-        self.resumes_at =
-            (self.fight.turns_that_differ(baseline.fight)).filter(|_| self.opening_from_baseline);
+        // The same fight but in some turns has the baseline's initiative modifiers and
+        // rule, so it takes the baseline's opening, from which it resumes.
+        self.resumes_at = self.fight.turns_that_differ(baseline.fight);
+        debug_assert!(self.resumes_at.is_none() || self.opening_from_baseline);
         if !self.fight.same_but_chances(baseline.fight) {
             return false;
         }
@@ -1179,4 +1183,27 @@ pub(super) fn resume_points(
         .map(|trial| points.get(trial).cloned().flatten())
         .map(|point| point.map(|p| (p.round, p.turn)))
         .collect()
+}
+
+/// Whether `variant`'s paired trials, not counted, take the baseline's kept state in
+/// each of `trials` trials that kept one: with the kept damage dealt raised by 10⁶, every
+/// combatant's damage dealt in the variant's values shows it.
+#[cfg(test)]
+pub(super) fn resumes_from_kept_state(baseline: &Fight, variant: &Fight, trials: usize) -> bool {
+    let mut pass = LedPass::new(baseline, variant, trials);
+    pass.scratch
+        .resumes
+        .dealt
+        .iter_mut()
+        .for_each(|d| *d += 1_000_000);
+    let (mut tally, mut scratch) = (pass.follower.empty_tally(), pass.follower.scratch());
+    (0..trials)
+        .filter(|&trial| pass.scratch.resumes.reached(trial))
+        .all(|trial| {
+            let rng = &mut pass.starts[trial].clone();
+            let baseline = Some(&pass.scratch);
+            (pass.follower).paired_trial::<false>(&mut tally, rng, &mut scratch, trial, baseline);
+            let values = pass.follower.values(&scratch);
+            values.amounts[1..].iter().all(|&dealt| dealt >= 1_000_000)
+        })
 }

@@ -1369,7 +1369,7 @@ fn sums_as_if_played(
 /// combatant's first turn, and gives the same sums, to the integer, as when it plays
 /// every trial (counted), on generated fights. By hand: in a listed order the last
 /// combatant's first turn is the last of round 1 (round 0, place n − 1, 0-based), so
-/// every trial that gets there resumes there, and none plays from its start.
+/// every trial that gets there resumes there (one that ends before plays whole).
 #[test]
 fn a_variant_resumes_the_baseline_at_the_first_turn_it_changes_and_sums_as_if_it_played_all() {
     let config = EngineConfig::new(13, 5_000);
@@ -1390,6 +1390,10 @@ fn a_variant_resumes_the_baseline_at_the_first_turn_it_changes_and_sums_as_if_it
             let points = simulate::resume_points(&baseline, &variant, 2_000);
             let kept: Vec<(usize, usize)> = points.iter().flatten().copied().collect();
             assert!(!kept.is_empty(), "seed {seed}: no trial resumes");
+            assert!(
+                simulate::resumes_from_kept_state(&baseline, &variant, 200),
+                "seed {seed}: a trial played whole"
+            );
             if baseline.initiative == Initiative::Listed {
                 assert!(
                     kept.iter().all(|&p| p == (0, last)),
