@@ -123,7 +123,10 @@ fn fight_variants(c: &mut Criterion) {
     }
     // What one variant adds (see `common::added_cost`): a +1 to hit, coupled to the
     // baseline (it skips the trials where each of its attacks keeps the baseline's
-    // outcome), and a heavier blade, whose other outcomes make it play every trial.
+    // outcome); a heavier blade, whose other outcomes make it play every trial, each
+    // from the fighter's first turn (it changes only the fighter's turns); and more hit
+    // points for the fighter, which every attack at it reads, so it plays every trial
+    // whole.
     let (without, with) = (prepare(0), prepare(1));
     common::added_cost(
         &mut group,
@@ -132,20 +135,25 @@ fn fight_variants(c: &mut Criterion) {
         &without,
         &with,
     );
-    let heavier = format!(
-        "{}\n[[variant]]\nname = \"heavier\"\nset = {{ \"A.blade.damage\" = \"1d10+5\" }}\n",
-        party_text()
-    );
-    let heavier =
-        Prepared::from_scenario(Scenario::parse("party.toml", heavier).unwrap(), &settings)
-            .unwrap();
-    common::added_cost(
-        &mut group,
-        "party 4v4/1 uncoupled variant's added cost",
-        &settings,
-        &without,
-        &heavier,
-    );
+    for (name, change) in [
+        ("uncoupled", "\"A.blade.damage\" = \"1d10+5\""),
+        ("whole-trial", "\"A.hp\" = 45"),
+    ] {
+        let text = format!(
+            "{}\n[[variant]]\nname = \"{name}\"\nset = {{ {change} }}\n",
+            party_text()
+        );
+        let variant =
+            Prepared::from_scenario(Scenario::parse("party.toml", text).unwrap(), &settings)
+                .unwrap();
+        common::added_cost(
+            &mut group,
+            &format!("party 4v4/1 {name} variant's added cost"),
+            &settings,
+            &without,
+            &variant,
+        );
+    }
     group.finish();
 }
 
