@@ -208,12 +208,9 @@ impl Fight {
         if self.skeleton(Fighter::without_turns) != other.skeleton(Fighter::without_turns) {
             return None;
         }
+        // Beside equal skeletons, two combatants differ only in their turns' fields.
         let same_turns = |(mine, theirs): (&Fighter, &Fighter)| {
-            mine.tactic == theirs.tactic
-                && mine.orders == theirs.orders
-                && mine.options == theirs.options
-                && mine.distance == theirs.distance
-                && mine.tables == theirs.tables
+            mine == theirs
                 && (mine.profiles_named()).all(|p| self.profiles.get(p) == other.profiles.get(p))
         };
         let pairs = self.fighters.iter().zip(&other.fighters);

@@ -366,6 +366,23 @@ impl Resumes {
         self.values[trial * values.len()..][..values.len()].copy_from_slice(values);
     }
 
+    /// Trial `trial`'s point, its rows copied back into the trial's buffers.
+    fn restore(
+        &self,
+        trial: usize,
+        standings: &mut [Standing],
+        statuses: &mut [Status],
+        dealt: &mut [i64],
+        values: &mut [u8],
+    ) -> &ResumePoint {
+        let n = standings.len();
+        standings.copy_from_slice(&self.standings[trial * n..][..n]);
+        statuses.copy_from_slice(&self.statuses[trial * n..][..n]);
+        dealt.copy_from_slice(&self.dealt[trial * n..][..n]);
+        values.copy_from_slice(&self.values[trial * values.len()..][..values.len()]);
+        self.points[trial].as_ref().expect("a kept point")
+    }
+
     /// Whether trial `trial` reached such a turn.
     fn reached(&self, trial: usize) -> bool {
         self.points.get(trial).is_some_and(Option::is_some)
@@ -675,21 +692,19 @@ impl<'a> FightModel<'a> {
             _ => (0, 0),
         };
         // Where the trial's turns start, and whom the first round's earlier turns touched.
-        let (mut first_round, mut first_turn, mut touched_before) = (0, 0, 0);
-        match opening {
+        let (first_round, mut first_turn, mut touched_before) = match opening {
             // A counted trial counts every round, so it plays as `Taken` from the start.
             Opening::Resumed(trial, baseline) if !COUNTED && VALUES => {
-                let kept = &baseline.resumes;
-                let point = kept.points[trial].as_ref().expect("a kept point");
+                let point = baseline.resumes.restore(
+                    trial,
+                    &mut board.standings[..n],
+                    &mut last_status[..n],
+                    &mut dealt[..n],
+                    &mut chances[status_values.clone()],
+                );
                 *rng = point.rng.clone();
-                board.standings[..n].copy_from_slice(&kept.standings[trial * n..][..n]);
                 (board.up, board.fresh) = (point.up, point.fresh);
-                last_status[..n].copy_from_slice(&kept.statuses[trial * n..][..n]);
-                let len = status_values.len();
-                chances[status_values.clone()].copy_from_slice(&kept.values[trial * len..][..len]);
-                dealt[..n].copy_from_slice(&kept.dealt[trial * n..][..n]);
-                (first_round, first_turn, touched_before) =
-                    (point.round, point.turn, point.touched);
+                (point.round, point.turn, point.touched)
             }
             _ => {
                 board.standings[..n].copy_from_slice(&self.start.standings[..n]);
@@ -704,8 +719,9 @@ impl<'a> FightModel<'a> {
                         counts[..n].fill(0);
                     }
                 }
+                (0, 0, 0)
             }
-        }
+        };
         let mut result = None;
         let mut length = rounds;
         // Whether the fight is over depends on who is up alone: asked again only when

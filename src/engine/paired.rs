@@ -265,13 +265,13 @@ impl<M: Pairable> PairedModel<M> {
     /// in `counted` are counted. Every variant is coupled to the baseline where it can be
     /// (see [`Pairable::couple`]).
     pub(crate) fn new(mut models: Vec<M>, counted: Range<usize>) -> Self {
+        let counted: Vec<bool> = (0..models.len()).map(|m| counted.contains(&m)).collect();
         let mut skips_repeats = vec![false; models.len()];
         if let Some((baseline, variants)) = models.split_first_mut() {
             for (m, variant) in variants.iter_mut().enumerate() {
-                skips_repeats[m + 1] = variant.couple(baseline) && !counted.contains(&(m + 1));
+                skips_repeats[m + 1] = variant.couple(baseline) && !counted[m + 1];
             }
-            let counted: Vec<bool> = (1..=variants.len()).map(|m| counted.contains(&m)).collect();
-            baseline.lead(variants, &counted, &skips_repeats[1..]);
+            baseline.lead(variants, &counted[1..], &skips_repeats[1..]);
         }
         let own: Vec<Vec<Figure>> = models.iter().map(Pairable::figures).collect();
         let figures: Vec<Figure> = match (models.split_first(), own.first()) {
@@ -309,7 +309,7 @@ impl<M: Pairable> PairedModel<M> {
             })
             .collect();
         Self {
-            counted: (0..models.len()).map(|m| counted.contains(&m)).collect(),
+            counted,
             skips_repeats,
             chances,
             amounts,
