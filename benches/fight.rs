@@ -124,9 +124,10 @@ fn fight_variants(c: &mut Criterion) {
     // What one variant adds (see `common::added_cost`): a +1 to hit, coupled to the
     // baseline (it skips the trials where each of its attacks keeps the baseline's
     // outcome); a heavier blade, whose other outcomes make it play every trial, each
-    // from the fighter's first turn (it changes only the fighter's turns); and more hit
+    // from the fighter's first turn (it changes only the fighter's turns); more hit
     // points for the fighter, which every attack at it reads, so it plays every trial
-    // whole.
+    // whole; and the fighter moved, which changes every combatant's turns (its own and
+    // every attack at it), so it too plays every trial whole.
     let (without, with) = (prepare(0), prepare(1));
     common::added_cost(
         &mut group,
@@ -136,11 +137,12 @@ fn fight_variants(c: &mut Criterion) {
         &with,
     );
     for (name, change) in [
-        ("uncoupled", "\"A.blade.damage\" = \"1d10+5\""),
-        ("whole-trial", "\"A.hp\" = 45"),
+        ("uncoupled", "set = { \"A.blade.damage\" = \"1d10+5\" }"),
+        ("whole-trial", "set = { \"A.hp\" = 45 }"),
+        ("moved", "move = { A = [0, 1] }"),
     ] {
         let text = format!(
-            "{}\n[[variant]]\nname = \"{name}\"\nset = {{ {change} }}\n",
+            "{}\n[[variant]]\nname = \"{name}\"\n{change}\n",
             party_text()
         );
         let variant =

@@ -219,6 +219,17 @@ impl Fight {
         }))
     }
 
+    /// Whether a trial can open with the turn of a combatant outside `turns` (a bit each):
+    /// in a listed order, the first combatant in the file; in a rolled one, anyone. A
+    /// variant whose changed turns are all of these would resume every trial at its
+    /// first turn, paying for the copies of the state and skipping nothing.
+    pub(crate) fn can_open_with_another(&self, turns: u64) -> bool {
+        match self.initiative {
+            Initiative::Listed => turns & 1 == 0,
+            Initiative::Rolled => (0..self.fighters.len()).any(|who| turns >> who & 1 == 0),
+        }
+    }
+
     /// Every attack the fight can make, by plan line (orders first, then the routines a
     /// tactic may choose), as written before flat-footed, by iterative.
     pub fn attacks(&self) -> Vec<FightAttack<'_>> {

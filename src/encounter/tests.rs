@@ -1408,7 +1408,8 @@ fn a_variant_resumes_the_baseline_at_the_first_turn_it_changes_and_sums_as_if_it
 
 /// A change to a combatant's own attack or tactic touches its own turns alone; one to its
 /// AC, the turns of whoever attacks it; one to its hit points, the standings every turn
-/// reads, so no turn can be told apart.
+/// reads, so no turn can be told apart. A variant resumes only where a trial can open
+/// with a turn it does not change.
 #[test]
 fn a_change_touches_the_turns_that_read_it() {
     let text = |a_bonus: i32, b_tactic: &str, x_ac: i32, x_hp: i32| {
@@ -1429,4 +1430,25 @@ fn a_change_touches_the_turns_that_read_it() {
     assert_eq!(differ(text(4, "weakest", 14, 10)), Some(0b010));
     assert_eq!(differ(text(4, "best", 16, 10)), Some(0b011));
     assert_eq!(differ(text(4, "best", 14, 12)), None);
+    // X's AC and X's own bow as well: every combatant's turns change, so no trial can
+    // open with one that does not, and the variant plays every trial whole. With X's AC
+    // alone, it resumes at A's or B's first turn (past X's in the third of the trials
+    // that X opens, in a rolled order of three).
+    let sharper_x = |text: String| {
+        let at = text.rfind("bonus = 4").expect("X's bow");
+        format!(
+            "{}bonus = 7{}",
+            &text[..at],
+            &text[at + "bonus = 4".len()..]
+        )
+    };
+    let everyone = sharper_x(text(4, "best", 16, 10));
+    assert_eq!(differ(everyone.clone()), Some(0b111));
+    assert!(!baseline.can_open_with_another(0b111));
+    let resumed = |variant: &str| {
+        let points = simulate::resume_points(&baseline, &fight(variant), 2_000);
+        points.iter().flatten().count()
+    };
+    assert_eq!(resumed(&everyone), 0);
+    assert!(resumed(&text(4, "best", 16, 10)) > 0);
 }
