@@ -763,6 +763,8 @@ impl<'a> FightModel<'a> {
             loop {
                 let stop = pause.max(turn);
                 touched |= self.play_turns(&order[turn..stop], board, &mut draws, &mut ended);
+                // A fight ends after a turn: a run of no turns (the state kept at the
+                // round's first) ends nothing.
                 if let Some(winner) = ended.filter(|_| turn < stop) {
                     result = Some(winner);
                     length = round + 1;
@@ -861,9 +863,7 @@ impl<'a> FightModel<'a> {
             draw_ends.push(log.len());
         }
     }
-}
 
-impl FightModel<'_> {
     /// Plays the turns of `actors` in order until one ends the fight (`ended`, asked
     /// again only when who is up changes): whom they touched. Out of line, so that the
     /// turns' code is the same whatever the trial around them keeps: inlined, the values
