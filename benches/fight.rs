@@ -125,9 +125,9 @@ fn fight_variants(c: &mut Criterion) {
     // baseline (it skips the trials where each of its attacks keeps the baseline's
     // outcome); a heavier blade, whose other outcomes make it play every trial, each
     // from the fighter's first turn (it changes only the fighter's turns); more hit
-    // points for the fighter, which every attack at it reads, so it plays every trial
-    // whole; and the fighter moved, which changes every combatant's turns (its own and
-    // every attack at it), so it too plays every trial whole.
+    // points for the fighter, which repeats the baseline's trials in which the fighter
+    // never drops (it skips them); and the fighter moved, which changes every
+    // combatant's turns (its own and every attack at it), so it plays every trial whole.
     let (without, with) = (prepare(0), prepare(1));
     common::added_cost(
         &mut group,
@@ -138,7 +138,7 @@ fn fight_variants(c: &mut Criterion) {
     );
     for (name, change) in [
         ("uncoupled", "set = { \"A.blade.damage\" = \"1d10+5\" }"),
-        ("whole-trial", "set = { \"A.hp\" = 45 }"),
+        ("tougher", "set = { \"A.hp\" = 45 }"),
         ("moved", "move = { A = [0, 1] }"),
     ] {
         let text = format!(

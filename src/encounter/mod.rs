@@ -219,6 +219,40 @@ impl Fight {
         }))
     }
 
+    /// Per combatant whose injury differs in `other` (hit points, Con, Stamina,
+    /// Resolve), when the fights differ in nothing else and no tactic reads those hit
+    /// points while the combatant is up: the damage taken below which it is up in both,
+    /// with every threshold of either still ahead. `None` otherwise. A combatant's hit
+    /// points are read only by its standing and, between targets whose keys tie, by a
+    /// tactic's tie break ([`turn::lowest`]): so in a trial where each of them takes less
+    /// than that, `other` plays exactly as this fight (see `simulate.rs`).
+    pub(crate) fn alike_below(&self, other: &Fight) -> Option<Vec<(usize, i64)>> {
+        let without_injury = |fight: &Fight| Fight {
+            up_below: Vec::new(),
+            disabled_at: Vec::new(),
+            ..fight.skeleton(Fighter::without_injury)
+        };
+        if self.profiles != other.profiles || without_injury(self) != without_injury(other) {
+            return None;
+        }
+        let pairs = self.fighters.iter().zip(&other.fighters).enumerate();
+        let changed = pairs.filter(|(_, (mine, theirs))| mine != theirs);
+        changed
+            .map(|(who, (mine, theirs))| {
+                let n = self.fighters.len();
+                let reads = |f: &Fighter| f.tables.reads_hit_points(n, f.tactic, who);
+                let read = self.fighters.iter().any(reads);
+                let below = [&mine.injury, &theirs.injury]
+                    .iter()
+                    .flat_map(|t| [t.down_at, t.dead_at, t.dropped_to])
+                    .flatten()
+                    .min()
+                    .unwrap_or(i64::MAX);
+                (!read).then_some((who, below))
+            })
+            .collect()
+    }
+
     /// Whether a trial can open with the turn of a combatant outside `turns` (a bit each):
     /// in a listed order, the first combatant in the file; in a rolled one, anyone. A
     /// variant whose changed turns are all of these would resume every trial at its
@@ -360,6 +394,17 @@ impl Fighter {
             options: Vec::new(),
             distance: Vec::new(),
             tables: Tables::default(),
+        }
+    }
+
+    /// The combatant as it plays while up: without what decides when it is down and
+    /// dead, and how it fares while dying.
+    fn without_injury(&self) -> Fighter {
+        Fighter {
+            injury: Target::new(self.injury.label.clone(), None, None),
+            con_modifier: 0,
+            resolve: 0,
+            ..self.clone()
         }
     }
 

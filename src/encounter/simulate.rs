@@ -232,12 +232,15 @@ struct FightModel<'a> {
     /// A variant's profiles whose chances differ from the baseline's, drawn in step with
     /// the baseline's tables (see [`Pairable::couple`]).
     coupled: Vec<CoupledTable>,
-    /// A variant coupled to the baseline: it tells from the baseline's draws of a trial
-    /// whether it would repeat that trial (see [`Pairable::repeats_baseline`]).
-    tells_repeats: bool,
+    /// How a variant coupled to the baseline tells whether it would repeat a trial of
+    /// the baseline's (see [`Pairable::repeats_baseline`]).
+    repeats: Repeats,
     /// A baseline that logs each trial's drawn words, because a variant tells repeats
     /// from them.
     logs_draws: bool,
+    /// A baseline that logs the damage each combatant took in each trial, because a
+    /// variant tells repeats from it.
+    logs_taken: bool,
     inits: Vec<i32>,
     /// A variant that takes each trial's rolled order from the baseline's (see
     /// [`Opening::Taken`]).
@@ -259,6 +262,19 @@ struct FightModel<'a> {
     /// The per-round statuses' values (see [`Values::status`]) of a trial in which no
     /// status changes: a trial starts from them and writes only what changes.
     start_values: Vec<u8>,
+}
+
+/// How a variant tells, from what the baseline logged of a trial, that it would play the
+/// trial exactly as the baseline did.
+#[derive(Debug, Clone, PartialEq)]
+enum Repeats {
+    /// It cannot: it plays every trial.
+    Never,
+    /// Every attack the baseline drew keeps its outcome here ([`Fight::same_but_chances`]).
+    ByDraws,
+    /// Each of these combatants took less damage than this in the baseline's trial
+    /// ([`Fight::alike_below`]).
+    Below(Vec<(usize, i64)>),
 }
 
 /// Runs `config.trials` trials of the fight.
@@ -306,6 +322,9 @@ struct Scratch {
     /// of the pass, in order, and where each trial's end.
     draw_log: Vec<(u32, u64)>,
     draw_ends: Vec<usize>,
+    /// The baseline's, in a paired run where a variant tells its repeats from it: the
+    /// damage each combatant took in each trial of the pass (a row of combatants each).
+    taken_log: Vec<i64>,
     /// The baseline's, in a paired run where a variant resumes from it.
     resumes: Resumes,
 }
@@ -455,6 +474,7 @@ impl Scratch {
             opening_rngs: Vec::new(),
             draw_log: Vec::new(),
             draw_ends: Vec::new(),
+            taken_log: Vec::new(),
             resumes: Resumes::default(),
         }
     }
@@ -594,8 +614,9 @@ impl<'a> FightModel<'a> {
                 .collect(),
             rolled: Vec::new(),
             coupled: Vec::new(),
-            tells_repeats: false,
+            repeats: Repeats::Never,
             logs_draws: false,
+            logs_taken: false,
             inits: fight.fighters.iter().map(|f| f.init).collect(),
             opening_from_baseline: false,
             keeps_opening: false,
@@ -659,6 +680,7 @@ impl<'a> FightModel<'a> {
             opening_rngs,
             draw_log,
             draw_ends,
+            taken_log: _,
             resumes,
         } = scratch;
         let at = Values::of(fight);
@@ -1029,6 +1051,22 @@ impl Pairable for FightModel<'_> {
         };
         let logged = (baseline.is_none() && self.logs_draws).then_some(trial);
         self.trial::<COUNTED, true>(tally, rng, scratch, opening, logged);
+        if baseline.is_none() && self.logs_taken {
+            let n = self.fight.fighters.len();
+            let log = &mut scratch.taken_log;
+            if log.len() < (trial + 1) * n {
+                log.resize((trial + 1) * n, 0);
+            }
+            // A dead combatant's standing keeps no damage: it took all there is.
+            let standings = scratch.board.standings[..n].iter();
+            for (logged, standing) in log[trial * n..].iter_mut().zip(standings) {
+                *logged = if standing.alive() {
+                    standing.taken
+                } else {
+                    i64::MAX
+                };
+            }
+        }
     }
 
     /// A variant with the baseline's initiative modifiers takes each trial's rolled order
@@ -1045,6 +1083,11 @@ impl Pairable for FightModel<'_> {
     /// count from the baseline's state at the first of those turns, unless every trial
     /// opens with one of them (resuming would then only copy the state: 325 instructions
     /// a trial more, callgrind, for a variant that moves a fighter of the party fight).
+    ///
+    /// A variant that changes only some combatants' injury ([`Fight::alike_below`]: more
+    /// hit points, another Con) repeats every trial in which each of them takes less
+    /// damage than it takes to drop in either fight, which it tells from the damage the
+    /// baseline logged.
     fn couple(&mut self, baseline: &Self) -> bool {
         self.opening_from_baseline =
             self.inits == baseline.inits && self.fight.initiative == baseline.fight.initiative;
@@ -1053,6 +1096,11 @@ impl Pairable for FightModel<'_> {
         self.resumes_at = (self.fight.turns_that_differ(baseline.fight))
             .filter(|&differ| self.fight.can_open_with_another(differ));
         debug_assert!(self.resumes_at.is_none() || self.opening_from_baseline);
+        if let Some(below) = self.fight.alike_below(baseline.fight) {
+            debug_assert!(self.opening_from_baseline);
+            self.repeats = Repeats::Below(below);
+            return true;
+        }
         if !self.fight.same_but_chances(baseline.fight) {
             return false;
         }
@@ -1079,30 +1127,46 @@ impl Pairable for FightModel<'_> {
             draw.source = source;
         }
         self.coupled = coupled;
-        self.tells_repeats = true;
+        self.repeats = Repeats::ByDraws;
         true
     }
 
     /// The baseline keeps each trial's rolled order and stream after it only when a
     /// variant takes them, its state at a turn only when a variant not counted resumes
-    /// from there, and logs its attacks' draws only when a variant skips the trials it
-    /// tells are repeats from them (a counted one plays every trial).
+    /// from there, and logs its attacks' draws, or the damage taken, only when a variant
+    /// skips the trials it tells are repeats from them (a counted one plays every trial).
     fn lead(&mut self, variants: &[Self], counted: &[bool], skipping: &[bool]) {
         self.keeps_opening = variants.iter().any(|v| v.opening_from_baseline);
         self.keeps_resumes = (variants.iter().zip(counted))
             .filter(|&(_, &counted)| !counted)
             .filter_map(|(v, _)| v.resumes_at)
             .fold(0, |turns, differ| turns | differ);
-        self.logs_draws = skipping.contains(&true);
+        let skippers = (variants.iter().zip(skipping)).filter(|&(_, &skips)| skips);
+        let tells_by =
+            |repeats: fn(&Repeats) -> bool| skippers.clone().any(|(v, _)| repeats(&v.repeats));
+        self.logs_draws = tells_by(|r| *r == Repeats::ByDraws);
+        self.logs_taken = tells_by(|r| matches!(r, Repeats::Below(_)));
     }
 
-    /// Every attack the baseline drew in the trial keeps its outcome here: the profiles
-    /// whose chances are the baseline's always do (a profile rolled die by die is the
-    /// baseline's own, and draws no logged word).
+    /// By draws: every attack the baseline drew in the trial keeps its outcome here (the
+    /// profiles whose chances are the baseline's always do; a profile rolled die by die
+    /// is the baseline's own, and draws no logged word). Below: each combatant whose
+    /// injury differs took less than it takes to drop in either fight.
     fn repeats_baseline(&self, _: &Pcg64Mcg, trial: usize, baseline: Option<&Scratch>) -> bool {
-        let Some(baseline) = baseline.filter(|_| self.tells_repeats) else {
+        let Some(baseline) = baseline else {
             return false;
         };
+        if let Repeats::Below(below) = &self.repeats {
+            let n = self.fight.fighters.len();
+            let Some(taken) = baseline.taken_log.get(trial * n..(trial + 1) * n) else {
+                // The baseline logged nothing: no variant was to skip.
+                return false;
+            };
+            return below.iter().all(|&(who, below)| taken[who] < below);
+        }
+        if self.repeats != Repeats::ByDraws {
+            return false;
+        }
         let Some(&end) = baseline.draw_ends.get(trial) else {
             // The baseline logged nothing: no variant was to skip.
             return false;

@@ -1323,28 +1323,107 @@ fn a_coupled_fight_variant_that_skips_repeats_sums_as_if_it_played_them() {
     let mut coupled = 0;
     for seed in 0..24 {
         let text = generated(seed);
-        let at = text.find("bonus = ").expect("a bow") + "bonus = ".len();
-        let end = at + text[at..].find('\n').expect("a line");
-        let bonus: i64 = text[at..end].parse().expect("the bow's bonus");
-        let sharper = format!("{}{}{}", &text[..at], bonus + 2, &text[end..]);
+        let (sharper, _) = raised(&text, "bonus", 2);
         let (baseline, variant) = (fight(&text), fight(&sharper));
         if !variant.same_but_chances(&baseline) {
             continue;
         }
         coupled += 1;
-        let share = simulate::repeated_share(&baseline, &variant, 2_000).expect("coupled");
-        assert!(share > 0.0, "seed {seed}: no trial repeats");
-        let playing = sums_as_if_played(&baseline, &variant, &config, &format!("seed {seed}"));
-        let exact = exact_fight(&variant).unwrap_or_else(|why| panic!("{why}\n{sharper}"));
-        let own = playing.into_tallies().remove(1);
-        agrees(
+        skips_as_it_would_play(
+            &baseline,
             &variant,
-            &own,
-            &exact,
-            &format!("seed {seed} coupled\n{sharper}"),
+            &config,
+            &format!("seed {seed}\n{sharper}"),
         );
     }
     assert!(coupled >= 12, "{coupled} of 24 coupled");
+}
+
+/// `text` with the number of its first `key = N` raised by `by`, and N.
+fn raised(text: &str, key: &str, by: i64) -> (String, i64) {
+    let at = text.find(&format!("{key} = ")).expect("the key") + key.len() + " = ".len();
+    let end = at + text[at..].find('\n').expect("a line");
+    let was: i64 = text[at..end].parse().expect("a number");
+    (format!("{}{}{}", &text[..at], was + by, &text[end..]), was)
+}
+
+/// `variant`, coupled to `baseline`, repeats some of the baseline's trials; skipping
+/// them gives the same sums as playing them (see [`sums_as_if_played`]), and the
+/// variant's own tally agrees with its exact fight.
+fn skips_as_it_would_play(baseline: &Fight, variant: &Fight, config: &EngineConfig, what: &str) {
+    let share = simulate::repeated_share(baseline, variant, 2_000).expect("coupled");
+    assert!(share > 0.0, "{what}: no trial repeats");
+    let playing = sums_as_if_played(baseline, variant, config, what);
+    let exact = exact_fight(variant).unwrap_or_else(|why| panic!("{why}\n{what}"));
+    let own = playing.into_tallies().remove(1);
+    agrees(variant, &own, &exact, what);
+}
+
+/// A variant that changes only the first combatant's hit points (3 more) repeats each
+/// trial in which that combatant takes less than its baseline hit points (the first
+/// threshold of either), wherever no tactic reads them; skipping those trials gives the
+/// same sums, to the integer, as playing them (counted), on generated fights, and the
+/// variant's own tally agrees with its exact fight.
+#[test]
+fn a_variant_with_more_hit_points_repeats_the_trials_that_never_reach_them() {
+    let config = EngineConfig::new(17, 20_000);
+    let mut coupled = 0;
+    for seed in 0..24 {
+        let text = generated(seed);
+        let (tougher, hp) = raised(&text, "hp", 3);
+        let (baseline, variant) = (fight(&text), fight(&tougher));
+        let Some(below) = variant.alike_below(&baseline) else {
+            continue;
+        };
+        coupled += 1;
+        assert_eq!(below, [(0, hp)], "seed {seed}");
+        skips_as_it_would_play(
+            &baseline,
+            &variant,
+            &config,
+            &format!("seed {seed}\n{tougher}"),
+        );
+    }
+    assert!(coupled >= 12, "{coupled} of 24 coupled");
+}
+
+/// A combatant's hit points are read only by its standing and by a tactic's tie break
+/// between targets whose keys are equal. Heroes A (10 hp) and B (12 hp) with the same AC
+/// are X's targets: with `best`, X's keys at them tie, so X shoots the one with fewer hit
+/// points left, A in the baseline (10 < 12) and B once A has 15 (15 > 12), from the first
+/// shot on: no trial can be told a repeat. So with `weakest`. With `nearest` (no tie break
+/// by hit points) or B's AC 15 (keys that never tie), A's 15 hit points change nothing
+/// until A takes 10 damage; so with A's Con, dead 10 + Con from either.
+#[test]
+fn only_a_tie_break_or_dropping_tells_more_hit_points_apart() {
+    let text = |a_hp: i32, a_con: i32, b_ac: i32, x_tactic: &str| {
+        format!(
+            "system = \"pf1\"\nmap = \"\"\"\nA..X\nB...\n\"\"\"\n[encounter]\ninitiative = \"listed\"\nrounds = 3\n\
+             [[combatant]]\ntoken = \"A\"\nside = \"heroes\"\nac = 14\nhp = {a_hp}\ncon = {a_con}\n\
+             [[combatant.attack]]\nname = \"bow\"\nkind = \"ranged\"\nbonus = 4\ndamage = \"1d8\"\nrange_increment = 60\n\
+             [[combatant]]\ntoken = \"B\"\nside = \"heroes\"\nac = {b_ac}\nhp = 12\ncon = 10\n\
+             [[combatant.attack]]\nname = \"bow\"\nkind = \"ranged\"\nbonus = 4\ndamage = \"1d8\"\nrange_increment = 60\n\
+             [[combatant]]\ntoken = \"X\"\nside = \"foes\"\nac = 14\nhp = 20\ncon = 10\ntactic = \"{x_tactic}\"\n\
+             [[combatant.attack]]\nname = \"bow\"\nkind = \"ranged\"\nbonus = 4\ndamage = \"1d8\"\nrange_increment = 60\n"
+        )
+    };
+    let below = |b_ac: i32, x_tactic: &str, a_hp: i32, a_con: i32| {
+        let baseline = fight(&text(10, 10, b_ac, x_tactic));
+        fight(&text(a_hp, a_con, b_ac, x_tactic)).alike_below(&baseline)
+    };
+    assert_eq!(below(14, "best", 15, 10), None);
+    assert_eq!(below(14, "weakest", 15, 10), None);
+    assert_eq!(below(14, "nearest", 15, 10), Some(vec![(0, 10)]));
+    assert_eq!(below(15, "best", 15, 10), Some(vec![(0, 10)]));
+    assert_eq!(below(15, "best", 10, 14), Some(vec![(0, 10)]));
+    assert_eq!(below(14, "best", 10, 10), Some(vec![]));
+    let share = |a_hp: i32| {
+        let (baseline, variant) = (text(10, 10, 15, "best"), text(a_hp, 10, 15, "best"));
+        simulate::repeated_share(&fight(&baseline), &fight(&variant), 2_000)
+    };
+    assert_eq!(share(10), Some(1.0), "the same fight repeats every trial");
+    let tougher = share(15).expect("coupled");
+    assert!(0.0 < tougher && tougher < 1.0, "{tougher}");
 }
 
 /// The paired run of `variant` against `baseline`, its tally counted (so it plays every

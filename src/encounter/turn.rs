@@ -978,6 +978,35 @@ impl Fight {
 }
 
 impl Tables {
+    /// Whether a combatant with these tables and `tactic` may read `target`'s hit points
+    /// (one of `fighters`) while it is up: a tactic reads them only to break a tie
+    /// between keys ([`lowest`]), so `weakest` where it has another target to compare,
+    /// `best` and `hold` where a key at `target` equals one at another target it may pick
+    /// among at the same time (flat-footed or not, either).
+    pub(super) fn reads_hit_points(&self, fighters: usize, tactic: Tactic, target: usize) -> bool {
+        let bit = 1 << target;
+        let ties = |key: &dyn Fn(usize, bool) -> u64, among: u64| {
+            let keys = |t| [key(t, false), key(t, true)];
+            among & bit != 0
+                && members(among & !bit)
+                    .any(|other| keys(other).iter().any(|k| keys(target).contains(k)))
+        };
+        match tactic {
+            Tactic::Nearest | Tactic::Random => false,
+            Tactic::Weakest => self.reaches & bit != 0 && self.reaches & !bit != 0,
+            Tactic::Best | Tactic::Hold => {
+                let best_key = |t: usize, flat: bool| self.best_key[t * 2 + usize::from(flat)];
+                let routine_keys = |attack: usize, iterative: usize| {
+                    let key = |t, flat| self.expected_key_at(fighters, attack, t, iterative, flat);
+                    ties(&key, self.in_reach[attack * self.stride + iterative])
+                };
+                ties(&best_key, self.reaches)
+                    || (0..self.routine.len())
+                        .any(|attack| (0..self.stride).any(|i| routine_keys(attack, i)))
+            }
+        }
+    }
+
     /// Where [`Tables::expected_key`] keeps the key of `attack`'s routine from
     /// `iterative` on (below `stride`) at `target` (one of `fighters`), flat-footed or not.
     pub(super) fn expected_index(
