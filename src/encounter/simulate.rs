@@ -323,7 +323,8 @@ struct Scratch {
     draw_log: Vec<(u32, u64)>,
     draw_ends: Vec<usize>,
     /// The baseline's, in a paired run where a variant tells its repeats from it: the
-    /// damage each combatant took in each trial of the pass (a row of combatants each).
+    /// most damage each combatant took in each trial of the pass (a row of combatants
+    /// each; see [`Standing::most_taken_since`]).
     taken_log: Vec<i64>,
     /// The baseline's, in a paired run where a variant resumes from it.
     resumes: Resumes,
@@ -1057,14 +1058,12 @@ impl Pairable for FightModel<'_> {
             if log.len() < (trial + 1) * n {
                 log.resize((trial + 1) * n, 0);
             }
-            // A dead combatant's standing keeps no damage: it took all there is.
             let standings = scratch.board.standings[..n].iter();
-            for (logged, standing) in log[trial * n..].iter_mut().zip(standings) {
-                *logged = if standing.alive() {
-                    standing.taken
-                } else {
-                    i64::MAX
-                };
+            let starts = self.start.standings[..n].iter();
+            for ((logged, standing), start) in
+                log[trial * n..].iter_mut().zip(standings).zip(starts)
+            {
+                *logged = standing.most_taken_since(start);
             }
         }
     }

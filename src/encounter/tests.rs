@@ -1426,6 +1426,31 @@ fn only_a_tie_break_or_dropping_tells_more_hit_points_apart() {
     assert!(0.0 < tougher && tougher < 1.0, "{tougher}");
 }
 
+/// A Starfinder combatant that spends Resolve to get back up has its damage taken set to
+/// 1 short of 0 HP, lower than it reached: a trial in which A (4 Stamina + 6 HP, down at
+/// 10) drops, stabilises and gets back up at 9 while B keeps the fight going must not
+/// pass for a repeat of one where it never dropped, for a variant whose A has 2 Stamina
+/// more (down at 12). Skipping or playing, the same sums (logging A's damage at the end
+/// instead, P(a hero down) read 0.773 skipping against 0.807 playing).
+#[test]
+fn getting_back_up_on_resolve_is_no_repeat() {
+    let text = |stamina: i32| {
+        format!(
+            "system = \"starfinder\"\nmap = \"AB.X\"\n[encounter]\ninitiative = \"listed\"\nrounds = 8\n\
+             [[combatant]]\ntoken = \"A\"\nside = \"heroes\"\nac = 12\nhp = 6\nstamina = {stamina}\nresolve = 4\n\
+             [[combatant.attack]]\nname = \"bow\"\nkind = \"ranged\"\nbonus = 0\ndamage = \"1d4\"\nrange_increment = 60\n\
+             [[combatant]]\ntoken = \"B\"\nside = \"heroes\"\nac = 30\nhp = 60\nstamina = 0\n\
+             [[combatant.attack]]\nname = \"bow\"\nkind = \"ranged\"\nbonus = 0\ndamage = \"1d4\"\nrange_increment = 60\n\
+             [[combatant]]\ntoken = \"X\"\nside = \"foes\"\nac = 25\nhp = 40\n\
+             [[combatant.attack]]\nname = \"bow\"\nkind = \"ranged\"\nbonus = 8\ndamage = \"1d4+2\"\nrange_increment = 60\n"
+        )
+    };
+    let (baseline, variant) = (fight(&text(4)), fight(&text(6)));
+    assert_eq!(variant.alike_below(&baseline), Some(vec![(0, 10)]));
+    let config = EngineConfig::new(5, 20_000);
+    sums_as_if_played(&baseline, &variant, &config, "back up on Resolve");
+}
+
 /// The paired run of `variant` against `baseline`, its tally counted (so it plays every
 /// trial), after checking that every value and difference is the same, to the integer,
 /// when it is not counted (so it may skip or resume trials).

@@ -42,6 +42,17 @@ impl Standing {
         self.flags & DEAD == 0
     }
 
+    /// The most damage it has taken since `start`: its damage taken, unless it died (a
+    /// dead standing keeps none) or spent Resolve (Starfinder: to stabilise or to get
+    /// back up, which lowers it), when it is more than any threshold (`i64::MAX`).
+    pub fn most_taken_since(&self, start: &Standing) -> i64 {
+        if self.alive() && self.resolve == start.resolve {
+            self.taken
+        } else {
+            i64::MAX
+        }
+    }
+
     /// Up (able to act) for a combatant no longer up from `below` damage taken.
     #[inline(always)]
     pub fn up_below(&self, below: i64) -> bool {
