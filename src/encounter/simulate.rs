@@ -238,9 +238,10 @@ struct FightModel<'a> {
     /// A baseline that logs each trial's drawn words, because a variant tells repeats
     /// from them.
     logs_draws: bool,
-    /// A baseline that logs the damage each combatant took in each trial, because a
-    /// variant tells repeats from it.
-    logs_taken: bool,
+    /// A baseline that logs the most damage some combatants took in each trial, because
+    /// a variant whose injury differs tells repeats from it: those combatants, a bit
+    /// each (0: none).
+    logs_taken: u64,
     inits: Vec<i32>,
     /// A variant that takes each trial's rolled order from the baseline's (see
     /// [`Opening::Taken`]).
@@ -617,7 +618,7 @@ impl<'a> FightModel<'a> {
             coupled: Vec::new(),
             repeats: Repeats::Never,
             logs_draws: false,
-            logs_taken: false,
+            logs_taken: 0,
             inits: fight.fighters.iter().map(|f| f.init).collect(),
             opening_from_baseline: false,
             keeps_opening: false,
@@ -914,6 +915,23 @@ impl<'a> FightModel<'a> {
         }
         touched
     }
+
+    /// Logs the most damage each combatant of `logs_taken` took in the pass's trial
+    /// `trial`, for the variants that tell their repeats from it. Out of line: inlined, it kept
+    /// `paired_trial` from being inlined in the pass (69 instructions a call more,
+    /// callgrind, in a moved-fighter variant of the party fight).
+    #[inline(never)]
+    fn log_taken(&self, scratch: &mut Scratch, trial: usize) {
+        let n = self.fight.fighters.len();
+        let log = &mut scratch.taken_log;
+        if log.len() < (trial + 1) * n {
+            log.resize((trial + 1) * n, 0);
+        }
+        let (standings, starts) = (&scratch.board.standings, &self.start.standings);
+        for who in members(self.logs_taken) {
+            log[trial * n + who] = standings[who].most_taken_since(&starts[who]);
+        }
+    }
 }
 
 /// Monte Carlo's [`Chances`]: each chance drawn from the trial's stream, and the damage
@@ -1052,19 +1070,8 @@ impl Pairable for FightModel<'_> {
         };
         let logged = (baseline.is_none() && self.logs_draws).then_some(trial);
         self.trial::<COUNTED, true>(tally, rng, scratch, opening, logged);
-        if baseline.is_none() && self.logs_taken {
-            let n = self.fight.fighters.len();
-            let log = &mut scratch.taken_log;
-            if log.len() < (trial + 1) * n {
-                log.resize((trial + 1) * n, 0);
-            }
-            let standings = scratch.board.standings[..n].iter();
-            let starts = self.start.standings[..n].iter();
-            for ((logged, standing), start) in
-                log[trial * n..].iter_mut().zip(standings).zip(starts)
-            {
-                *logged = standing.most_taken_since(start);
-            }
+        if baseline.is_none() && self.logs_taken != 0 {
+            self.log_taken(scratch, trial);
         }
     }
 
@@ -1141,10 +1148,14 @@ impl Pairable for FightModel<'_> {
             .filter_map(|(v, _)| v.resumes_at)
             .fold(0, |turns, differ| turns | differ);
         let skippers = (variants.iter().zip(skipping)).filter(|&(_, &skips)| skips);
-        let tells_by =
-            |repeats: fn(&Repeats) -> bool| skippers.clone().any(|(v, _)| repeats(&v.repeats));
-        self.logs_draws = tells_by(|r| *r == Repeats::ByDraws);
-        self.logs_taken = tells_by(|r| matches!(r, Repeats::Below(_)));
+        let repeats = skippers.map(|(v, _)| &v.repeats);
+        self.logs_draws = repeats.clone().any(|r| *r == Repeats::ByDraws);
+        self.logs_taken = (repeats.filter_map(|r| match r {
+            Repeats::Below(below) => Some(below),
+            _ => None,
+        }))
+        .flatten()
+        .fold(0, |watched, &(who, _)| watched | 1 << who);
     }
 
     /// By draws: every attack the baseline drew in the trial keeps its outcome here (the
@@ -1156,12 +1167,13 @@ impl Pairable for FightModel<'_> {
             return false;
         };
         if let Repeats::Below(below) = &self.repeats {
-            let n = self.fight.fighters.len();
-            let Some(taken) = baseline.taken_log.get(trial * n..(trial + 1) * n) else {
-                // The baseline logged nothing: no variant was to skip.
-                return false;
+            // (Where the baseline logged nothing, no variant was to skip.)
+            let taken = |who| {
+                baseline
+                    .taken_log
+                    .get(trial * self.fight.fighters.len() + who)
             };
-            return below.iter().all(|&(who, below)| taken[who] < below);
+            return (below.iter()).all(|&(who, below)| taken(who).is_some_and(|&t| t < below));
         }
         if self.repeats != Repeats::ByDraws {
             return false;
