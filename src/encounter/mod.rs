@@ -235,11 +235,11 @@ impl Fight {
         if self.profiles != other.profiles || without_injury(self) != without_injury(other) {
             return None;
         }
+        let n = self.fighters.len();
         let pairs = self.fighters.iter().zip(&other.fighters).enumerate();
         let changed = pairs.filter(|(_, (mine, theirs))| mine != theirs);
         changed
             .map(|(who, (mine, theirs))| {
-                let n = self.fighters.len();
                 let reads = |f: &Fighter| f.tables.reads_hit_points(n, f.tactic, who);
                 let read = self.fighters.iter().any(reads);
                 let below = [&mine.injury, &theirs.injury]

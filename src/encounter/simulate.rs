@@ -267,7 +267,6 @@ struct FightModel<'a> {
 
 /// How a variant tells, from what the baseline logged of a trial, that it would play the
 /// trial exactly as the baseline did.
-#[derive(Debug, Clone, PartialEq)]
 enum Repeats {
     /// It cannot: it plays every trial.
     Never,
@@ -1149,7 +1148,7 @@ impl Pairable for FightModel<'_> {
             .fold(0, |turns, differ| turns | differ);
         let skippers = (variants.iter().zip(skipping)).filter(|&(_, &skips)| skips);
         let repeats = skippers.map(|(v, _)| &v.repeats);
-        self.logs_draws = repeats.clone().any(|r| *r == Repeats::ByDraws);
+        self.logs_draws = repeats.clone().any(|r| matches!(r, Repeats::ByDraws));
         self.logs_taken = (repeats.filter_map(|r| match r {
             Repeats::Below(below) => Some(below),
             _ => None,
@@ -1166,30 +1165,27 @@ impl Pairable for FightModel<'_> {
         let Some(baseline) = baseline else {
             return false;
         };
-        if let Repeats::Below(below) = &self.repeats {
-            // (Where the baseline logged nothing, no variant was to skip.)
-            let taken = |who| {
-                baseline
-                    .taken_log
-                    .get(trial * self.fight.fighters.len() + who)
-            };
-            return (below.iter()).all(|&(who, below)| taken(who).is_some_and(|&t| t < below));
+        // Where the baseline logged nothing, no variant was to skip.
+        match &self.repeats {
+            Repeats::Never => false,
+            Repeats::Below(below) => {
+                let taken = |who| (baseline.taken_log).get(trial * self.fight.fighters.len() + who);
+                (below.iter()).all(|&(who, below)| taken(who).is_some_and(|&t| t < below))
+            }
+            Repeats::ByDraws => {
+                let Some(&end) = baseline.draw_ends.get(trial) else {
+                    return false;
+                };
+                let start = trial.checked_sub(1).map_or(0, |t| baseline.draw_ends[t]);
+                let drawn = &baseline.draw_log[start..end];
+                drawn.iter().all(
+                    |&(profile, word)| match self.draws[profile as usize].source {
+                        Source::Coupled(coupled) => self.coupled[coupled as usize].keeps(word),
+                        Source::Table | Source::Rolled(_) => true,
+                    },
+                )
+            }
         }
-        if self.repeats != Repeats::ByDraws {
-            return false;
-        }
-        let Some(&end) = baseline.draw_ends.get(trial) else {
-            // The baseline logged nothing: no variant was to skip.
-            return false;
-        };
-        let start = trial.checked_sub(1).map_or(0, |t| baseline.draw_ends[t]);
-        let drawn = &baseline.draw_log[start..end];
-        drawn.iter().all(
-            |&(profile, word)| match self.draws[profile as usize].source {
-                Source::Coupled(coupled) => self.coupled[coupled as usize].keeps(word),
-                Source::Table | Source::Rolled(_) => true,
-            },
-        )
     }
 
     /// The rounds' changes, kept in `scratch`, are added up once per chunk.
