@@ -260,9 +260,14 @@ struct FightModel<'a> {
     layout: Layout<'a>,
     start: Board,
     start_status: Vec<Status>,
+    /// Where a trial's values go ([`Values`]): its statuses as steps when nobody who
+    /// goes down can get back up ([`Fight::can_get_back_up`]), else a byte per round.
+    values: Values,
     /// The per-round statuses' values (see [`Values::status`]) of a trial in which no
     /// status changes: a trial starts from them and writes only what changes.
     start_values: Vec<u8>,
+    /// The statuses' steps (see [`Values::steps`]) of a trial in which no status changes.
+    start_steps: Vec<u16>,
 }
 
 /// How a variant tells, from what the baseline logged of a trial, that it would play the
@@ -308,6 +313,7 @@ struct Scratch {
     /// the chances, and the amounts.
     chances: Vec<u8>,
     amounts: Vec<i64>,
+    steps: Vec<u16>,
     /// What changed in each round, summed over the trials since the last
     /// [`Scratch::settle`]: a count holds from the round it changed to the last, so the
     /// round's counts are the sums of the changes up to it; a round writes only the
@@ -354,17 +360,20 @@ struct Resumes {
     statuses: Vec<Status>,
     dealt: Vec<i64>,
     values: Vec<u8>,
+    steps: Vec<u16>,
 }
 
 impl Resumes {
-    /// Trial `trial` has reached no such turn yet; its rows are `n` and `values` long.
-    fn start(&mut self, trial: usize, n: usize, values: usize) {
+    /// Trial `trial` has reached no such turn yet; its rows are `n`, `values` and
+    /// `steps` long.
+    fn start(&mut self, trial: usize, n: usize, values: usize, steps: usize) {
         if self.points.len() <= trial {
             self.points.resize(trial + 1, None);
             self.standings.resize((trial + 1) * n, Standing::default());
             self.statuses.resize((trial + 1) * n, Status::Up);
             self.dealt.resize((trial + 1) * n, 0);
             self.values.resize((trial + 1) * values, 0);
+            self.steps.resize((trial + 1) * steps, 0);
         }
         self.points[trial] = None;
     }
@@ -378,6 +387,7 @@ impl Resumes {
         statuses: &[Status],
         dealt: &[i64],
         values: &[u8],
+        steps: &[u16],
     ) {
         let n = standings.len();
         self.points[trial] = Some(point);
@@ -385,6 +395,7 @@ impl Resumes {
         self.statuses[trial * n..][..n].copy_from_slice(statuses);
         self.dealt[trial * n..][..n].copy_from_slice(dealt);
         self.values[trial * values.len()..][..values.len()].copy_from_slice(values);
+        self.steps[trial * steps.len()..][..steps.len()].copy_from_slice(steps);
     }
 
     /// Trial `trial`'s point, its rows copied back into the trial's buffers.
@@ -395,12 +406,14 @@ impl Resumes {
         statuses: &mut [Status],
         dealt: &mut [i64],
         values: &mut [u8],
+        steps: &mut [u16],
     ) -> &ResumePoint {
         let n = standings.len();
         standings.copy_from_slice(&self.standings[trial * n..][..n]);
         statuses.copy_from_slice(&self.statuses[trial * n..][..n]);
         dealt.copy_from_slice(&self.dealt[trial * n..][..n]);
         values.copy_from_slice(&self.values[trial * values.len()..][..values.len()]);
+        steps.copy_from_slice(&self.steps[trial * steps.len()..][..steps.len()]);
         self.points[trial].as_ref().expect("a kept point")
     }
 
@@ -463,8 +476,9 @@ impl Scratch {
             last_status: [Status::Up; LANES],
             last_taken: [0; LANES],
             last_dealt: [0; LANES],
-            chances: vec![0; Values::of(fight).chances()],
-            amounts: vec![0; Values::of(fight).amounts()],
+            chances: vec![0; model.values.chances()],
+            amounts: vec![0; model.values.amounts()],
+            steps: vec![0; model.values.steps()],
             changes: Changes {
                 status: empty.status,
                 won: empty.won,
@@ -510,22 +524,34 @@ impl Scratch {
 }
 
 /// Where each figure of [`Pairable::figures`] is among a trial's values of its kind (see
-/// [`TrialValues`]): the chances are each side's win, each side's losses (down, dead) and
-/// each combatant's status (down, dead) per round; the amounts are the fight's length and
-/// each combatant's damage dealt.
+/// [`TrialValues`]): the chances are each side's win, each side's losses (down, dead) and,
+/// unless they are steps, each combatant's status (down, dead) per round; the amounts are
+/// the fight's length and each combatant's damage dealt; the steps, when statuses are
+/// stepped, each combatant's first round down and first round dead.
+#[derive(Clone, Copy)]
 struct Values {
     sides: usize,
     fighters: usize,
-    rounds: usize,
+    /// The rounds of a status given a byte per round (0 when given as steps).
+    status_rounds: usize,
 }
 
 impl Values {
-    fn of(fight: &Fight) -> Values {
+    fn of(fight: &Fight, stepped: bool) -> Values {
         Values {
             sides: fight.sides.len(),
             fighters: fight.fighters.len(),
-            rounds: fight.rounds as usize,
+            status_rounds: if stepped { 0 } else { fight.rounds as usize },
         }
+    }
+
+    fn stepped(&self) -> bool {
+        self.status_rounds == 0
+    }
+
+    /// How many steps there are.
+    fn steps(&self) -> usize {
+        if self.stepped() { 2 * self.fighters } else { 0 }
     }
 
     /// How many chances there are.
@@ -549,7 +575,12 @@ impl Values {
 
     /// The combatant's "down" at the end of `round` (0-based); "dead" follows it.
     fn status(&self, fighter: usize, round: usize) -> usize {
-        self.lost(self.sides) + 2 * (fighter * self.rounds + round)
+        self.lost(self.sides) + 2 * (fighter * self.status_rounds + round)
+    }
+
+    /// Among the steps: the combatant's first round down; its first round dead follows.
+    fn step(&self, fighter: usize) -> usize {
+        2 * fighter
     }
 
     /// Among the amounts.
@@ -570,6 +601,26 @@ impl Values {
         ]
     }
 }
+
+/// Per status a combatant was in and status it is now in: whether it went down (from up)
+/// and whether it died, as 0 or 1, looked up where two comparisons each cost more.
+const BEGINS: [[[u16; 2]; Status::ALL.len()]; Status::ALL.len()] = {
+    let mut begins = [[[0; 2]; Status::ALL.len()]; Status::ALL.len()];
+    let (up, dead) = (Status::Up as usize, Status::Dead as usize);
+    let mut was = 0;
+    while was < Status::ALL.len() {
+        let mut now = 0;
+        while now < Status::ALL.len() {
+            begins[was][now] = [
+                (was == up && now != up) as u16,
+                (was != dead && now == dead) as u16,
+            ];
+            now += 1;
+        }
+        was += 1;
+    }
+    begins
+};
 
 /// Adds `from`'s rounds (`stride` counts each) to `into`, each round's to that round and
 /// every later one, and clears `from`.
@@ -597,11 +648,18 @@ impl<'a> FightModel<'a> {
         let start_status: Vec<Status> = (start.iter().enumerate())
             .map(|(who, s)| fight.status(who, s))
             .collect();
-        // Every combatant starts up in practice (hit points at least 1), so these are 0s.
+        let values = Values::of(fight, !fight.can_get_back_up());
+        // Every combatant starts up in practice (hit points at least 1), so these are 0s,
+        // and the steps are the rounds (none).
         let start_values = (start_status.iter())
             .flat_map(|&status| {
-                std::iter::repeat_n(Values::of_status(status), fight.rounds as usize).flatten()
+                std::iter::repeat_n(Values::of_status(status), values.status_rounds).flatten()
             })
+            .collect();
+        let never = u16::try_from(fight.rounds).expect("at most MAX_ROUNDS rounds");
+        let start_steps = (start_status.iter())
+            .take(values.steps() / 2)
+            .flat_map(|&status| Values::of_status(status).map(|on| never * u16::from(on == 0)))
             .collect();
         let mut model = FightModel {
             fight,
@@ -624,7 +682,9 @@ impl<'a> FightModel<'a> {
             resumes_at: None,
             keeps_resumes: 0,
             start_status,
+            values,
             start_values,
+            start_steps,
             start: layout.board(&start),
             layout,
         };
@@ -676,6 +736,7 @@ impl<'a> FightModel<'a> {
             last_dealt,
             chances,
             amounts,
+            steps,
             changes,
             opening_orders,
             opening_rngs,
@@ -684,7 +745,7 @@ impl<'a> FightModel<'a> {
             taken_log: _,
             resumes,
         } = scratch;
-        let at = Values::of(fight);
+        let at = self.values;
         let status_values = at.status(0, 0)..at.status(n, 0);
         if fight.initiative == Initiative::Rolled {
             match opening {
@@ -710,7 +771,7 @@ impl<'a> FightModel<'a> {
         // resume from it: the first turn of one of their combatants (`n`: nowhere).
         let (mut keep_at, kept_trial) = match opening {
             Opening::Kept(trial) if self.keeps_resumes != 0 => {
-                resumes.start(trial, n, status_values.len());
+                resumes.start(trial, n, status_values.len(), steps.len());
                 let keeps = |&actor: &usize| self.keeps_resumes >> actor & 1 != 0;
                 (order.iter().position(keeps).unwrap_or(n), trial)
             }
@@ -726,6 +787,7 @@ impl<'a> FightModel<'a> {
                     &mut last_status[..n],
                     &mut dealt[..n],
                     &mut chances[status_values.clone()],
+                    steps,
                 );
                 *rng = point.rng.clone();
                 (board.up, board.fresh) = (point.up, point.fresh);
@@ -737,6 +799,7 @@ impl<'a> FightModel<'a> {
                 last_status[..n].copy_from_slice(&self.start_status);
                 if VALUES {
                     chances[status_values.clone()].copy_from_slice(&self.start_values);
+                    steps.copy_from_slice(&self.start_steps);
                 }
                 dealt[..n].fill(0);
                 if COUNTED {
@@ -766,6 +829,9 @@ impl<'a> FightModel<'a> {
                 &mut *draw_log
             }),
         };
+        // The rounds from each round to the last: what a step falls by when a status
+        // begins in that round (from none, the rounds, to the round).
+        let mut to_last = u16::try_from(rounds - first_round).expect("at most MAX_ROUNDS");
         for round in first_round..rounds {
             // Who the round's turns touched: only their counts can have changed.
             let mut touched = std::mem::take(&mut touched_before);
@@ -806,7 +872,7 @@ impl<'a> FightModel<'a> {
                 };
                 let (standings, values) = (&board.standings[..n], &chances[status_values.clone()]);
                 let (statuses, dealt) = (&last_status[..n], &draws.dealt[..n]);
-                resumes.keep(kept_trial, point, standings, statuses, dealt, values);
+                resumes.keep(kept_trial, point, standings, statuses, dealt, values, steps);
                 (pause, turn) = (n, stop);
             }
             for who in members(touched) {
@@ -822,7 +888,16 @@ impl<'a> FightModel<'a> {
                     let entered = &mut changes.status[row + now as usize];
                     *entered = entered.wrapping_add(1);
                 }
-                if VALUES && now != was {
+                if VALUES && at.stepped() {
+                    // Nobody gets back up, so down and dead each begin once: the step is
+                    // set from none to this round without a branch (which is at random).
+                    let [went_down, died] = BEGINS[was as usize][now as usize];
+                    let [down, dead] = &mut steps[at.step(who)..][..2] else {
+                        unreachable!("a step each for down and dead")
+                    };
+                    *down -= went_down * to_last;
+                    *dead -= died * to_last;
+                } else if VALUES && now != was {
                     // A status holds from the round it changed to the last.
                     let from = at.status(who, round);
                     let pairs = &mut chances[from..at.status(who, 0) + 2 * rounds];
@@ -840,6 +915,7 @@ impl<'a> FightModel<'a> {
                     last_dealt[lane] = dealt;
                 }
             }
+            to_last -= 1;
             if let Some(winner) = result {
                 if COUNTED {
                     tally.ended_in[round] += 1;
@@ -1197,6 +1273,7 @@ impl Pairable for FightModel<'_> {
         TrialValues {
             chances: &scratch.chances,
             amounts: &scratch.amounts,
+            steps: &scratch.steps,
         }
     }
 
@@ -1219,6 +1296,25 @@ impl Pairable for FightModel<'_> {
         let fighters = 0..self.fight.fighters.len();
         figures.extend(fighters.map(|fighter| Figure::DamageDealt { fighter }));
         figures
+    }
+
+    /// Each combatant's down and dead by round, when nobody gets back up.
+    fn series(&self) -> Vec<Vec<Figure>> {
+        if !self.values.stepped() {
+            return Vec::new();
+        }
+        let rounds = 1..=self.fight.rounds as usize;
+        (0..self.fight.fighters.len())
+            .flat_map(|fighter| {
+                let down = rounds
+                    .clone()
+                    .map(|round| Figure::FighterDown { fighter, round });
+                let dead = rounds
+                    .clone()
+                    .map(|round| Figure::FighterDead { fighter, round });
+                [down.collect(), dead.collect()]
+            })
+            .collect()
     }
 
     /// Variants of a fight have the same combatants, so every figure means the same.

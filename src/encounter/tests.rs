@@ -8,7 +8,7 @@ use rand_pcg::Pcg64Mcg;
 
 use super::exact::exact_fight_within;
 use super::*;
-use crate::engine::{EngineConfig, SamplerKind};
+use crate::engine::{EngineConfig, Figure, SamplerKind};
 use crate::scenario::Scenario;
 use crate::stats::proportion_z;
 
@@ -1449,6 +1449,62 @@ fn getting_back_up_on_resolve_is_no_repeat() {
     assert_eq!(variant.alike_below(&baseline), Some(vec![(0, 10)]));
     let config = EngineConfig::new(5, 20_000);
     sums_as_if_played(&baseline, &variant, &config, "back up on Resolve");
+}
+
+/// Where nobody can get back up, a combatant's down and dead by round are steps (the
+/// first round of each); with Resolve to get up on, bytes a round. A Starfinder baseline
+/// whose combatants have no Resolve gives steps, its variant whose A has 4 gives bytes, so
+/// the baseline's steps are read as bytes round by round: each model's P(down) and P(dead)
+/// by round must then be its own tally's, count for count (reading a step as 1 only
+/// after its round, A's P(down at round 1) read 0 in the baseline).
+#[test]
+fn steps_read_as_bytes_count_as_the_tally_does() {
+    let text = |resolve: i32| {
+        format!(
+            "system = \"starfinder\"\nmap = \"A.X\"\n[encounter]\ninitiative = \"listed\"\nrounds = 6\n\
+             [[combatant]]\ntoken = \"A\"\nside = \"heroes\"\nac = 12\nhp = 3\nstamina = 0\nresolve = {resolve}\n\
+             [[combatant.attack]]\nname = \"bow\"\nkind = \"ranged\"\nbonus = 4\ndamage = \"1d6\"\nrange_increment = 60\n\
+             [[combatant]]\ntoken = \"X\"\nside = \"foes\"\nac = 14\nhp = 12\n\
+             [[combatant.attack]]\nname = \"bow\"\nkind = \"ranged\"\nbonus = 8\ndamage = \"1d4+2\"\nrange_increment = 60\n"
+        )
+    };
+    let (baseline, variant) = (fight(&text(0)), fight(&text(4)));
+    assert!(!baseline.can_get_back_up() && variant.can_get_back_up());
+    let stop = AtomicBool::new(false);
+    let config = EngineConfig::new(3, 20_000);
+    let fights = [&baseline, &variant];
+    let paired = simulate_fights_paired(&fights, 0..2, &config, &|_| (), &stop);
+    let mut down_early = 0.0;
+    for (model, tally) in paired.tallies.iter().enumerate() {
+        for (f, &figure) in paired.figures().iter().enumerate() {
+            let own = match figure {
+                Figure::FighterDown { fighter, round } => {
+                    1.0 - tally.status(round, fighter, Status::Up).point
+                }
+                Figure::FighterDead { fighter, round } => {
+                    tally.status(round, fighter, Status::Dead).point
+                }
+                _ => continue,
+            };
+            let value = paired.value(model, f, true).point;
+            assert!(
+                (value - own).abs() < 1e-12,
+                "model {model} {figure:?}: {value} against {own}"
+            );
+            if (model, figure)
+                == (
+                    0,
+                    Figure::FighterDown {
+                        fighter: 0,
+                        round: 1,
+                    },
+                )
+            {
+                down_early = value;
+            }
+        }
+    }
+    assert!(down_early > 0.1, "A down at round 1: {down_early}");
 }
 
 /// The paired run of `variant` against `baseline`, its tally counted (so it plays every

@@ -609,6 +609,13 @@ impl Fight {
         s.alive() && (!stable || self.resolve_gets_up(s))
     }
 
+    /// Whether a combatant that went down can get back up in a trial (Starfinder, one
+    /// with Resolve Points): otherwise down, like dead, lasts to the fight's end.
+    pub(super) fn can_get_back_up(&self) -> bool {
+        matches!(self.dying, DyingRule::Resolve { .. })
+            && self.fighters.iter().any(|f| f.resolve > 0)
+    }
+
     /// Whether a stable combatant in standing `s` spends a Resolve Point at its turn's
     /// start to get back up (Starfinder, with one to spend).
     #[inline(always)]

@@ -66,10 +66,13 @@ impl Figure {
 
 /// One trial's figure values as a model leaves them, each kind in the order its figures
 /// come in [`Pairable::figures`]: the chances (0 or 1) as bytes, which a pass adds in byte
-/// lanes (see [`add_chance_sums`]), and the amounts.
+/// lanes (see [`add_chance_sums`]), but those of a [`Pairable::series`]; the amounts; and
+/// per series, in its order there, the step: the first round (0-based) at whose end its
+/// chance is 1, and stays 1 to the last; the series' length when there is none.
 pub(crate) struct TrialValues<'s> {
     pub chances: &'s [u8],
     pub amounts: &'s [i64],
+    pub steps: &'s [u16],
 }
 
 /// A model whose trials can run one at a time, each leaving the value of each of its
@@ -103,6 +106,15 @@ pub(crate) trait Pairable: Model {
 
     /// The figures the model's variants are compared on, in a fixed order.
     fn figures(&self) -> Vec<Figure>;
+
+    /// Chances among [`Pairable::figures`] that, round by round, once 1 stay 1 (a
+    /// combatant down where nobody gets back up, or dead): each series its figures in
+    /// round order, given as one step a trial ([`TrialValues::steps`]) instead of a byte
+    /// a round. Summed from a histogram of the steps, they cost a trial a word each
+    /// instead of a byte per round written, copied and added.
+    fn series(&self) -> Vec<Vec<Figure>> {
+        Vec::new()
+    }
 
     /// Whether `figure` means the same in `other` (a plan line's damage only where
     /// `other` has the same line: a variant may replace a combatant's lines).
@@ -238,8 +250,12 @@ impl<T> PairedTally<T> {
 pub(crate) struct PairedModel<M> {
     pub(crate) models: Vec<M>,
     figures: Vec<Figure>,
-    /// The figures compared that are chances, in order: their indices in `figures`.
+    /// The figures compared that are chances, in order, but those in `series`: their
+    /// indices in `figures`.
     chances: Vec<usize>,
+    /// The series of chances compared as steps (every model gives them so, see
+    /// [`Pairable::series`]): each its figures' indices in `figures`, round by round.
+    series: Vec<Vec<usize>>,
     /// The figures compared that are amounts, in order: their indices in `figures`.
     amounts: Vec<usize>,
     /// [model]: where each figure compared is among the model's own values of its kind;
@@ -255,8 +271,28 @@ pub(crate) struct PairedModel<M> {
 
 /// Where each figure compared is among one model's [`TrialValues`].
 struct Positions {
-    chances: Vec<usize>,
+    chances: Vec<ChanceAt>,
     amounts: Vec<usize>,
+    series: Vec<usize>,
+}
+
+/// Where a chance compared as a byte is among one model's values: a byte of its own, or
+/// a round of one of its series that the other models do not all give as steps.
+#[derive(Clone, Copy, PartialEq)]
+enum ChanceAt {
+    Byte(usize),
+    Step { series: usize, round: usize },
+}
+
+impl ChanceAt {
+    fn value(self, values: &TrialValues) -> u8 {
+        match self {
+            ChanceAt::Byte(at) => values.chances[at],
+            ChanceAt::Step { series, round } => {
+                u8::from(usize::from(values.steps[series]) <= round)
+            }
+        }
+    }
 }
 
 impl<M: Pairable> PairedModel<M> {
@@ -285,33 +321,69 @@ impl<M: Pairable> PairedModel<M> {
                 .collect(),
             _ => Vec::new(),
         };
-        // Where the figures of one kind (chances or amounts) stand in a list of figures.
-        let of_kind = |list: &[Figure], chance: bool| -> Vec<usize> {
-            (list.iter().enumerate())
-                .filter(|(_, f)| f.is_chance() == chance)
-                .map(|(at, _)| at)
-                .collect()
-        };
-        let (chances, amounts) = (of_kind(&figures, true), of_kind(&figures, false));
-        let positions = (own.iter())
-            .map(|theirs| {
-                let at = |compared: &[usize], chance: bool| -> Vec<usize> {
-                    let kind = of_kind(theirs, chance);
-                    (compared.iter())
-                        .map(|&c| kind.iter().position(|&k| theirs[k] == figures[c]))
-                        .map(|at| at.expect("filtered above"))
-                        .collect()
+        // The series every model gives as steps, whole among the figures compared.
+        let own_series: Vec<Vec<Vec<Figure>>> = models.iter().map(Pairable::series).collect();
+        let series_figures: Vec<&Vec<Figure>> = (own_series.first().into_iter().flatten())
+            .filter(|series| {
+                own_series.iter().all(|theirs| theirs.contains(series))
+                    && series.iter().all(|f| figures.contains(f))
+            })
+            .collect();
+        let index_of = |figure: &Figure| figures.iter().position(|f| f == figure);
+        let series: Vec<Vec<usize>> = (series_figures.iter())
+            .map(|s| s.iter().filter_map(index_of).collect())
+            .collect();
+        let stepped: Vec<usize> = series.iter().flatten().copied().collect();
+        let chances: Vec<usize> = (figures.iter().enumerate())
+            .filter(|&(at, f)| f.is_chance() && !stepped.contains(&at))
+            .map(|(at, _)| at)
+            .collect();
+        let amounts: Vec<usize> = (figures.iter().enumerate())
+            .filter(|(_, f)| !f.is_chance())
+            .map(|(at, _)| at)
+            .collect();
+        let positions = (own.iter().zip(&own_series))
+            .map(|(theirs, their_series)| {
+                let in_series = |figure: Figure| {
+                    (their_series.iter().enumerate()).find_map(|(series, s)| {
+                        let round = s.iter().position(|&f| f == figure)?;
+                        Some(ChanceAt::Step { series, round })
+                    })
                 };
-                let (chances, amounts) = (at(&chances, true), at(&amounts, false));
-                let in_order = |at: &[usize]| at.iter().enumerate().all(|(k, &at)| k == at);
-                let in_order = in_order(&chances) && in_order(&amounts);
-                (!in_order).then_some(Positions { chances, amounts })
+                let bytes: Vec<&Figure> = (theirs.iter())
+                    .filter(|f| f.is_chance() && in_series(**f).is_none())
+                    .collect();
+                let own_amounts: Vec<&Figure> = theirs.iter().filter(|f| !f.is_chance()).collect();
+                let chances: Vec<ChanceAt> = (chances.iter())
+                    .map(|&c| {
+                        let byte = bytes.iter().position(|&&f| f == figures[c]);
+                        in_series(figures[c])
+                            .unwrap_or_else(|| ChanceAt::Byte(byte.expect("filtered above")))
+                    })
+                    .collect();
+                let amounts: Vec<usize> = (amounts.iter())
+                    .map(|&a| own_amounts.iter().position(|&&f| f == figures[a]))
+                    .map(|at| at.expect("filtered above"))
+                    .collect();
+                let series: Vec<usize> = (series_figures.iter())
+                    .map(|&s| their_series.iter().position(|theirs| theirs == s))
+                    .map(|at| at.expect("filtered above"))
+                    .collect();
+                let in_order = (chances.iter().enumerate()).all(|(k, &at)| at == ChanceAt::Byte(k))
+                    && (amounts.iter().enumerate()).all(|(k, &at)| k == at)
+                    && (series.iter().enumerate()).all(|(k, &at)| k == at);
+                (!in_order).then_some(Positions {
+                    chances,
+                    amounts,
+                    series,
+                })
             })
             .collect();
         Self {
             counted,
             skips_repeats,
             chances,
+            series,
             amounts,
             models,
             figures,
@@ -342,8 +414,9 @@ impl<M: Pairable> Model for PairedModel<M> {
     /// keep its data and branch history warm; a pass's rows, for every model, stay in the
     /// cache.
     fn simulate(&self, tally: &mut Self::Tally, rng: &mut Pcg64Mcg, trials: u64) {
-        let (chances, amounts) = (self.chances.len(), self.amounts.len());
-        let row_bytes = chances + amounts * size_of::<i64>();
+        let (chances, amounts, series) =
+            (self.chances.len(), self.amounts.len(), self.series.len());
+        let row_bytes = chances + amounts * size_of::<i64>() + series * size_of::<u16>();
         let pass_trials =
             (PASS_BYTES / (row_bytes * self.models.len()).max(1)).clamp(PASS_LEAST, PASS_MOST);
         let starts: Vec<Pcg64Mcg> = (0..trials)
@@ -357,18 +430,24 @@ impl<M: Pairable> Model for PairedModel<M> {
         let mut amount_rows: Vec<Vec<i64>> = (self.models.iter())
             .map(|_| Vec::with_capacity(pass_trials * amounts))
             .collect();
+        let mut step_rows: Vec<Vec<u16>> = (self.models.iter())
+            .map(|_| Vec::with_capacity(pass_trials * series))
+            .collect();
         // [model]: the trials of the pass it played (a variant that skips repeats).
         let mut played: Vec<Vec<usize>> = self.models.iter().map(|_| Vec::new()).collect();
         // The baseline's rows of the trials a variant played.
-        let (mut played_chances, mut played_amounts) = (Vec::new(), Vec::new());
+        let (mut played_chances, mut played_amounts, mut played_steps) =
+            (Vec::new(), Vec::new(), Vec::new());
         for pass in starts.chunks(pass_trials) {
             for (m, model) in self.models.iter().enumerate() {
                 let (before, from_m) = scratches.split_at_mut(m);
                 let (own, scratch, baseline) =
                     (&mut tally.tallies[m], &mut from_m[0], before.first());
-                let (chance_rows, amount_rows) = (&mut chance_rows[m], &mut amount_rows[m]);
+                let (chance_rows, amount_rows, step_rows) =
+                    (&mut chance_rows[m], &mut amount_rows[m], &mut step_rows[m]);
                 chance_rows.clear();
                 amount_rows.clear();
+                step_rows.clear();
                 played[m].clear();
                 for (trial, start) in pass.iter().enumerate() {
                     if self.skips_repeats[m] {
@@ -388,10 +467,12 @@ impl<M: Pairable> Model for PairedModel<M> {
                         None => {
                             chance_rows.extend_from_slice(&values.chances[..chances]);
                             amount_rows.extend_from_slice(&values.amounts[..amounts]);
+                            step_rows.extend_from_slice(&values.steps[..series]);
                         }
                         Some(at) => {
-                            chance_rows.extend(at.chances.iter().map(|&at| values.chances[at]));
+                            chance_rows.extend(at.chances.iter().map(|at| at.value(&values)));
                             amount_rows.extend(at.amounts.iter().map(|&at| values.amounts[at]));
+                            step_rows.extend(at.series.iter().map(|&at| values.steps[at]));
                         }
                     }
                 }
@@ -401,10 +482,11 @@ impl<M: Pairable> Model for PairedModel<M> {
             // negative one, which no figure has, sets the top bit and so picks i128): one
             // vector OR per two.
             let widest = (amount_rows.iter().flatten()).fold(0, |bits, &x| bits | x as u64);
-            let sums = |chances: &[u8], amounts: &[i64], baseline: Option<(&[u8], &[i64])>| {
+            let sums = |(chances, amounts, steps): Rows, baseline: Option<Rows>| {
                 let mut sums = PassSums::new(self.figures.len());
                 let (values, cross) = (&mut sums.values, &mut sums.cross);
                 add_chance_sums(chances, baseline.map(|b| b.0), &self.chances, values, cross);
+                add_step_sums(steps, baseline.map(|b| b.2), &self.series, values, cross);
                 let baseline = baseline.map(|b| b.1);
                 if widest < 1 << 26 {
                     add_amount_sums::<i64>(amounts, baseline, &self.amounts, values, cross);
@@ -413,27 +495,28 @@ impl<M: Pairable> Model for PairedModel<M> {
                 }
                 sums
             };
-            let baseline_rows = (chance_rows[0].as_slice(), amount_rows[0].as_slice());
-            let baseline = sums(baseline_rows.0, baseline_rows.1, None);
+            let rows = |m: usize| -> Rows { (&chance_rows[m], &amount_rows[m], &step_rows[m]) };
+            let baseline_rows = rows(0);
+            let baseline = sums(baseline_rows, None);
             baseline.add_to(&mut tally.values[0], &mut tally.cross[0], true);
             for m in 1..self.models.len() {
                 let (values, cross) = (&mut tally.values[m], &mut tally.cross[m]);
                 if !self.skips_repeats[m] {
-                    sums(&chance_rows[m], &amount_rows[m], Some(baseline_rows))
-                        .add_to(values, cross, true);
+                    sums(rows(m), Some(baseline_rows)).add_to(values, cross, true);
                     continue;
                 }
                 played_chances.clear();
                 played_amounts.clear();
+                played_steps.clear();
                 for &trial in &played[m] {
                     played_chances.extend_from_slice(&chance_rows[0][trial * chances..][..chances]);
                     played_amounts.extend_from_slice(&amount_rows[0][trial * amounts..][..amounts]);
+                    played_steps.extend_from_slice(&step_rows[0][trial * series..][..series]);
                 }
-                let played_baseline = (played_chances.as_slice(), played_amounts.as_slice());
+                let played_baseline: Rows = (&played_chances, &played_amounts, &played_steps);
                 baseline.add_to(values, cross, true);
-                sums(played_baseline.0, played_baseline.1, None).add_to(values, cross, false);
-                sums(&chance_rows[m], &amount_rows[m], Some(played_baseline))
-                    .add_to(values, cross, true);
+                sums(played_baseline, None).add_to(values, cross, false);
+                sums(rows(m), Some(played_baseline)).add_to(values, cross, true);
             }
         }
         for (m, model) in self.models.iter().enumerate() {
@@ -486,6 +569,9 @@ impl<M: Pairable> Model for PairedModel<M> {
         self.models.iter().map(Model::tally_cells).sum::<u64>() + own as u64
     }
 }
+
+/// One model's rows of a pass: its chances, amounts and steps, a row of each per trial.
+type Rows<'r> = (&'r [u8], &'r [i64], &'r [u16]);
 
 /// One pass's sums per figure, as in [`PairedTally`]: of the values and their squares,
 /// and of the products with the baseline's (squares, for the baseline's own).
@@ -600,6 +686,63 @@ fn add_chance_sums(
     }
 }
 
+/// [`add_chance_sums`] for the series given as steps: rows of a step per series (see
+/// [`TrialValues::steps`]), `series[k]` the figures of the k-th, round by round. Its
+/// chance at round r is 1 in the trials whose step is r or before, so the sums are
+/// counts of steps up to r, read off a histogram of the steps; the model's and the
+/// baseline's are both 1 where the later of their two steps is.
+fn add_step_sums(
+    rows: &[u16],
+    baseline: Option<&[u16]>,
+    series: &[Vec<usize>],
+    values: &mut [(i128, u128)],
+    cross: &mut [i128],
+) {
+    let width = series.len();
+    if width == 0 {
+        return;
+    }
+    // Where each series' counts start: one per round, then one for no step.
+    let starts: Vec<usize> = (series.iter())
+        .scan(0, |at, figures| {
+            let start = *at;
+            *at += figures.len() + 1;
+            Some(start)
+        })
+        .collect();
+    let buckets = starts[width - 1] + series[width - 1].len() + 1;
+    let mut ones = vec![0u64; buckets];
+    let mut both = vec![0u64; if baseline.is_some() { buckets } else { 0 }];
+    for (r, row) in rows.chunks_exact(width).enumerate() {
+        debug_assert!((row.iter().zip(series)).all(|(&x, s)| usize::from(x) <= s.len()));
+        for (&start, &x) in starts.iter().zip(row) {
+            ones[start + usize::from(x)] += 1;
+        }
+        if let Some(baseline) = baseline {
+            let base = &baseline[r * width..(r + 1) * width];
+            for ((&start, &x), &b) in starts.iter().zip(row).zip(base) {
+                both[start + usize::from(x.max(b))] += 1;
+            }
+        }
+    }
+    for (figures, &start) in series.iter().zip(&starts) {
+        let (mut count, mut count_both) = (0, 0);
+        for (round, &f) in figures.iter().enumerate() {
+            count += ones[start + round];
+            let sum = i128::from(count);
+            values[f].0 += sum;
+            values[f].1 += sum as u128;
+            cross[f] += match baseline {
+                None => sum,
+                Some(_) => {
+                    count_both += both[start + round];
+                    i128::from(count_both)
+                }
+            };
+        }
+    }
+}
+
 /// [`add_chance_sums`] for the amounts: rows of a word per amount, whose squares and
 /// products with the baseline's are multiplied out; the pass's sums build up in `T`.
 fn add_amount_sums<T>(
@@ -686,6 +829,64 @@ mod tests {
             assert_eq!(values, [(1000, 1000), (334, 334)]);
             assert_eq!(cross, [1000, both]);
         }
+    }
+
+    /// Two series of 3 rounds (figures 0-2 and 3-5), five trials. Steps (3: never):
+    /// - series 0: x = 0,1,3,2,1 and the baseline's b = 1,1,3,0,3; by round r x is 1 where
+    ///   x ≤ r: Σx = 1, 3, 4 (rounds 0, 1, 2); both are 1 where max(x, b) ≤ r, max =
+    ///   1,1,3,2,3: Σxb = 0, 2, 3.
+    /// - series 1: x = 3,3,3,3,0, b = 0,0,0,0,0: Σx = 1, 1, 1; max = 3,3,3,3,0: Σxb = 1, 1, 1.
+    ///   Alone, Σx² = Σx·x = Σx. The same sums come from the bytes of each round.
+    #[test]
+    fn step_sums_count_the_steps_up_to_each_round() {
+        let rows: [u16; 10] = [0, 3, 1, 3, 3, 3, 2, 3, 1, 0];
+        let baseline: [u16; 10] = [1, 0, 1, 0, 3, 0, 0, 0, 3, 0];
+        let series = [vec![0, 1, 2], vec![3, 4, 5]];
+        let bytes = |steps: &[u16]| -> Vec<u8> {
+            (steps.chunks(2))
+                .flat_map(|row| (row.iter()).flat_map(|&x| (0..3).map(move |r| u8::from(x <= r))))
+                .collect()
+        };
+        for (paired, both) in [
+            (None, [1, 3, 4, 1, 1, 1]),
+            (Some(&baseline[..]), [0, 2, 3, 1, 1, 1]),
+        ] {
+            let (mut values, mut cross) = (vec![(0, 0); 6], vec![0; 6]);
+            add_step_sums(&rows, paired, &series, &mut values, &mut cross);
+            let sums: Vec<(i128, u128)> = [1, 3, 4, 1, 1, 1].map(|x| (x, x as u128)).to_vec();
+            assert_eq!(values, sums);
+            assert_eq!(cross, both);
+            let (mut byte_values, mut byte_cross) = (vec![(0, 0); 6], vec![0; 6]);
+            let base_bytes = paired.map(bytes);
+            let figures = [0, 1, 2, 3, 4, 5];
+            add_chance_sums(
+                &bytes(&rows),
+                base_bytes.as_deref(),
+                &figures,
+                &mut byte_values,
+                &mut byte_cross,
+            );
+            assert_eq!((values, cross), (byte_values, byte_cross));
+        }
+    }
+
+    /// A round of a series read as a byte: 1 from the step on.
+    #[test]
+    fn a_step_reads_as_a_byte_from_its_round_on() {
+        let values = TrialValues {
+            chances: &[1, 0],
+            amounts: &[],
+            steps: &[2, 5],
+        };
+        let read = |at: ChanceAt| at.value(&values);
+        assert_eq!([ChanceAt::Byte(0), ChanceAt::Byte(1)].map(read), [1, 0]);
+        let rounds = |series| -> Vec<u8> {
+            (0..5)
+                .map(|round| read(ChanceAt::Step { series, round }))
+                .collect()
+        };
+        assert_eq!(rounds(0), [0, 0, 1, 1, 1]);
+        assert_eq!(rounds(1), [0, 0, 0, 0, 0]);
     }
 
     #[test]

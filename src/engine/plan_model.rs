@@ -733,6 +733,7 @@ impl Pairable for PlanModel<'_> {
         TrialValues {
             chances: &scratch.chances,
             amounts: &scratch.amounts,
+            steps: &[],
         }
     }
 
