@@ -1459,16 +1459,17 @@ fn getting_back_up_on_resolve_is_no_repeat() {
 /// after its round, A's P(down at round 1) read 0 in the baseline).
 #[test]
 fn steps_read_as_bytes_count_as_the_tally_does() {
-    let text = |resolve: i32| {
+    // Without the key, a hero has no Resolve Points.
+    let text = |resolve: &str| {
         format!(
             "system = \"starfinder\"\nmap = \"A.X\"\n[encounter]\ninitiative = \"listed\"\nrounds = 6\n\
-             [[combatant]]\ntoken = \"A\"\nside = \"heroes\"\nac = 12\nhp = 3\nstamina = 0\nresolve = {resolve}\n\
+             [[combatant]]\ntoken = \"A\"\nside = \"heroes\"\nac = 12\nhp = 3\nstamina = 0\n{resolve}\
              [[combatant.attack]]\nname = \"bow\"\nkind = \"ranged\"\nbonus = 4\ndamage = \"1d6\"\nrange_increment = 60\n\
              [[combatant]]\ntoken = \"X\"\nside = \"foes\"\nac = 14\nhp = 12\n\
              [[combatant.attack]]\nname = \"bow\"\nkind = \"ranged\"\nbonus = 8\ndamage = \"1d4+2\"\nrange_increment = 60\n"
         )
     };
-    let (baseline, variant) = (fight(&text(0)), fight(&text(4)));
+    let (baseline, variant) = (fight(&text("")), fight(&text("resolve = 4\n")));
     assert!(!baseline.can_get_back_up() && variant.can_get_back_up());
     let stop = AtomicBool::new(false);
     let config = EngineConfig::new(3, 20_000);
