@@ -310,7 +310,7 @@ struct Scratch {
     last_taken: [i64; LANES],
     last_dealt: [i64; LANES],
     /// The trial's value of each [`Pairable::figures`] figure, laid out by [`Values`]:
-    /// the chances, and the amounts.
+    /// the chances, the amounts and the steps.
     chances: Vec<u8>,
     amounts: Vec<i64>,
     steps: Vec<u16>,
@@ -355,7 +355,8 @@ struct ResumePoint {
 #[derive(Default)]
 struct Resumes {
     points: Vec<Option<ResumePoint>>,
-    /// Per trial: a row per combatant; the status values a row of the status section.
+    /// Per trial: a row per combatant; the status values a row of the status section, and
+    /// the steps a row of steps.
     standings: Vec<Standing>,
     statuses: Vec<Status>,
     dealt: Vec<i64>,
@@ -378,7 +379,7 @@ impl Resumes {
         self.points[trial] = None;
     }
 
-    /// Keeps `point` of trial `trial`, with its rows.
+    /// Keeps `point` of trial `trial`, with its rows (the status values and steps).
     fn keep(
         &mut self,
         trial: usize,
@@ -386,8 +387,7 @@ impl Resumes {
         standings: &[Standing],
         statuses: &[Status],
         dealt: &[i64],
-        values: &[u8],
-        steps: &[u16],
+        (values, steps): (&[u8], &[u16]),
     ) {
         let n = standings.len();
         self.points[trial] = Some(point);
@@ -872,7 +872,14 @@ impl<'a> FightModel<'a> {
                 };
                 let (standings, values) = (&board.standings[..n], &chances[status_values.clone()]);
                 let (statuses, dealt) = (&last_status[..n], &draws.dealt[..n]);
-                resumes.keep(kept_trial, point, standings, statuses, dealt, values, steps);
+                resumes.keep(
+                    kept_trial,
+                    point,
+                    standings,
+                    statuses,
+                    dealt,
+                    (values, steps),
+                );
                 (pause, turn) = (n, stop);
             }
             for who in members(touched) {

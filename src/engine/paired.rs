@@ -499,7 +499,7 @@ impl<M: Pairable> Model for PairedModel<M> {
             let baseline_rows = rows(0);
             let baseline = sums(baseline_rows, None);
             baseline.add_to(&mut tally.values[0], &mut tally.cross[0], true);
-            for m in 1..self.models.len() {
+            for (m, played) in played.iter().enumerate().skip(1) {
                 let (values, cross) = (&mut tally.values[m], &mut tally.cross[m]);
                 if !self.skips_repeats[m] {
                     sums(rows(m), Some(baseline_rows)).add_to(values, cross, true);
@@ -508,7 +508,7 @@ impl<M: Pairable> Model for PairedModel<M> {
                 played_chances.clear();
                 played_amounts.clear();
                 played_steps.clear();
-                for &trial in &played[m] {
+                for &trial in played {
                     played_chances.extend_from_slice(&chance_rows[0][trial * chances..][..chances]);
                     played_amounts.extend_from_slice(&amount_rows[0][trial * amounts..][..amounts]);
                     played_steps.extend_from_slice(&step_rows[0][trial * series..][..series]);
